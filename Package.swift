@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "taskgraph",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "TaskGraph", targets: ["TaskGraph"]),
+        .executable(name: "taskgraph", targets: ["taskgraph"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+    ],
+    targets: [
+        .target(
+            name: "TaskGraph",
+            dependencies: [
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "taskgraph",
+            dependencies: [
+                "TaskGraph",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "engine-bench",
+            dependencies: ["TaskGraph"],
+            path: "bench/Sources/EngineBenchmark"
+        ),
+        .testTarget(
+            name: "TaskGraphTests",
+            dependencies: ["TaskGraph"]
+        ),
+        .testTarget(
+            name: "TaskGraphCLITests",
+            dependencies: ["TaskGraph"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)

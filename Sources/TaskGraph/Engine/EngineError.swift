@@ -1,0 +1,20 @@
+/// Failures the engine itself produces while running a node.
+public enum EngineError: Error, Equatable, Sendable {
+    /// An attempt ran past the node's `timeout`.
+    case timedOut(Duration)
+}
+
+extension EngineError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .timedOut(let limit): "timed out after \(DurationParser.format(limit))"
+        }
+    }
+}
+
+/// An error that knows whether trying again could help (e.g. HTTP 503 yes, HTTP 404 no).
+/// Errors that do not conform are retried when the node allows retries.
+public protocol RetryClassifying: Error {
+    /// Whether another attempt could succeed.
+    var isRetryable: Bool { get }
+}

@@ -1,0 +1,31 @@
+/// Something that happened during a run. Live displays, JSON event logs and traces are all
+/// consumers of this one stream.
+public struct EngineEvent: Sendable {
+    /// What happened.
+    public enum Kind: Sendable {
+        /// The run started with this many nodes.
+        case runStarted(nodeCount: Int)
+        /// A node's attempt started on a worker lane (lanes number the concurrent slots from 0).
+        case nodeStarted(node: Int, attempt: Int, lane: Int)
+        /// A running node reported progress or a log line.
+        case nodeProgress(node: Int, ProgressUpdate)
+        /// A node's attempt failed and it will be retried after `delay`.
+        case nodeRetrying(node: Int, attempt: Int, message: String, delay: Duration)
+        /// A node ended (any outcome, including skipped and not started).
+        case nodeFinished(node: Int, outcome: NodeOutcome)
+        /// The run ended.
+        case runFinished(RunReport)
+    }
+
+    /// Time since the run started.
+    public var elapsed: Duration
+    /// What happened.
+    public var kind: Kind
+}
+
+/// Receives engine events. Called synchronously from the engine's workers: keep it quick and
+/// thread-safe (hand work to your own task or queue if it is slow).
+public protocol EventSink: Sendable {
+    /// Handles one event.
+    func receive(_ event: EngineEvent)
+}

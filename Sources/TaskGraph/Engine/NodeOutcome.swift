@@ -1,0 +1,45 @@
+/// How one node of a run ended.
+public enum NodeOutcome: Hashable, Sendable, Codable {
+    /// It ran and produced its result.
+    case succeeded
+    /// Its last attempt failed with this message.
+    case failed(String)
+    /// Its last attempt ran past its time limit.
+    case timedOut(Duration)
+    /// It was running when the run was cancelled.
+    case cancelled
+    /// It never ran because a node it needs (directly or not) failed; the id of that node.
+    case skipped(because: String)
+    /// It never started: the run was cancelled or stopped first.
+    case notStarted
+
+    /// One word for tables and logs.
+    public var label: String {
+        switch self {
+        case .succeeded: "ok"
+        case .failed: "failed"
+        case .timedOut: "timed out"
+        case .cancelled: "cancelled"
+        case .skipped: "skipped"
+        case .notStarted: "not started"
+        }
+    }
+
+    /// Whether the node failed (including by timing out).
+    public var isFailure: Bool {
+        switch self {
+        case .failed, .timedOut: true
+        default: false
+        }
+    }
+
+    /// The one-line reason, empty for success.
+    public var reason: String {
+        switch self {
+        case .succeeded, .cancelled, .notStarted: ""
+        case .failed(let message): message
+        case .timedOut(let limit): "timed out after \(DurationParser.format(limit))"
+        case .skipped(let cause): "'\(cause)' failed"
+        }
+    }
+}

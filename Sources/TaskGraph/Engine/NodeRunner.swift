@@ -1,0 +1,103 @@
+/// Runs one node: its attempts, time limit, retries with backoff, and the events about them.
+struct NodeRunner: Sendable {
+    let options: EngineOptions
+    let events: (any EventSink)?
+    let clock: RunClock
+
+    /// What a node's run came to.
+    struct Completion {
+        var outcome: NodeOutcome
+        var result: (any Artifact)?
+        var attempts: Int
+    }
+
+    /// Runs `node` with `inputs` on worker `lane` until it succeeds, runs out of attempts, or the
+    /// task is cancelled.
+    func run(_ index: Int, _ node: ExecutionGraph.Node, inputs: [TaskContext.Input], lane: Int) async
+        -> Completion
+    {
+        let maximumAttempts = node.settings.retries + 1
+        var attempt = 1
+        while true {
+            if Task.isCancelled { return Completion(outcome: .cancelled, attempts: attempt - 1) }
+            emit(.nodeStarted(node: index, attempt: attempt, lane: lane))
+            let context = TaskContext(
+                id: node.id, attempt: attempt, inputs: inputs,
+                preferredInputID: node.preferredInputID, progressHandler: progressHandler(for: index))
+            do {
+                let result = try await runAttempt(node, context: context)
+                return Completion(outcome: .succeeded, result: result, attempts: attempt)
+            } catch {
+                if Task.isCancelled { return Completion(outcome: .cancelled, attempts: attempt) }
+                let outcome = Self.outcome(for: error)
+                guard attempt < maximumAttempts, Self.isRetryable(error) else {
+                    return Completion(outcome: outcome, attempts: attempt)
+                }
+                let delay = backoff(afterAttempt: attempt)
+                emit(.nodeRetrying(node: index, attempt: attempt, message: outcome.reason, delay: delay))
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    return Completion(outcome: .cancelled, attempts: attempt)
+                }
+                attempt += 1
+            }
+        }
+    }
+
+    private func runAttempt(_ node: ExecutionGraph.Node, context: TaskContext) async throws
+        -> any Artifact
+    {
+        guard let limit = node.settings.timeout else {
+            return try await node.action.run(in: context)
+        }
+        return try await withThrowingTaskGroup(of: (any Artifact)?.self) { group in
+            group.addTask { try await node.action.run(in: context) }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let result = first else {
+                throw EngineError.timedOut(limit)
+            }
+            return result
+        }
+    }
+
+    private func progressHandler(for index: Int) -> (@Sendable (ProgressUpdate) -> Void)? {
+        guard let events else { return nil }
+        let clock = clock
+        return { update in
+            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeProgress(node: index, update)))
+        }
+    }
+
+    private func emit(_ kind: EngineEvent.Kind) {
+        events?.receive(EngineEvent(elapsed: clock.elapsed, kind: kind))
+    }
+
+    /// Exponential backoff with ±50 % jitter, capped.
+    private func backoff(afterAttempt attempt: Int) -> Duration {
+        let exponential = options.retryBaseDelay * (1 << min(attempt - 1, 20))
+        let capped = min(exponential, options.retryMaxDelay)
+        return capped * Double.random(in: 0.5..<1.5)
+    }
+
+    private static func outcome(for error: any Error) -> NodeOutcome {
+        if case EngineError.timedOut(let limit) = error { return .timedOut(limit) }
+        return .failed(String(describing: error))
+    }
+
+    private static func isRetryable(_ error: any Error) -> Bool {
+        (error as? any RetryClassifying)?.isRetryable ?? true
+    }
+}
+
+/// Time since the start of a run.
+struct RunClock: Sendable {
+    let start = ContinuousClock.now
+
+    /// Elapsed time since `start`.
+    var elapsed: Duration { ContinuousClock.now - start }
+}

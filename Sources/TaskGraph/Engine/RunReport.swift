@@ -1,0 +1,46 @@
+/// What happened to every node of a run.
+public struct RunReport: Sendable {
+    /// One node's record.
+    public struct NodeRecord: Sendable {
+        /// The node's id.
+        public var id: String
+        /// The operation type.
+        public var type: String
+        /// How it ended.
+        public var outcome: NodeOutcome
+        /// Attempts made (0 if it never started).
+        public var attempts: Int
+        /// When its first attempt started, from the start of the run.
+        public var startTime: Duration?
+        /// When it ended, from the start of the run.
+        public var endTime: Duration?
+        /// The result's summary (e.g. a written path), when it succeeded.
+        public var summary: String
+
+        /// How long it took from first start to end.
+        public var duration: Duration? {
+            guard let startTime, let endTime else { return nil }
+            return endTime - startTime
+        }
+    }
+
+    /// Every node, in graph order.
+    public var nodes: [NodeRecord]
+    /// Wall time of the whole run.
+    public var wallTime: Duration
+    /// Whether the run was cancelled from outside (e.g. Ctrl-C).
+    public var wasCancelled: Bool
+    /// The results of nodes nothing else needs (the graph's outputs), by node id.
+    public var finalResults: [String: any Artifact]
+
+    /// How many nodes ended with each label.
+    public var counts: [String: Int] {
+        nodes.reduce(into: [:]) { $0[$1.outcome.label, default: 0] += 1 }
+    }
+
+    /// Whether every node succeeded.
+    public var succeeded: Bool { nodes.allSatisfy { $0.outcome == .succeeded } }
+
+    /// Whether any node failed or timed out.
+    public var hasFailures: Bool { nodes.contains { $0.outcome.isFailure } }
+}

@@ -1,0 +1,64 @@
+/// Checks statically that every operation's dependencies provide what it consumes, and that the
+/// choice is unambiguous where it takes a single input.
+struct DataFlowChecker {
+    let registry: OperationRegistry
+    let declared: DeclaredOperations
+
+    func check(_ operations: [OperationSpec], expansion: InstanceExpansion, diagnostics: inout [Diagnostic]) {
+        for (index, operation) in operations.enumerated() {
+            guard let typeName = operation.type?.value, let type = registry[typeName] else { continue }
+            let accepted = type.input.acceptedKinds
+            guard !accepted.isEmpty else { continue }
+            let subject = "operation '\(operation.id.value)'"
+            let wanted = accepted.sorted().map(\.rawValue).joined(separator: " or ")
+            guard let needsLocation = operation.needsLocation, !operation.needs.isEmpty else {
+                diagnostics.append(.error(
+                    "\(subject): '\(typeName)' consumes \(wanted), but the operation has no 'needs'",
+                    at: operation.type?.location ?? operation.id.location))
+                continue
+            }
+            let dependencies = operation.needs.compactMap { need in declared.index[need.value] }
+            guard dependencies.count == operation.needs.count else { continue }
+            let providers = dependencies.filter { !produced(by: operations[$0]).isDisjoint(with: accepted) }
+            guard !providers.isEmpty else {
+                let offers = dependencies.map { describe(operations[$0]) }.joined(separator: ", ")
+                diagnostics.append(.error(
+                    "\(subject): '\(typeName)' consumes \(wanted), but no dependency provides it (\(offers))",
+                    at: needsLocation))
+                continue
+            }
+            guard case .one = type.input else { continue }
+            if let input = operation.input {
+                guard let chosen = declared.index[input.value], providers.contains(chosen) else { continue }
+                if expansion.multiplicity(of: chosen, for: index) != 1 {
+                    diagnostics.append(.error(
+                        "\(subject): 'input' names '\(input.value)', which has \(expansion.multiplicity(of: chosen, for: index)) instances; '\(typeName)' takes one",
+                        at: input.location))
+                }
+                continue
+            }
+            let count = providers.reduce(0) { $0 + expansion.multiplicity(of: $1, for: index) }
+            if count > 1 {
+                let names = providers.map { provider in
+                    let instances = expansion.multiplicity(of: provider, for: index)
+                    return "'\(operations[provider].id.value)'" + (instances > 1 ? " (\(instances) instances)" : "")
+                }
+                diagnostics.append(.error(
+                    "\(subject): '\(typeName)' takes one input, but \(count) dependency results provide \(wanted): "
+                        + names.joined(separator: ", ") + "; choose one with 'input: <id>'",
+                    at: needsLocation))
+            }
+        }
+    }
+
+    private func produced(by operation: OperationSpec) -> Set<DataKind> {
+        operation.type.flatMap { registry[$0.value] }?.produces ?? []
+    }
+
+    private func describe(_ operation: OperationSpec) -> String {
+        let type = operation.type?.value ?? "?"
+        let kinds = produced(by: operation).sorted().map(\.rawValue)
+        let offer = kinds.isEmpty ? "provides nothing" : "provides " + kinds.joined(separator: " and ")
+        return "'\(operation.id.value)' (\(type)) \(offer)"
+    }
+}

@@ -1,0 +1,119 @@
+/// Turns a checked `PipelineSpec` into an `ExecutionGraph`: expands `foreach`, resolves `needs`,
+/// checks pools, data flow and cycles, and type-checks every instance's parameters.
+struct PipelinePlanner {
+    let registry: OperationRegistry
+    /// Directory of the pipeline file (relative input paths).
+    let pipelineDirectory: String
+    /// The run's output directory (relative output paths).
+    let outputDirectory: String
+    /// Pools given on the command line (`--pool name=N`), which also declare them.
+    let poolOverrides: [String: Int]
+
+    /// The graph, or nil when any error was found; and every diagnostic.
+    func plan(_ spec: PipelineSpec) -> (graph: ExecutionGraph?, diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        let declared = DeclaredOperations(spec.operations)
+        checkReferences(spec, declared, diagnostics: &diagnostics)
+        let expansion = InstanceExpansion(spec.operations, declared: declared, diagnostics: &diagnostics)
+        DataFlowChecker(registry: registry, declared: declared)
+            .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
+        diagnostics += CycleReporter(expansion: expansion, operations: spec.operations).diagnostics()
+        let nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
+        let unique = Array(Set(diagnostics)).sortedForDisplay()
+        guard !unique.containsErrors, let nodes else { return (nil, unique) }
+        var graph = ExecutionGraph()
+        for node in nodes { graph.append(node) }
+        return (graph, unique)
+    }
+
+    private func checkReferences(
+        _ spec: PipelineSpec, _ declared: DeclaredOperations, diagnostics: inout [Diagnostic]
+    ) {
+        let pools = Set(spec.pools.keys).union(poolOverrides.keys)
+        for operation in spec.operations {
+            let id = operation.id.value
+            for need in operation.needs where declared.index[need.value] == nil {
+                diagnostics.append(.error(
+                    "operation '\(id)' needs '\(need.value)', which does not exist"
+                        + Suggestion.clause(for: need.value, in: declared.ids),
+                    at: need.location))
+            }
+            if let pool = operation.pool, !pools.contains(pool.value) {
+                diagnostics.append(.error(
+                    "operation '\(id)': pool '\(pool.value)' is not declared under 'pools'"
+                        + Suggestion.clause(for: pool.value, in: pools),
+                    at: pool.location))
+            }
+            if let input = operation.input, !operation.needs.contains(where: { $0.value == input.value }) {
+                diagnostics.append(.error(
+                    "operation '\(id)': 'input' names '\(input.value)', which is not in its 'needs'",
+                    at: input.location))
+            }
+        }
+    }
+
+    private func makeNodes(
+        _ spec: PipelineSpec, _ expansion: InstanceExpansion, diagnostics: inout [Diagnostic]
+    ) -> [ExecutionGraph.Node]? {
+        var nodes: [ExecutionGraph.Node] = []
+        nodes.reserveCapacity(expansion.instances.count)
+        var complete = true
+        for (index, instance) in expansion.instances.enumerated() {
+            let operation = spec.operations[instance.operation]
+            guard let typeName = operation.type, let type = registry[typeName.value] else {
+                complete = false
+                continue
+            }
+            let item: Variables.ItemBinding = instance.item.map { .bound($0) } ?? .unavailable
+            let checker = ParameterChecker(variables: spec.variables, item: item)
+            var values: [String: ParameterValue] = [:]
+            for parameter in type.parameters {
+                if let value = operation.parameters[parameter.name] {
+                    values[parameter.name] = checker.check(
+                        value, as: parameter.type, name: parameter.name,
+                        subject: "operation '\(operation.id.value)'", diagnostics: &diagnostics)
+                } else if let defaultValue = parameter.defaultValue {
+                    values[parameter.name] = defaultValue
+                }
+            }
+            let setup = OperationSetup(
+                id: instance.id, parameters: Parameters(values),
+                pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
+            do {
+                let action = try type.makeAction(setup)
+                nodes.append(ExecutionGraph.Node(
+                    id: instance.id, type: type.name, action: action,
+                    dependencies: expansion.dependencies[index],
+                    settings: NodeSettings(
+                        retries: operation.retries?.value ?? 0, timeout: operation.timeout?.value,
+                        pool: operation.pool?.value),
+                    preferredInputID: preferredInput(of: operation, instance: instance, expansion),
+                    parameters: setup.parameters, location: operation.id.location))
+            } catch {
+                complete = false
+                diagnostics.append(.error("operation '\(operation.id.value)': \(error)", at: typeName.location))
+            }
+        }
+        return complete ? nodes : nil
+    }
+
+    /// The instance id chosen by `input:`: the paired instance for a `foreach` dependency.
+    private func preferredInput(
+        of operation: OperationSpec, instance: InstanceExpansion.Instance, _ expansion: InstanceExpansion
+    ) -> String? {
+        guard let input = operation.input?.value else { return nil }
+        guard let item = instance.item, expansion.isForeach(input) else { return input }
+        return "\(input)[\(item)]"
+    }
+}
+
+/// The declared operations by id.
+struct DeclaredOperations {
+    let index: [String: Int]
+    let ids: [String]
+
+    init(_ operations: [OperationSpec]) {
+        ids = operations.map(\.id.value)
+        index = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,43 @@
+/// The type of an operation parameter, checked by `validate`.
+public enum ParameterType: Hashable, Sendable {
+    /// Any string.
+    case string
+    /// A whole number within the range.
+    case integer(ClosedRange<Int>)
+    /// A number within the range.
+    case number(ClosedRange<Double>)
+    /// `true` or `false`.
+    case boolean
+    /// A duration such as `30s`, `500ms`, `2m`, `1h30m`, or a number of seconds.
+    case duration
+    /// One of a fixed set of words.
+    case choice([String])
+    /// A list of strings with at least this many elements.
+    case stringList(minimumCount: Int)
+    /// A mapping of strings to strings.
+    case stringMap
+    /// A path inside the output directory; may not escape it.
+    case outputPath
+    /// A path to read, relative to the pipeline file's directory.
+    case inputPath
+
+    /// How the type is written in help, `list-ops` and the README.
+    public var displayName: String {
+        switch self {
+        case .string: "string"
+        case .integer(let range): "integer \(range.lowerBound)…\(Self.format(range.upperBound))"
+        case .number(let range): "number \(range.lowerBound)…\(range.upperBound)"
+        case .boolean: "boolean"
+        case .duration: "duration"
+        case .choice(let words): words.joined(separator: " | ")
+        case .stringList: "list of strings"
+        case .stringMap: "map of strings"
+        case .outputPath: "output path"
+        case .inputPath: "input path"
+        }
+    }
+
+    private static func format(_ bound: Int) -> String {
+        bound == .max ? "∞" : String(bound)
+    }
+}

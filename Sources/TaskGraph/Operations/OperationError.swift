@@ -1,0 +1,32 @@
+import Foundation
+
+/// Why a built-in operation failed. Every case reads as a complete sentence for the summary.
+public enum OperationError: Error, Equatable, Sendable {
+    /// No dependency provides what the operation consumes.
+    case missingInput(node: String, expected: String)
+    /// A program exited unsuccessfully; the tail of its standard error explains why.
+    case processFailed(program: String, status: String, stderrTail: String)
+    /// A file could not be read.
+    case readFailed(path: String, reason: String)
+    /// A file could not be written.
+    case writeFailed(path: String, reason: String)
+}
+
+extension OperationError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .missingInput(let node, let expected):
+            "'\(node)' received no input providing \(Self.providerName(expected))"
+        case .processFailed(let program, let status, let stderrTail):
+            "'\(program)' \(status)" + (stderrTail.isEmpty ? "" : ": \(stderrTail)")
+        case .readFailed(let path, let reason):
+            "cannot read '\(path)': \(reason)"
+        case .writeFailed(let path, let reason):
+            "cannot write '\(path)': \(reason)"
+        }
+    }
+
+    private static func providerName(_ typeName: String) -> String {
+        typeName.replacingOccurrences(of: "any ", with: "")
+    }
+}

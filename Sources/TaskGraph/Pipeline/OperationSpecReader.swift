@@ -1,0 +1,185 @@
+/// Reads the `operations:` mapping into `OperationSpec`s, checking every key it can without
+/// knowing the rest of the graph.
+struct OperationSpecReader {
+    let registry: OperationRegistry
+    let variables: Variables
+    let defaults: [String: YAMLValue]
+
+    private static let commonKeys = PipelineKeys.operation.map(\.name)
+
+    /// Every operation of `value` (which should be a mapping of ids to operations), in file order.
+    func readAll(_ value: YAMLValue, diagnostics: inout [Diagnostic]) -> [OperationSpec] {
+        guard case .mapping(let pairs, let location) = value else {
+            diagnostics.append(.error("'operations' must be a mapping of operation ids to operations, not \(value.kindDescription)", at: value.location))
+            return []
+        }
+        if pairs.isEmpty {
+            diagnostics.append(.error("'operations' is empty; a pipeline needs at least one operation", at: location))
+        }
+        var operations: [OperationSpec] = []
+        operations.reserveCapacity(pairs.count)
+        for pair in pairs {
+            if let operation = read(id: pair.key, value: pair.value, diagnostics: &diagnostics) {
+                operations.append(operation)
+            }
+        }
+        return operations
+    }
+
+    private func read(id: YAMLScalar, value: YAMLValue, diagnostics: inout [Diagnostic]) -> OperationSpec? {
+        guard Self.isValidID(id.text) else {
+            diagnostics.append(.error(
+                "invalid operation id '\(id.text)'; use letters, digits, '-', '_' and '.'", at: id.location))
+            return nil
+        }
+        let subject = "operation '\(id.text)'"
+        guard case .mapping(let pairs, let location) = value else {
+            diagnostics.append(.error("\(subject) must be a mapping with at least 'op', not \(value.kindDescription)", at: value.location))
+            return nil
+        }
+        let keys = KeyedPairs(pairs)
+        var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: [:])
+        spec.type = readType(keys["op"], subject: subject, at: location, diagnostics: &diagnostics)
+        let type = spec.type.flatMap { registry[$0.value] }
+        (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
+        spec.items = keys["foreach"].flatMap { readItems($0, subject: subject, diagnostics: &diagnostics) }
+        let item: Variables.ItemBinding = spec.items == nil ? .unavailable : .deferred
+        let checker = ParameterChecker(variables: variables, item: item)
+        func setting(_ key: String, _ type: ParameterType) -> (ParameterValue, SourceLocation)? {
+            guard let value = keys[key] ?? defaults[key] else { return nil }
+            return checker.check(value, as: type, name: key, subject: subject, diagnostics: &diagnostics)
+                .map { ($0, value.location) }
+        }
+        if case (.integer(let retries), let at)? = setting("retries", .integer(0...100)) {
+            spec.retries = Located(retries, at: at)
+        }
+        if case (.duration(let timeout), let at)? = setting("timeout", .duration) {
+            spec.timeout = Located(timeout, at: at)
+        }
+        if case (.string(let pool), let at)? = setting("pool", .string) { spec.pool = Located(pool, at: at) }
+        if case (.string(let input), let at)? = setting("input", .string) { spec.input = Located(input, at: at) }
+        for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
+            guard let type else { continue }
+            guard type.parameter(named: pair.key.text) != nil else {
+                let allowed = Self.commonKeys + type.parameters.map(\.name)
+                diagnostics.append(.error(
+                    "\(subject): unknown key '\(pair.key.text)' for '\(type.name)'"
+                        + Suggestion.clause(for: pair.key.text, in: allowed),
+                    at: pair.key.location))
+                continue
+            }
+            spec.parameters[pair.key.text] = pair.value
+        }
+        if let type {
+            for parameter in type.parameters where parameter.isRequired && keys[parameter.name] == nil {
+                diagnostics.append(.error(
+                    "\(subject): missing required parameter '\(parameter.name)' for '\(type.name)'",
+                    at: spec.type?.location ?? location))
+            }
+        }
+        return spec
+    }
+
+    private func readType(
+        _ value: YAMLValue?, subject: String, at location: SourceLocation, diagnostics: inout [Diagnostic]
+    ) -> Located<String>? {
+        guard let value else {
+            diagnostics.append(.error("\(subject): missing required key 'op'", at: location))
+            return nil
+        }
+        guard let scalar = value.scalar, !scalar.isNull else {
+            diagnostics.append(.error("\(subject): 'op' must be an operation type name, not \(value.kindDescription)", at: value.location))
+            return nil
+        }
+        if registry[scalar.text] == nil {
+            diagnostics.append(.error(
+                "\(subject): unknown operation type '\(scalar.text)'"
+                    + Suggestion.clause(for: scalar.text, in: registry.types.keys),
+                at: scalar.location))
+        }
+        return Located(scalar.text, at: scalar.location)
+    }
+
+    private func readNeeds(
+        _ value: YAMLValue?, id: String, diagnostics: inout [Diagnostic]
+    ) -> ([Located<String>], SourceLocation?) {
+        guard let value else { return ([], nil) }
+        let scalars: [YAMLScalar]
+        switch value {
+        case .scalar(let scalar) where scalar.isNull: scalars = []
+        case .scalar(let scalar): scalars = [scalar]
+        case .sequence(let elements, _):
+            scalars = elements.compactMap { element in
+                guard let scalar = element.scalar, !scalar.isNull else {
+                    diagnostics.append(.error("operation '\(id)': 'needs' entries must be operation ids, not \(element.kindDescription)", at: element.location))
+                    return nil
+                }
+                return scalar
+            }
+        case .mapping(_, let location):
+            diagnostics.append(.error("operation '\(id)': 'needs' must be an operation id or a list of them, not a mapping", at: location))
+            return ([], location)
+        }
+        var seen: Set<String> = []
+        var needs: [Located<String>] = []
+        for scalar in scalars {
+            if scalar.text == id {
+                diagnostics.append(.error("operation '\(id)' needs itself", at: scalar.location))
+            } else if !seen.insert(scalar.text).inserted {
+                diagnostics.append(.error("operation '\(id)' needs '\(scalar.text)' more than once", at: scalar.location))
+            } else {
+                needs.append(Located(scalar.text, at: scalar.location))
+            }
+        }
+        return (needs, value.location)
+    }
+
+    private func readItems(_ value: YAMLValue, subject: String, diagnostics: inout [Diagnostic]) -> Located<[String]>? {
+        let scalars: [YAMLScalar]
+        switch value {
+        case .sequence(let elements, _):
+            scalars = elements.compactMap(\.scalar)
+            guard scalars.count == elements.count else {
+                diagnostics.append(.error("\(subject): 'foreach' items must be strings", at: value.location))
+                return nil
+            }
+        case .scalar(let scalar):
+            guard let reference = variables.listReference(scalar) else {
+                diagnostics.append(.error(
+                    "\(subject): 'foreach' must be a list or a list variable such as ${photos}, not \(value.kindDescription)",
+                    at: scalar.location))
+                return nil
+            }
+            scalars = reference.items
+        case .mapping:
+            diagnostics.append(.error("\(subject): 'foreach' must be a list, not a mapping", at: value.location))
+            return nil
+        }
+        var items: [String] = []
+        var seen: Set<String> = []
+        for scalar in scalars {
+            guard let text = variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else { continue }
+            guard !text.isEmpty, !text.contains("]") else {
+                diagnostics.append(.error("\(subject): 'foreach' item '\(text)' must be non-empty and contain no ']'", at: scalar.location))
+                continue
+            }
+            guard seen.insert(text).inserted else {
+                diagnostics.append(.error("\(subject): 'foreach' item '\(text)' appears more than once", at: scalar.location))
+                continue
+            }
+            items.append(text)
+        }
+        if items.isEmpty, scalars.isEmpty {
+            diagnostics.append(.warning("\(subject): 'foreach' has no items, so the operation never runs", at: value.location))
+        }
+        return Located(items, at: value.location)
+    }
+
+    /// Letters, digits, `-`, `_` and `.`, starting with a letter, digit or `_`.
+    static func isValidID(_ id: String) -> Bool {
+        guard let first = id.unicodeScalars.first, first != "-", first != "." else { return false }
+        return id.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar)
+        }
+    }
+}

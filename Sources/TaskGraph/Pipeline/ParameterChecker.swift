@@ -1,0 +1,135 @@
+/// Checks YAML values against declared parameter types, substituting `${…}` first.
+struct ParameterChecker {
+    let variables: Variables
+    let item: Variables.ItemBinding
+
+    /// The checked value of `value` for a parameter `name` of `type`, or nil with diagnostics.
+    /// - Parameter subject: who the parameter belongs to, e.g. `operation 'tone'`.
+    func check(
+        _ value: YAMLValue, as type: ParameterType, name: String, subject: String,
+        diagnostics: inout [Diagnostic]
+    ) -> ParameterValue? {
+        let prefix = "\(subject): '\(name)'"
+        switch type {
+        case .stringList(let minimumCount):
+            return checkList(value, minimumCount: minimumCount, prefix: prefix, diagnostics: &diagnostics)
+        case .stringMap:
+            return checkMap(value, prefix: prefix, diagnostics: &diagnostics)
+        default:
+            guard let scalar = value.scalar, !scalar.isNull else {
+                diagnostics.append(.error("\(prefix) must be \(Self.expectation(for: type)), not \(value.kindDescription)", at: value.location))
+                return nil
+            }
+            guard let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) else {
+                return nil
+            }
+            guard let checked = Self.convert(text, to: type) else {
+                diagnostics.append(.error(
+                    "\(prefix) must be \(Self.expectation(for: type)), not '\(text)'" + hint(text, type),
+                    at: scalar.location))
+                return nil
+            }
+            return checked
+        }
+    }
+
+    private func checkList(
+        _ value: YAMLValue, minimumCount: Int, prefix: String, diagnostics: inout [Diagnostic]
+    ) -> ParameterValue? {
+        guard case .sequence(let elements, let location) = value else {
+            diagnostics.append(.error("\(prefix) must be a list of strings, not \(value.kindDescription)", at: value.location))
+            return nil
+        }
+        var items: [String] = []
+        for element in elements {
+            guard let scalar = element.scalar else {
+                diagnostics.append(.error("\(prefix) must contain only strings, not \(element.kindDescription)", at: element.location))
+                continue
+            }
+            if let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) {
+                items.append(text)
+            }
+        }
+        guard items.count == elements.count else { return nil }
+        guard items.count >= minimumCount else {
+            let noun = minimumCount == 1 ? "element" : "elements"
+            diagnostics.append(.error("\(prefix) must have at least \(minimumCount) \(noun)", at: location))
+            return nil
+        }
+        return .list(items)
+    }
+
+    private func checkMap(
+        _ value: YAMLValue, prefix: String, diagnostics: inout [Diagnostic]
+    ) -> ParameterValue? {
+        guard case .mapping(let pairs, _) = value else {
+            diagnostics.append(.error("\(prefix) must be a mapping of strings, not \(value.kindDescription)", at: value.location))
+            return nil
+        }
+        var map: [String: String] = [:]
+        for pair in pairs {
+            guard let scalar = pair.value.scalar else {
+                diagnostics.append(.error("\(prefix): '\(pair.key.text)' must be a string, not \(pair.value.kindDescription)", at: pair.value.location))
+                continue
+            }
+            if let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) {
+                map[pair.key.text] = text
+            }
+        }
+        return map.count == pairs.count ? .map(map) : nil
+    }
+
+    private func hint(_ text: String, _ type: ParameterType) -> String {
+        guard case .choice(let words) = type else { return "" }
+        return Suggestion.clause(for: text, in: words)
+    }
+
+    /// `text` as a value of `type`, or nil if it is not one.
+    static func convert(_ text: String, to type: ParameterType) -> ParameterValue? {
+        switch type {
+        case .string, .inputPath:
+            return .string(text)
+        case .integer(let range):
+            guard let number = Int(text), range.contains(number) else { return nil }
+            return .integer(number)
+        case .number(let range):
+            guard let number = Double(text), number.isFinite, range.contains(number) else { return nil }
+            return .number(number)
+        case .boolean:
+            switch text {
+            case "true", "yes", "on": return .boolean(true)
+            case "false", "no", "off": return .boolean(false)
+            default: return nil
+            }
+        case .duration:
+            return DurationParser.parse(text).map(ParameterValue.duration)
+        case .choice(let words):
+            return words.contains(text) ? .string(text) : nil
+        case .outputPath:
+            return OutputPath.isContained(text) ? .string(text) : nil
+        case .stringList, .stringMap:
+            return nil
+        }
+    }
+
+    /// What a value of `type` must look like, for messages.
+    static func expectation(for type: ParameterType) -> String {
+        switch type {
+        case .string: "a string"
+        case .inputPath: "a file path"
+        case .integer(let range) where range.upperBound == .max: "a whole number of at least \(range.lowerBound)"
+        case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
+        case .number(let range): "a number from \(format(range.lowerBound)) to \(format(range.upperBound))"
+        case .boolean: "true or false"
+        case .duration: "a duration such as 30s, 500ms or 2m"
+        case .choice(let words): "one of " + words.joined(separator: ", ")
+        case .outputPath: "a relative path that stays inside the output directory"
+        case .stringList: "a list of strings"
+        case .stringMap: "a mapping of strings"
+        }
+    }
+
+    private static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}

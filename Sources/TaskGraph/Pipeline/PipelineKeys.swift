@@ -1,0 +1,40 @@
+/// The keys a pipeline file may use, with their meanings: the single source for `validate`,
+/// `help`, the README table and the JSON schema.
+public enum PipelineKeys {
+    /// A documented key.
+    public struct Key: Sendable, Hashable {
+        /// The key as written.
+        public var name: String
+        /// What its value is.
+        public var type: String
+        /// What it means.
+        public var summary: String
+    }
+
+    /// Keys at the top level of a pipeline file.
+    public static let topLevel: [Key] = [
+        Key(name: "version", type: "integer", summary: "Format version; must be 1."),
+        Key(name: "name", type: "string", summary: "Pipeline name (default: the file name)."),
+        Key(name: "description", type: "string", summary: "What the pipeline does."),
+        Key(name: "vars", type: "map", summary: "Variables for ${name}: strings or lists; override with --var name=value."),
+        Key(name: "defaults", type: "map", summary: "retries, timeout and pool applied to every operation that does not set its own."),
+        Key(name: "pools", type: "map", summary: "Named pools and their depths, e.g. {net: 8}; override with --pool name=N."),
+        Key(name: "output", type: "string", summary: "Output directory, relative to the current directory (default: out/<name>); --output overrides."),
+        Key(name: "operations", type: "map", summary: "The operations, keyed by id (letters, digits, '-', '_', '.')."),
+    ]
+
+    /// Keys every operation accepts, besides its type's own parameters.
+    public static let operation: [Key] = [
+        Key(name: "op", type: "string", summary: "The operation type (required); see `taskgraph list-ops`."),
+        Key(name: "needs", type: "id or list of ids", summary: "Operations that must finish first and whose results this one receives."),
+        Key(name: "foreach", type: "list or ${list-variable}", summary: "Run one instance per item, id[item]; ${item} is the item."),
+        Key(name: "retries", type: "integer 0…100", summary: "Retries after a failure, with exponential backoff and jitter (default 0)."),
+        Key(name: "timeout", type: "duration", summary: "Time limit per attempt, e.g. 30s, 2m, 1h30m (default none)."),
+        Key(name: "pool", type: "string", summary: "Named pool to run in (default: the --jobs pool)."),
+        Key(name: "input", type: "id", summary: "Which dependency provides the input when several could."),
+        Key(name: "description", type: "string", summary: "What this operation is for."),
+    ]
+
+    /// Keys allowed under `defaults:`.
+    static let defaults = ["retries", "timeout", "pool"]
+}

@@ -1,0 +1,144 @@
+/// Reads a pipeline file's text into a `PipelineSpec`, collecting every problem as a located
+/// diagnostic instead of stopping at the first.
+struct PipelineLoader {
+    /// The operation types the file may use.
+    let registry: OperationRegistry
+    /// Environment variables for `${env.NAME}`.
+    let environment: [String: String]
+    /// `--var name=value` overrides; a list variable takes a comma-separated value.
+    let overrides: [String: String]
+
+    /// The checked spec (nil if the file cannot be understood at all) and every diagnostic.
+    func load(text: String, file: String) -> (spec: PipelineSpec?, diagnostics: [Diagnostic]) {
+        var (root, diagnostics) = YAMLDocumentReader(file: file).read(text)
+        guard let root else { return (nil, diagnostics) }
+        guard case .mapping(let pairs, let location) = root else {
+            diagnostics.append(.error(
+                "a pipeline file must be a mapping with 'version' and 'operations', not \(root.kindDescription)",
+                at: root.location))
+            return (nil, diagnostics)
+        }
+        let keys = KeyedPairs(pairs)
+        diagnostics += keys.unknownKeyDiagnostics(
+            allowed: PipelineKeys.topLevel.map(\.name), subject: "top-level")
+        checkVersion(keys["version"], in: location, diagnostics: &diagnostics)
+        let variables = readVariables(keys["vars"], diagnostics: &diagnostics)
+        let defaults = readDefaults(keys["defaults"], variables: variables, diagnostics: &diagnostics)
+        var spec = PipelineSpec(
+            file: file, name: readName(keys["name"], file: file),
+            output: readOutput(keys["output"], variables: variables, diagnostics: &diagnostics),
+            pools: readPools(keys["pools"], diagnostics: &diagnostics),
+            variables: variables, operations: [])
+        guard let operations = keys["operations"] else {
+            diagnostics.append(.error("missing required key 'operations'", at: location))
+            return (spec, diagnostics)
+        }
+        let reader = OperationSpecReader(registry: registry, variables: variables, defaults: defaults)
+        spec.operations = reader.readAll(operations, diagnostics: &diagnostics)
+        return (spec, diagnostics)
+    }
+
+    private func checkVersion(_ value: YAMLValue?, in location: SourceLocation, diagnostics: inout [Diagnostic]) {
+        guard let value else {
+            diagnostics.append(.error("missing required key 'version' (write 'version: 1')", at: location))
+            return
+        }
+        guard value.scalar?.text == "1" else {
+            diagnostics.append(.error(
+                "unsupported version \(value.kindDescription); this taskgraph reads version 1",
+                at: value.location))
+            return
+        }
+    }
+
+    private func readName(_ value: YAMLValue?, file: String) -> String {
+        if let name = value?.scalar?.text, !name.isEmpty { return name }
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        return base.split(separator: ".").first.map(String.init) ?? base
+    }
+
+    private func readVariables(_ value: YAMLValue?, diagnostics: inout [Diagnostic]) -> Variables {
+        var values: [String: Variables.Value] = [:]
+        if let value {
+            guard case .mapping(let pairs, _) = value else {
+                diagnostics.append(.error("'vars' must be a mapping of names to values, not \(value.kindDescription)", at: value.location))
+                return Variables(values: [:], environment: environment)
+            }
+            for pair in pairs {
+                switch pair.value {
+                case .scalar(let scalar):
+                    values[pair.key.text] = .text(scalar)
+                case .sequence(let elements, let location):
+                    let scalars = elements.compactMap(\.scalar)
+                    guard scalars.count == elements.count else {
+                        diagnostics.append(.error("variable '\(pair.key.text)' must be a string or a list of strings", at: location))
+                        continue
+                    }
+                    values[pair.key.text] = .list(scalars, location)
+                case .mapping(_, let location):
+                    diagnostics.append(.error("variable '\(pair.key.text)' must be a string or a list of strings, not a mapping", at: location))
+                }
+            }
+        }
+        for (name, text) in overrides {
+            values[name] = Self.override(text, replacing: values[name], name: name)
+        }
+        return Variables(values: values, environment: environment)
+    }
+
+    /// A `--var` value: split on commas when it replaces a list variable.
+    private static func override(_ text: String, replacing old: Variables.Value?, name: String) -> Variables.Value {
+        let location = SourceLocation(file: "--var \(name)", line: 1, column: 1)
+        if case .list = old {
+            let items = text.split(separator: ",").map {
+                YAMLScalar(text: String($0), location: location, style: .block)
+            }
+            return .list(items, location)
+        }
+        return .text(YAMLScalar(text: text, location: location, style: .block))
+    }
+
+    private func readDefaults(
+        _ value: YAMLValue?, variables: Variables, diagnostics: inout [Diagnostic]
+    ) -> [String: YAMLValue] {
+        guard let value else { return [:] }
+        guard case .mapping(let pairs, _) = value else {
+            diagnostics.append(.error("'defaults' must be a mapping, not \(value.kindDescription)", at: value.location))
+            return [:]
+        }
+        let keys = KeyedPairs(pairs)
+        diagnostics += keys.unknownKeyDiagnostics(allowed: PipelineKeys.defaults, subject: "'defaults'")
+        return keys.values.filter { PipelineKeys.defaults.contains($0.key) }
+    }
+
+    private func readPools(_ value: YAMLValue?, diagnostics: inout [Diagnostic]) -> [String: Located<Int>] {
+        guard let value else { return [:] }
+        guard case .mapping(let pairs, _) = value else {
+            diagnostics.append(.error("'pools' must be a mapping of pool names to depths, not \(value.kindDescription)", at: value.location))
+            return [:]
+        }
+        var pools: [String: Located<Int>] = [:]
+        for pair in pairs {
+            guard let depth = pair.value.scalar.flatMap({ Int($0.text) }), depth >= 1, depth <= 10_000 else {
+                diagnostics.append(.error(
+                    "pool '\(pair.key.text)' must have a depth from 1 to 10000, not \(pair.value.kindDescription)",
+                    at: pair.value.location))
+                continue
+            }
+            pools[pair.key.text] = Located(depth, at: pair.value.location)
+        }
+        return pools
+    }
+
+    private func readOutput(
+        _ value: YAMLValue?, variables: Variables, diagnostics: inout [Diagnostic]
+    ) -> Located<String>? {
+        guard let value else { return nil }
+        guard let scalar = value.scalar, !scalar.isNull else {
+            diagnostics.append(.error("'output' must be a directory path, not \(value.kindDescription)", at: value.location))
+            return nil
+        }
+        return variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics)
+            .map { Located($0, at: scalar.location) }
+    }
+}

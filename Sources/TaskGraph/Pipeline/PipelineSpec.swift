@@ -1,0 +1,37 @@
+/// A pipeline file as read and checked key by key, before its graph is planned.
+struct PipelineSpec {
+    /// The file the pipeline came from, as the user named it.
+    var file: String
+    /// The pipeline's name (`name:`, or the file name without extension).
+    var name: String
+    /// Where outputs go, relative to the current directory (`output:`), if set.
+    var output: Located<String>?
+    /// Depths of named pools declared in the file.
+    var pools: [String: Located<Int>]
+    /// Variables and environment for `${…}`.
+    var variables: Variables
+    /// Operations in file order.
+    var operations: [OperationSpec]
+}
+
+/// One entry of `operations:` as written.
+struct OperationSpec {
+    /// The operation id (the mapping key).
+    var id: Located<String>
+    /// The `op:` value, if present.
+    var type: Located<String>?
+    /// The `needs:` entries.
+    var needs: [Located<String>]
+    /// Where `needs:` is written, for errors about the dependencies as a whole.
+    var needsLocation: SourceLocation?
+    /// The `foreach:` items, if the operation has `foreach`.
+    var items: Located<[String]>?
+    /// `retries:`, `timeout:` and `pool:` after applying `defaults:`.
+    var retries: Located<Int>?
+    var timeout: Located<Duration>?
+    var pool: Located<String>?
+    /// `input:`, the dependency chosen as input.
+    var input: Located<String>?
+    /// The operation type's own parameters, substituted except for `${item}`.
+    var parameters: [String: YAMLValue]
+}

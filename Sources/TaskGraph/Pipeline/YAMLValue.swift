@@ -1,0 +1,67 @@
+/// A YAML value detached from the parser, with the location of every scalar, sequence and
+/// mapping, so every later check can point at what the user wrote.
+indirect enum YAMLValue: Sendable {
+    case scalar(YAMLScalar)
+    case sequence([YAMLValue], SourceLocation)
+    case mapping([YAMLPair], SourceLocation)
+
+    /// Where the value starts.
+    var location: SourceLocation {
+        switch self {
+        case .scalar(let scalar): scalar.location
+        case .sequence(_, let location), .mapping(_, let location): location
+        }
+    }
+
+    /// How the value's kind is named in messages: `a string`, `a list`, `a mapping`.
+    var kindDescription: String {
+        switch self {
+        case .scalar(let scalar): scalar.isNull ? "nothing" : "'\(scalar.text)'"
+        case .sequence: "a list"
+        case .mapping: "a mapping"
+        }
+    }
+
+    /// The scalar, if this is one.
+    var scalar: YAMLScalar? {
+        if case .scalar(let scalar) = self { return scalar }
+        return nil
+    }
+}
+
+/// One key and its value in a YAML mapping; keys are always scalars here.
+struct YAMLPair: Sendable {
+    var key: YAMLScalar
+    var value: YAMLValue
+}
+
+/// A YAML scalar as written.
+struct YAMLScalar: Sendable {
+    /// How the scalar was written.
+    enum Style: Sendable {
+        /// No quotes: `key: value`.
+        case plain
+        /// Quoted on one line, so columns of its characters are known (offset by the quote).
+        case quoted
+        /// A block (`|`, `>`) or a quoted scalar spanning lines: positions inside are approximate.
+        case block
+    }
+
+    var text: String
+    var location: SourceLocation
+    var style: Style
+
+    /// `~`, `null` or an empty plain scalar.
+    var isNull: Bool {
+        style == .plain && ["", "~", "null", "Null", "NULL"].contains(text)
+    }
+
+    /// The location of the character at `offset` within the text, where that is known.
+    func location(atOffset offset: Int) -> SourceLocation {
+        switch style {
+        case .plain: location.advanced(byColumns: offset)
+        case .quoted: location.advanced(byColumns: offset + 1)
+        case .block: location
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A serial writer to a file descriptor. Writes happen on a dispatch queue of their own, so event
+/// sinks called from engine workers never block the cooperative thread pool on a slow terminal
+/// or a full pipe.
+public final class TextOutput: Sendable {
+    private let descriptor: Int32
+    private let queue: DispatchQueue
+
+    /// Standard error.
+    public static let standardError = TextOutput(descriptor: STDERR_FILENO)
+    /// Standard output.
+    public static let standardOutput = TextOutput(descriptor: STDOUT_FILENO)
+
+    /// A writer to `descriptor`, which it does not close.
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+        queue = DispatchQueue(label: "taskgraph.output.\(descriptor)")
+    }
+
+    /// Whether the descriptor is a terminal.
+    public var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    /// The terminal's width in columns, or nil if it is not a terminal.
+    public var terminalWidth: Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Queues `text` for writing.
+    public func write(_ text: String) {
+        let descriptor = descriptor
+        queue.async { Self.writeAll(text, to: descriptor) }
+    }
+
+    /// Waits until everything queued so far is written.
+    public func flush() {
+        queue.sync {}
+    }
+
+    private static func writeAll(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+}

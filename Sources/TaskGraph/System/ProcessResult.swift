@@ -1,0 +1,133 @@
+import Foundation
+
+/// How a child process ended.
+enum ExitStatus: Sendable, Equatable, Codable {
+    /// The process called exit with this code (0...255).
+    case exited(Int32)
+    /// The process was terminated by this signal.
+    case signalled(Int32)
+
+    /// Decodes a status from `waitpid`, which Swift cannot do with the C macros (`WIFEXITED`,
+    /// `WEXITSTATUS`, `WTERMSIG`): they are not imported. Stopped states never reach here because
+    /// `WUNTRACED` is not used.
+    ///
+    /// - Parameter waitStatus: The raw status `waitpid` stored.
+    init(waitStatus: Int32) {
+        let signal = waitStatus & 0x7f
+        self = signal == 0 ? .exited((waitStatus >> 8) & 0xff) : .signalled(signal)
+    }
+}
+
+/// Everything a finished child left behind.
+struct ProcessResult: Sendable, Codable {
+    /// How the process ended.
+    var status: ExitStatus
+    /// The first `outputLimit` bytes the process wrote to standard output.
+    var standardOutput: [UInt8]
+    /// Whether standard output had more bytes than `standardOutput` holds.
+    var standardOutputTruncated: Bool
+    /// The last `errorTailLimit` bytes the process wrote to standard error.
+    var standardErrorTail: [UInt8]
+}
+
+/// Reads a child's standard output and error from the read ends of its pipes, keeping the head of
+/// the output and the tail of the errors. It blocks: use it on a `BlockingIO` thread.
+struct OutputCollector {
+    /// The pipes, standard output first; a closed one gets fd -1, which `poll` skips.
+    private var pipes: [pollfd]
+    /// The start of standard output.
+    private var output: HeadBuffer
+    /// The end of standard error.
+    private var errorTail: TailBuffer
+    /// Scratch space for `read`.
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+
+    /// Takes ownership of the two read ends; `finish` closes them.
+    init(standardOutput: Int32, standardError: Int32, outputLimit: Int, errorTailLimit: Int) {
+        pipes = [standardOutput, standardError].map {
+            pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
+        }
+        output = HeadBuffer(limit: outputLimit)
+        errorTail = TailBuffer(limit: errorTailLimit)
+    }
+
+    /// Whether either pipe has not reached its end yet.
+    var isOpen: Bool { pipes.contains { $0.fd >= 0 } }
+
+    /// Waits up to `timeout` milliseconds for data or an end of file, then takes what is there.
+    mutating func readAvailable(timeout: Int32) {
+        guard poll(&pipes, nfds_t(pipes.count), timeout) > 0 else { return }
+        for index in pipes.indices where pipes[index].revents != 0 {
+            let fd = pipes[index].fd
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                if index == 0 {
+                    output.append(chunk[..<count])
+                } else {
+                    errorTail.append(chunk[..<count])
+                }
+            } else if count == 0 || errno != EINTR {
+                close(fd)
+                pipes[index].fd = -1
+            }
+        }
+    }
+
+    /// Closes the pipes still open and returns what was collected, with `status`.
+    consuming func finish(status: ExitStatus) -> ProcessResult {
+        for pipe in pipes where pipe.fd >= 0 {
+            close(pipe.fd)
+        }
+        return ProcessResult(
+            status: status, standardOutput: output.bytes,
+            standardOutputTruncated: output.truncated, standardErrorTail: errorTail.bytes)
+    }
+}
+
+/// Keeps the first `limit` bytes of a stream and notes whether more arrived.
+private struct HeadBuffer {
+    /// The most bytes kept.
+    let limit: Int
+    /// The bytes kept so far.
+    private(set) var bytes: [UInt8] = []
+    /// Whether bytes beyond `limit` arrived and were dropped.
+    private(set) var truncated = false
+
+    /// Creates an empty buffer keeping at most `limit` bytes.
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Appends `chunk`, dropping whatever does not fit.
+    mutating func append(_ chunk: ArraySlice<UInt8>) {
+        let room = max(limit - bytes.count, 0)
+        if chunk.count > room {
+            truncated = true
+        }
+        bytes += chunk.prefix(room)
+    }
+}
+
+/// Keeps the last `limit` bytes of a stream.
+private struct TailBuffer {
+    /// The most bytes kept.
+    let limit: Int
+    /// Recent bytes; up to twice `limit` plus one chunk, so trimming is amortised.
+    private var storage: [UInt8] = []
+
+    /// Creates an empty buffer keeping the last `limit` bytes.
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// The last `limit` bytes seen.
+    var bytes: [UInt8] { Array(storage.suffix(limit)) }
+
+    /// Appends `chunk`, forgetting bytes that can no longer be among the last `limit`.
+    mutating func append(_ chunk: ArraySlice<UInt8>) {
+        storage += chunk
+        if storage.count > 2 * limit {
+            storage.removeFirst(storage.count - limit)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import ArgumentParser
+import TaskGraph
+
+/// Loading pipelines off the cooperative pool and printing their diagnostics.
+enum PipelineLoading {
+    /// Loads `file`, printing warnings; on errors prints them with a verdict and exits 2.
+    static func load(_ file: String, options: PipelineOptions) async throws -> Pipeline {
+        do {
+            let pipeline = try await BlockingIO.run { try Pipeline.load(file: file, options: options) }
+            printDiagnostics(pipeline.warnings)
+            return pipeline
+        } catch let error as PipelineError {
+            printDiagnostics(error.diagnostics)
+            TextOutput.standardError.write(verdict(for: [file: error.diagnostics]) + "\n")
+            TextOutput.standardError.flush()
+            throw ExitCode(CLIExitCode.invalidPipeline)
+        }
+    }
+
+    /// Prints diagnostics to standard error, one per line (notes follow their error).
+    static func printDiagnostics(_ diagnostics: [Diagnostic]) {
+        for diagnostic in diagnostics { TextOutput.standardError.write(diagnostic.description + "\n") }
+    }
+
+    /// `2 errors, 1 warning in 1 of 3 files` or `3 files valid`.
+    static func verdict(for results: [String: [Diagnostic]]) -> String {
+        let all = results.values.joined()
+        let errors = all.filter { $0.severity == .error }.count
+        let warnings = all.filter { $0.severity == .warning }.count
+        let invalid = results.values.filter(\.containsErrors).count
+        let files = results.count == 1 ? "1 file" : "\(results.count) files"
+        let warningText = warnings == 0 ? "" : ", \(plural(warnings, "warning"))"
+        if errors == 0 { return "\(files) valid\(warningText)" }
+        return "\(plural(errors, "error"))\(warningText) in \(invalid) of \(files): invalid"
+    }
+
+    private static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}
+
+/// The exit codes taskgraph documents.
+enum CLIExitCode {
+    static let operationFailed: Int32 = 1
+    static let invalidPipeline: Int32 = 2
+    static let usage: Int32 = 64
+    static let interrupted: Int32 = 130
+    static let terminated: Int32 = 143
+}

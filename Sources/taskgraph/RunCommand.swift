@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import TaskGraph
+
+/// `taskgraph run`: validates a pipeline, then runs it.
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Validate a pipeline file, then run its operations concurrently.",
+        discussion: """
+            Ctrl-C (SIGINT) or SIGTERM cancels the run: nothing new starts, running operations are \
+            cancelled at once (exec children get SIGTERM, then SIGKILL after their grace period), \
+            no output file is left half-written, and a summary shows what finished. Exit 130 or 143. \
+            A second Ctrl-C exits immediately.
+            """)
+
+    @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
+    var file: String
+
+    @Option(name: [.short, .long], help: "Maximum operations running at once in the default pool (default: core count).")
+    var jobs: Int = EngineOptions.defaultJobs
+
+    @Flag(help: "Cancel everything on the first failure (default: finish independent branches).")
+    var failFast = false
+
+    @Flag(help: "Print the plan (levels, what would run) without running anything.")
+    var dryRun = false
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Run only these operations and what they need.", valueName: "id"))
+    var only: [String] = []
+
+    @Flag(help: "Plain log lines even on a terminal.")
+    var noProgress = false
+
+    @OptionGroup var pipeline: PipelineArguments
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() async throws {
+        let loaded = try await PipelineLoading.load(file, options: try pipeline.pipelineOptions())
+        let graph: ExecutionGraph
+        do {
+            graph = only.isEmpty ? loaded.graph : try loaded.graph.restricted(to: only)
+        } catch {
+            throw ValidationError("--only: \(error)")
+        }
+        if dryRun {
+            TextOutput.standardOutput.write(PlanPrinter(graph: graph).render())
+            TextOutput.standardOutput.flush()
+            return
+        }
+        let options = EngineOptions(jobs: jobs, pools: loaded.pools, failFast: failFast)
+        let presenter = RunPresenter(graph: graph, plain: noProgress)
+        let outcome = await InterruptibleRun.run {
+            await Engine(options: options).run(graph, events: presenter.sink)
+        }
+        presenter.finish(report: outcome.report, graph: graph)
+        if let signal = outcome.signal { throw ExitCode(signal == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted) }
+        if outcome.report.hasFailures { throw ExitCode(CLIExitCode.operationFailed) }
+    }
+}

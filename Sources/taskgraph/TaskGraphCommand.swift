@@ -1,0 +1,20 @@
+import ArgumentParser
+import TaskGraph
+
+/// `taskgraph`: runs and checks dependency-graph pipelines.
+@main
+struct TaskGraphCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "taskgraph",
+        abstract: "Run dependency-graph pipelines described in YAML.",
+        discussion: """
+            Exit codes: 0 success, 1 an operation failed, 2 invalid pipeline, 64 usage error,
+            130 interrupted (SIGINT), 143 terminated (SIGTERM).
+
+            \(OperationCatalog.renderKeys())
+            """,
+        version: "0.1.0",
+        subcommands: [
+            RunCommand.self, ValidateCommand.self, GraphCommand.self, ListOpsCommand.self,
+        ])
+}

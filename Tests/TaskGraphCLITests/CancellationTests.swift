@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@Suite struct CancellationTests {
+    /// Waits until `count` files named `prefix-*` exist in `directory`.
+    private func waitForFiles(_ prefix: String, count: Int, in directory: URL) async throws -> [Int32] {
+        for _ in 0..<400 {
+            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(prefix) }
+            let pids = names.compactMap { name in
+                (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+                    .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            }
+            if pids.count == count { return pids }
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        Issue.record("timed out waiting for \(count) '\(prefix)' files")
+        return []
+    }
+
+    /// Whether `pid` is a running process (a zombie waiting for the container's init to reap it
+    /// is not).
+    private func isAlive(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0 else { return false }
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let state = stat.split(separator: ")").last?.split(separator: " ").first
+        else { return true }
+        return state != "Z"
+    }
+
+    private func run(signal: Int32, expectedStatus: Int32) async throws {
+        let directory = try fixtureDirectory(["sleepers.yaml"])
+        let process = try TaskGraphProcess(["run", "sleepers.yaml", "--jobs", "3", "--output", "out"], in: directory)
+        let shells = try await waitForFiles("pid-", count: 3, in: directory)
+        let children = try await waitForFiles("child-", count: 3, in: directory)
+        let start = ContinuousClock.now
+        process.send(signal)
+        let status = await process.waitForExit()
+        let elapsed = ContinuousClock.now - start
+        #expect(status == expectedStatus)
+        #expect(elapsed < .seconds(3), "exit took \(elapsed)")
+        for pid in shells + children { #expect(!isAlive(pid), "process \(pid) survived") }
+        let output = directory.appendingPathComponent("out")
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
+        #expect(written == [])
+        #expect(process.standardError.contains(": 3 cancelled, 3 not started\n"))
+    }
+
+    @Test func sigintCancelsRunningProgramsAndExits130() async throws {
+        try await run(signal: SIGINT, expectedStatus: 130)
+    }
+
+    @Test func sigtermExits143() async throws {
+        try await run(signal: SIGTERM, expectedStatus: 143)
+    }
+
+    @Test func secondSigintExitsImmediately() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            operations:
+              stubborn:
+                op: exec
+                command: [sh, -c, "trap '' TERM; echo $$ > pid-stubborn; sleep 30 & wait; sleep 30"]
+                grace_period: 20s
+            """, to: "stubborn.yaml", in: directory)
+        let process = try TaskGraphProcess(["run", "stubborn.yaml"], in: directory)
+        let pids = try await waitForFiles("pid-", count: 1, in: directory)
+        process.send(SIGINT)
+        try await Task.sleep(for: .milliseconds(200))
+        let start = ContinuousClock.now
+        process.send(SIGINT)
+        let status = await process.waitForExit()
+        #expect(status == 130)
+        #expect(ContinuousClock.now - start < .seconds(3))
+        try await Task.sleep(for: .milliseconds(100))
+        for pid in pids { #expect(!isAlive(pid)) }
+    }
+}

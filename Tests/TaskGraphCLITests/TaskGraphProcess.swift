@@ -1,0 +1,97 @@
+import Foundation
+
+/// The built `taskgraph` binary, run as a real process with its output captured in files.
+final class TaskGraphProcess: @unchecked Sendable {
+    // @unchecked: `process` is configured before `run()` and afterwards only read through
+    // Foundation's thread-safe accessors (processIdentifier, terminationStatus); the paths are
+    // immutable.
+    private let process = Process()
+    private let stdoutPath: String
+    private let stderrPath: String
+    private let exit: AsyncStream<Int32>
+
+    /// The directory holding the binary: the products directory the tests were built into.
+    static var binary: URL {
+        if let override = ProcessInfo.processInfo.environment["TASKGRAPH_BINARY"] {
+            return URL(fileURLWithPath: override)
+        }
+        #if os(macOS)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("taskgraph")
+        }
+        #endif
+        return Bundle.main.bundleURL.appendingPathComponent("taskgraph")
+    }
+
+    /// Starts `taskgraph arguments…` in `directory`.
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        stdoutPath = scratch.appendingPathComponent("stdout").path
+        stderrPath = scratch.appendingPathComponent("stderr").path
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        var fullEnvironment = ProcessInfo.processInfo.environment
+        fullEnvironment["NO_COLOR"] = "1"
+        fullEnvironment.merge(environment) { _, new in new }
+        process.environment = fullEnvironment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        exit = stream
+        process.terminationHandler = { process in
+            continuation.yield(process.terminationStatus)
+            continuation.finish()
+        }
+        try process.run()
+    }
+
+    /// The process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal` to the process.
+    func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the exit status.
+    func waitForExit() async -> Int32 {
+        for await status in exit { return status }
+        return process.terminationStatus
+    }
+
+    /// What the process wrote to standard output so far.
+    var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    /// What the process wrote to standard error so far.
+    var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+
+    /// Runs `taskgraph arguments…` to completion.
+    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) async throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        let process = try TaskGraphProcess(arguments, in: directory, environment: environment)
+        let status = await process.waitForExit()
+        return (status, process.standardOutput, process.standardError)
+    }
+}
+
+/// A fresh temporary directory holding a copy of the fixture files named.
+func fixtureDirectory(_ names: [String] = []) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-fixture-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    guard let resources = Bundle.module.resourceURL else { throw CocoaError(.fileNoSuchFile) }
+    let fixtures = resources.appendingPathComponent("Fixtures")
+    for name in names {
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+    }
+    return directory
+}
+
+/// Writes `text` to `name` inside `directory`.
+func write(_ text: String, to name: String, in directory: URL) throws {
+    try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+}

@@ -1,0 +1,23 @@
+@testable import TaskGraph
+
+/// Loads `yaml` as `test.yaml` and returns the rendered diagnostics (empty when valid).
+func diagnostics(
+    _ yaml: String, variables: [String: String] = [:], environment: [String: String] = [:]
+) -> [String] {
+    do {
+        let pipeline = try Pipeline.load(
+            text: yaml, file: "test.yaml",
+            options: PipelineOptions(variables: variables, environment: environment, outputDirectory: "/tmp/out"))
+        return pipeline.warnings.map(\.description)
+    } catch {
+        return error.diagnostics.map(\.description)
+    }
+}
+
+/// Loads `yaml`, which must be valid, as `test.yaml`.
+func plannedGraph(_ yaml: String, variables: [String: String] = [:]) throws -> ExecutionGraph {
+    try Pipeline.load(
+        text: yaml, file: "test.yaml",
+        options: PipelineOptions(variables: variables, environment: ["HOME": "/home/me"], outputDirectory: "/tmp/out")
+    ).graph
+}

@@ -1,0 +1,79 @@
+import Foundation
+import TaskGraph
+
+/// Engine benchmark: runs one DAG shape with taskgraph's engine or Foundation's OperationQueue,
+/// or times cycle detection, or writes a large pipeline file for `taskgraph validate`.
+///
+///     engine-bench run chain|fan|random taskgraph|operationqueue [nodes] [jobs]
+///     engine-bench cycles [edges]
+///     engine-bench yaml PATH [operations]
+///
+/// Each run prints one line: `<what> <seconds>`; the script around it measures peak memory.
+@main
+enum EngineBenchmark {
+    static func main() async throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "run":
+            guard arguments.count >= 3, let shape = BenchmarkShape(rawValue: arguments[1]) else { usage() }
+            let count = arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
+            let jobs = arguments.count > 4 ? Int(arguments[4]) ?? 2 : ProcessInfo.processInfo.activeProcessorCount
+            let dependencies = shape.dependencies(count: count)
+            let seconds: Double
+            switch arguments[2] {
+            case "taskgraph": seconds = try await runTaskGraph(dependencies, jobs: jobs)
+            case "operationqueue": seconds = runOperationQueue(dependencies, jobs: jobs)
+            default: usage()
+            }
+            print("\(shape.rawValue) \(arguments[2]) \(String(format: "%.4f", seconds))")
+        case "cycles":
+            let edges = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
+            print("cycles \(String(format: "%.4f", CycleBenchmark.run(edges: edges)))")
+        case "yaml":
+            guard arguments.count >= 2 else { usage() }
+            let operations = arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000
+            try PipelineFileGenerator.write(operations: operations, to: arguments[1])
+        default:
+            usage()
+        }
+    }
+
+    /// Runs no-op actions on taskgraph's engine; returns the seconds `Engine.run` took.
+    static func runTaskGraph(_ dependencies: [[Int]], jobs: Int) async throws -> Double {
+        var graph = ExecutionGraph()
+        let action = ClosureAction { _ in EmptyArtifact() }
+        var handles: [ExecutionGraph.NodeHandle] = []
+        handles.reserveCapacity(dependencies.count)
+        for (index, needs) in dependencies.enumerated() {
+            handles.append(try graph.add("n\(index)", action: action, needs: needs.map { handles[$0] }))
+        }
+        let start = ContinuousClock.now
+        let report = await Engine(options: EngineOptions(jobs: jobs)).run(graph)
+        let elapsed = ContinuousClock.now - start
+        precondition(report.succeeded)
+        return seconds(elapsed)
+    }
+
+    /// Runs no-op BlockOperations with the same dependencies; returns the seconds from adding
+    /// them to the queue until all finished.
+    static func runOperationQueue(_ dependencies: [[Int]], jobs: Int) -> Double {
+        let operations = dependencies.map { _ in BlockOperation {} }
+        for (index, needs) in dependencies.enumerated() {
+            for need in needs { operations[index].addDependency(operations[need]) }
+        }
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = jobs
+        let start = ContinuousClock.now
+        queue.addOperations(operations, waitUntilFinished: true)
+        return seconds(ContinuousClock.now - start)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+
+    static func usage() -> Never {
+        FileHandle.standardError.write(Data("usage: engine-bench run SHAPE taskgraph|operationqueue [nodes] [jobs] | cycles [edges] | yaml PATH [operations]\n".utf8))
+        exit(64)
+    }
+}
