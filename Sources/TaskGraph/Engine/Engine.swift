@@ -23,9 +23,10 @@ public struct Engine: Sendable {
     ///   - events: receives the run's events (for displays, logs, traces), if given.
     public func run(_ graph: ExecutionGraph, events: (any EventSink)? = nil) async -> RunReport {
         let clock = RunClock()
-        let pools = PoolLayout(graph: graph, options: options)
+        let plan = RunPlan(graph)
+        let pools = PoolLayout(plan: plan, options: options)
         let coordinator = RunCoordinator(
-            nodes: graph.nodes, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
+            plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
             failFast: options.failFast, clock: clock)
         let runner = NodeRunner(options: options, events: events, clock: clock)
         events?.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: graph.nodes.count)))
@@ -64,20 +65,26 @@ public struct Engine: Sendable {
         pool: Int, lane: Int, coordinator: RunCoordinator, runner: NodeRunner,
         events: (any EventSink)?, clock: RunClock
     ) async {
-        while let assignment = await coordinator.nextAssignment(pool: pool) {
+        var next = await coordinator.nextAssignment(pool: pool)
+        while let assignment = next {
             let index = assignment.node
             let completion = await runner.run(
-                index, coordinator.nodes[index], inputs: assignment.inputs, lane: lane)
+                index, of: coordinator.plan, inputs: assignment.inputs, lane: lane)
             let end = clock.elapsed
             events?.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome)))
-            let skipped = coordinator.finish(
+            let (skipped, following) = coordinator.finish(
                 index, outcome: completion.outcome, result: completion.result,
-                attempts: completion.attempts)
+                attempts: completion.attempts, takingNextFrom: pool)
             if let events {
                 for node in skipped {
-                    let outcome = NodeOutcome.skipped(because: coordinator.nodes[index].id)
+                    let outcome = NodeOutcome.skipped(because: coordinator.plan.ids[index])
                     events.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: node, outcome: outcome)))
                 }
+            }
+            if let following {
+                next = following
+            } else {
+                next = await coordinator.nextAssignment(pool: pool)
             }
         }
     }

@@ -13,19 +13,21 @@ struct NodeRunner: Sendable {
 
     /// Runs `node` with `inputs` on worker `lane` until it succeeds, runs out of attempts, or the
     /// task is cancelled.
-    func run(_ index: Int, _ node: ExecutionGraph.Node, inputs: [TaskContext.Input], lane: Int) async
+    func run(_ index: Int, of plan: RunPlan, inputs: [TaskContext.Input], lane: Int) async
         -> Completion
     {
-        let maximumAttempts = node.settings.retries + 1
+        let action = plan.actions[index]
+        let settings = plan.settings[index]
+        let maximumAttempts = settings.retries + 1
         var attempt = 1
         while true {
             if Task.isCancelled { return Completion(outcome: .cancelled, attempts: attempt - 1) }
             emit(.nodeStarted(node: index, attempt: attempt, lane: lane))
             let context = TaskContext(
-                id: node.id, attempt: attempt, inputs: inputs,
-                preferredInputID: node.preferredInputID, progressHandler: progressHandler(for: index))
+                id: plan.ids[index], attempt: attempt, inputs: inputs,
+                preferredInputID: plan.preferredInputIDs[index], progressHandler: progressHandler(for: index))
             do {
-                let result = try await runAttempt(node, context: context)
+                let result = try await runAttempt(action, timeout: settings.timeout, context: context)
                 return Completion(outcome: .succeeded, result: result, attempts: attempt)
             } catch {
                 if Task.isCancelled { return Completion(outcome: .cancelled, attempts: attempt) }
@@ -45,14 +47,14 @@ struct NodeRunner: Sendable {
         }
     }
 
-    private func runAttempt(_ node: ExecutionGraph.Node, context: TaskContext) async throws
+    private func runAttempt(_ action: any TaskAction, timeout: Duration?, context: TaskContext) async throws
         -> any Artifact
     {
-        guard let limit = node.settings.timeout else {
-            return try await node.action.run(in: context)
+        guard let limit = timeout else {
+            return try await action.run(in: context)
         }
         return try await withThrowingTaskGroup(of: (any Artifact)?.self) { group in
-            group.addTask { try await node.action.run(in: context) }
+            group.addTask { try await action.run(in: context) }
             group.addTask {
                 try await Task.sleep(for: limit)
                 return nil
@@ -100,4 +102,15 @@ struct RunClock: Sendable {
 
     /// Elapsed time since `start`.
     var elapsed: Duration { ContinuousClock.now - start }
+
+    /// Elapsed nanoseconds since `start`: compact, for per-node bookkeeping.
+    var nanoseconds: Int64 {
+        let components = elapsed.components
+        return components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+
+    /// The duration `nanoseconds` stands for, or nil for a negative (never recorded) value.
+    static func duration(nanoseconds: Int64) -> Duration? {
+        nanoseconds < 0 ? nil : .nanoseconds(nanoseconds)
+    }
 }

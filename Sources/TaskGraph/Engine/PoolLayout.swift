@@ -9,11 +9,14 @@ struct PoolLayout {
     /// The lane numbers of each pool's workers.
     let lanes: [Range<Int>]
 
-    init(graph: ExecutionGraph, options: EngineOptions) {
-        let names = Set(graph.nodes.compactMap(\.settings.pool)).sorted()
+    init(plan: RunPlan, options: EngineOptions) {
+        let pools = plan.settings.map(\.pool)
+        let names = Set(pools.compactMap { $0 }).sorted()
         var indexByName: [String: Int32] = [:]
         for (offset, name) in names.enumerated() { indexByName[name] = Int32(offset + 1) }
-        poolOfNode = graph.nodes.map { node in node.settings.pool.flatMap { indexByName[$0] } ?? 0 }
+        poolOfNode = names.isEmpty
+            ? Array(repeating: 0, count: pools.count)
+            : pools.map { pool in pool.flatMap { indexByName[$0] } ?? 0 }
         var nodeCounts = Array(repeating: 0, count: names.count + 1)
         for pool in poolOfNode { nodeCounts[Int(pool)] += 1 }
         let depths = [options.jobs] + names.map { options.pools[$0] ?? options.jobs }

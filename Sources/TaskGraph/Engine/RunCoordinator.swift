@@ -31,49 +31,47 @@ final class RunCoordinator: Sendable {
         var stopWaiter: CheckedContinuation<StopReason, Never>?
     }
 
-    let nodes: [ExecutionGraph.Node]
+    /// The nodes being run.
+    let plan: RunPlan
     let poolOfNode: [Int32]
-    private let dependents: AdjacencyList
     private let failFast: Bool
     private let clock: RunClock
     private let state: Mutex<State>
 
     /// Prepares a run of `nodes`, where `poolOfNode[i]` indexes one of `poolCount` pools.
-    init(
-        nodes: [ExecutionGraph.Node], poolOfNode: [Int32], poolCount: Int, failFast: Bool,
-        clock: RunClock
-    ) {
-        self.nodes = nodes
+    init(plan: RunPlan, poolOfNode: [Int32], poolCount: Int, failFast: Bool, clock: RunClock) {
+        self.plan = plan
         self.clock = clock
         self.poolOfNode = poolOfNode
         self.failFast = failFast
-        let dependents = AdjacencyList(successors: nodes.map(\.dependencies)).reversed()
-        self.dependents = dependents
+        let dependencies = plan.dependencies
+        let dependents = plan.dependents
+        let count = plan.count
         var initial = State(
-            remainingDependencies: nodes.map { Int32($0.dependencies.count) },
-            pendingConsumers: (0..<nodes.count).map { Int32(dependents.successors(of: $0).count) },
+            remainingDependencies: (0..<count).map { Int32(dependencies.successors(of: $0).count) },
+            pendingConsumers: (0..<count).map { Int32(plan.dependents.successors(of: $0).count) },
             ready: Array(repeating: ReadyQueue(), count: poolCount),
             waiters: Array(repeating: [], count: poolCount),
-            outcomes: Array(repeating: nil, count: nodes.count),
-            results: Array(repeating: nil, count: nodes.count),
-            timings: Array(repeating: NodeTiming(), count: nodes.count))
-        for node in nodes.indices where nodes[node].dependencies.isEmpty {
+            outcomes: Array(repeating: nil, count: count),
+            results: Array(repeating: nil, count: count),
+            timings: Array(repeating: NodeTiming(), count: count))
+        for node in 0..<count where dependencies.successors(of: node).isEmpty {
             initial.ready[Int(poolOfNode[node])].append(node)
         }
-        if nodes.isEmpty { initial.stopReason = .completed }
+        if count == 0 { initial.stopReason = .completed }
         state = Mutex(initial)
     }
 
     /// The next node for a worker of `pool`, waiting until one is ready; nil once the run stops.
     func nextAssignment(pool: Int) async -> Assignment? {
-        switch state.withLock({ Self.take(from: pool, in: &$0, nodes: nodes, clock: clock) }) {
+        switch state.withLock({ Self.take(from: pool, in: &$0, coordinator: self) }) {
         case .assigned(let assignment): return assignment
         case .stopped: return nil
         case .empty: break
         }
         return await withCheckedContinuation { continuation in
             let taken = state.withLock { state in
-                let taken = Self.take(from: pool, in: &state, nodes: nodes, clock: clock)
+                let taken = Self.take(from: pool, in: &state, coordinator: self)
                 if case .empty = taken { state.waiters[pool].append(continuation) }
                 return taken
             }
@@ -85,40 +83,56 @@ final class RunCoordinator: Sendable {
         }
     }
 
-    /// Records how `node` ended, releases its dependents and returns the nodes skipped because
-    /// of it (so the caller can report them).
-    func finish(_ node: Int, outcome: NodeOutcome, result: (any Artifact)?, attempts: Int) -> [Int] {
-        let end = clock.elapsed
+    /// Records how `node` ended, releases its dependents, and (under the same lock) takes the
+    /// next ready node of `pool` for the calling worker.
+    /// - Returns: the nodes skipped because of this one (for reporting), and the caller's next
+    ///   assignment, or nil if none is ready right now (then call `nextAssignment`).
+    func finish(
+        _ node: Int, outcome: NodeOutcome, result: (any Artifact)?, attempts: Int,
+        takingNextFrom pool: Int
+    ) -> (skipped: [Int], next: Assignment?) {
+        let end = clock.nanoseconds
+        let summary = result?.summary ?? ""
         var wakeUps: [(CheckedContinuation<Assignment?, Never>, Assignment?)] = []
         var stopWaiter: (CheckedContinuation<StopReason, Never>, StopReason)?
-        let skipped = state.withLock { state -> [Int] in
+        let dependents = plan.dependents
+        let (skipped, next) = state.withLock { state -> ([Int], Assignment?) in
             state.outcomes[node] = outcome
             state.timings[node].end = end
             state.timings[node].attempts = attempts
-            state.timings[node].summary = result?.summary ?? ""
+            state.timings[node].summary = summary
             state.finishedCount += 1
             var skipped: [Int] = []
             if outcome == .succeeded {
                 let isSink = dependents.successors(of: node).isEmpty
                 if state.pendingConsumers[node] > 0 || isSink { state.results[node] = result }
-                for dependent in dependents.successors(of: node).map(Int.init) {
+                // The finishing worker takes the first node that becomes ready in its own pool
+                // itself (no hand-off, no task switch); waiting workers get the rest.
+                var keepForSelf = true
+                for target in dependents.successors(of: node) {
+                    let dependent = Int(target)
                     state.remainingDependencies[dependent] -= 1
                     if state.remainingDependencies[dependent] == 0, state.outcomes[dependent] == nil {
-                        enqueue(dependent, in: &state, wakeUps: &wakeUps)
+                        let samePool = poolOfNode[dependent] == poolOfNode[node]
+                        enqueue(dependent, handOff: !(keepForSelf && samePool), in: &state, wakeUps: &wakeUps)
+                        if samePool { keepForSelf = false }
                     }
                 }
             } else if outcome.isFailure {
                 skipped = skipDependents(of: node, in: &state)
                 if failFast { stopWaiter = Self.stop(.failFast, in: &state, wakeUps: &wakeUps) }
             }
-            if state.finishedCount == nodes.count {
+            if state.finishedCount == plan.count {
                 stopWaiter = Self.stop(.completed, in: &state, wakeUps: &wakeUps)
             }
-            return skipped
+            guard case .assigned(let next) = Self.take(from: pool, in: &state, coordinator: self) else {
+                return (skipped, nil)
+            }
+            return (skipped, next)
         }
         for (continuation, assignment) in wakeUps { continuation.resume(returning: assignment) }
         if let (continuation, reason) = stopWaiter { continuation.resume(returning: reason) }
-        return skipped
+        return (skipped, next)
     }
 
     /// Stops handing out work (cancellation, fail-fast); idempotent, the first reason wins.
@@ -145,15 +159,16 @@ final class RunCoordinator: Sendable {
     func report(wasCancelled: Bool) -> RunReport {
         state.withLock { state in
             var finalResults: [String: any Artifact] = [:]
-            let records = nodes.indices.map { index in
+            let records = (0..<plan.count).map { index in
                 let timing = state.timings[index]
-                if dependents.successors(of: index).isEmpty, let result = state.results[index] {
-                    finalResults[nodes[index].id] = result
+                if plan.dependents.successors(of: index).isEmpty, let result = state.results[index] {
+                    finalResults[plan.ids[index]] = result
                 }
                 return RunReport.NodeRecord(
-                    id: nodes[index].id, type: nodes[index].type,
+                    id: plan.ids[index], type: plan.types[index],
                     outcome: state.outcomes[index] ?? .notStarted, attempts: timing.attempts,
-                    startTime: timing.start, endTime: timing.end, summary: timing.summary)
+                    startTime: RunClock.duration(nanoseconds: timing.start),
+                    endTime: RunClock.duration(nanoseconds: timing.end), summary: timing.summary)
             }
             return RunReport(
                 nodes: records, wallTime: clock.elapsed, wasCancelled: wasCancelled,
@@ -164,31 +179,31 @@ final class RunCoordinator: Sendable {
     // MARK: - Under the lock
 
     private func enqueue(
-        _ node: Int, in state: inout State,
+        _ node: Int, handOff: Bool, in state: inout State,
         wakeUps: inout [(CheckedContinuation<Assignment?, Never>, Assignment?)]
     ) {
         let pool = Int(poolOfNode[node])
-        if state.stopReason == nil, !state.waiters[pool].isEmpty {
+        if handOff, state.stopReason == nil, !state.waiters[pool].isEmpty {
             let waiter = state.waiters[pool].removeLast()
-            wakeUps.append((waiter, Self.assign(node, in: &state, nodes: nodes, clock: clock)))
+            wakeUps.append((waiter, Self.assign(node, in: &state, coordinator: self)))
         } else {
             state.ready[pool].append(node)
         }
     }
 
     private func skipDependents(of failed: Int, in state: inout State) -> [Int] {
-        let cause = nodes[failed].id
+        let cause = plan.ids[failed]
         var skipped: [Int] = []
-        var stack = dependents.successors(of: failed).map(Int.init)
+        var stack = plan.dependents.successors(of: failed).map(Int.init)
         while let node = stack.popLast() {
             guard state.outcomes[node] == nil else { continue }
             state.outcomes[node] = .skipped(because: cause)
             state.finishedCount += 1
             skipped.append(node)
-            for dependency in nodes[node].dependencies {
-                Self.release(dependency, in: &state)
+            for dependency in plan.dependencies.successors(of: node) {
+                Self.release(Int(dependency), in: &state)
             }
-            stack.append(contentsOf: dependents.successors(of: node).map(Int.init))
+            stack.append(contentsOf: plan.dependents.successors(of: node).map(Int.init))
         }
         return skipped
     }
@@ -200,23 +215,26 @@ final class RunCoordinator: Sendable {
     }
 
     private static func take(
-        from pool: Int, in state: inout State, nodes: [ExecutionGraph.Node], clock: RunClock
+        from pool: Int, in state: inout State, coordinator: RunCoordinator
     ) -> TakeResult {
         if state.stopReason != nil { return .stopped }
         guard let node = state.ready[pool].popFirst() else { return .empty }
-        return .assigned(assign(node, in: &state, nodes: nodes, clock: clock))
+        return .assigned(assign(node, in: &state, coordinator: coordinator))
     }
 
     private static func assign(
-        _ node: Int, in state: inout State, nodes: [ExecutionGraph.Node], clock: RunClock
+        _ node: Int, in state: inout State, coordinator: RunCoordinator
     ) -> Assignment {
-        state.timings[node].start = clock.elapsed
-        let dependencies = nodes[node].dependencies
+        state.timings[node].start = coordinator.clock.nanoseconds
+        let plan = coordinator.plan
+        let ids = plan.ids
+        let dependencies = plan.dependencies.successors(of: node)
         var inputs: [TaskContext.Input] = []
-        inputs.reserveCapacity(dependencies.count)
-        for dependency in dependencies {
+        if !dependencies.isEmpty { inputs.reserveCapacity(dependencies.count) }
+        for target in dependencies {
+            let dependency = Int(target)
             if let result = state.results[dependency] {
-                inputs.append(TaskContext.Input(id: nodes[dependency].id, artifact: result))
+                inputs.append(TaskContext.Input(id: ids[dependency], artifact: result))
             }
             release(dependency, in: &state)
         }
@@ -244,10 +262,11 @@ final class RunCoordinator: Sendable {
     }
 }
 
-/// When a node ran, how often, and what it produced, for the report.
+/// When a node ran (nanoseconds since the run started, -1 for never), how often, and what it
+/// produced, for the report.
 struct NodeTiming {
-    var start: Duration?
-    var end: Duration?
+    var start: Int64 = -1
+    var end: Int64 = -1
     var attempts = 0
     var summary = ""
 }
