@@ -45,7 +45,6 @@ final class RunCoordinator: Sendable {
         self.poolOfNode = poolOfNode
         self.failFast = failFast
         let dependencies = plan.dependencies
-        let dependents = plan.dependents
         let count = plan.count
         var initial = State(
             remainingDependencies: (0..<count).map { Int32(dependencies.successors(of: $0).count) },

@@ -17,6 +17,7 @@ struct YAMLDocumentReader {
         if text.allSatisfy({ $0.isWhitespace }) {
             return (nil, [.error("the pipeline file is empty", at: start)])
         }
+        if let tooDeep = nestingLimitDiagnostic(in: text) { return (nil, [tooDeep]) }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -86,6 +87,53 @@ struct YAMLDocumentReader {
     private func location(of node: Node) -> SourceLocation {
         guard let mark = node.mark else { return SourceLocation(file: file, line: 1, column: 1) }
         return SourceLocation(file: file, line: mark.line, column: mark.column)
+    }
+
+    /// The most nesting a pipeline may use. The YAML composer recurses once per level, so a
+    /// hostile file nested thousands deep must be refused before it is parsed.
+    static let maximumNesting = 200
+
+    /// An error if flow brackets (`[`, `{`) nest, or indentation reaches, deeper than the limit.
+    /// Brackets are counted even inside quotes, so no quoting trick can hide a deep nest; no
+    /// real pipeline has hundreds of unclosed brackets in a string.
+    private func nestingLimitDiagnostic(in text: String) -> Diagnostic? {
+        var depth = 0
+        var line = 1
+        var column = 0
+        var atLineStart = true
+        var indentation = 0
+        for byte in text.utf8 {
+            column += 1
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 0
+                atLineStart = true
+                indentation = 0
+                continue
+            }
+            if atLineStart {
+                if byte == UInt8(ascii: " ") {
+                    indentation += 1
+                    if indentation > Self.maximumNesting * 8 { return nestingError(line, column) }
+                    continue
+                }
+                atLineStart = false
+            }
+            switch byte {
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > Self.maximumNesting { return nestingError(line, column) }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+            default: break
+            }
+        }
+        return nil
+    }
+
+    private func nestingError(_ line: Int, _ column: Int) -> Diagnostic {
+        .error(
+            "YAML nests deeper than \(Self.maximumNesting) levels; refusing to read it",
+            at: SourceLocation(file: file, line: line, column: column))
     }
 
     private func tabIndentationDiagnostics(in text: String) -> [Diagnostic] {

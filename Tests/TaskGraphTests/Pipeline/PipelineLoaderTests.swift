@@ -131,6 +131,13 @@ import Testing
         ])
     }
 
+    @Test func deepNestingIsRefusedBeforeParsing() {
+        let deep = "version: 1\nx: " + String(repeating: "[", count: 100_000) + "\noperations: {a: {op: group}}\n"
+        #expect(diagnostics(deep) == ["test.yaml:2:204: error: YAML nests deeper than 200 levels; refusing to read it"])
+        let indented = "version: 1\n" + String(repeating: " ", count: 5000) + "x: 1\n"
+        #expect(diagnostics(indented) == ["test.yaml:2:1601: error: YAML nests deeper than 200 levels; refusing to read it"])
+    }
+
     @Test func operationIDsAreChecked() {
         #expect(diagnostics("version: 1\noperations:\n  \"a b\": {op: group}\n") == [
             "test.yaml:3:3: error: invalid operation id 'a b'; use letters, digits, '-', '_' and '.'",
