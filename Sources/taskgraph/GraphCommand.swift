@@ -14,11 +14,24 @@ struct GraphCommand: AsyncParsableCommand {
     @Option(help: "Output format: dot or mermaid.")
     var format: GraphRenderer.Format = .dot
 
+    @Option(help: ArgumentHelp("Colour operations by how they ended in a run recorded with 'run --events'.", valueName: "file"))
+    var events: String?
+
     @OptionGroup var pipeline: PipelineArguments
 
     func run() async throws {
         let loaded = try await PipelineLoading.load(file, options: try pipeline.pipelineOptions())
-        TextOutput.standardOutput.write(GraphRenderer(graph: loaded.graph).render(format))
+        var renderer = GraphRenderer(graph: loaded.graph)
+        if let events {
+            let recorded: [String: NodeOutcome]
+            do {
+                recorded = try await BlockingIO.run { try RecordedOutcomes.load(events) }
+            } catch {
+                throw ValidationError("--events: \(error)")
+            }
+            renderer.outcomes = loaded.graph.nodes.map { recorded[$0.id] ?? .notStarted }
+        }
+        TextOutput.standardOutput.write(renderer.render(format))
         TextOutput.standardOutput.flush()
     }
 }

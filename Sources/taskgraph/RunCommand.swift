@@ -32,10 +32,20 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Plain log lines even on a terminal.")
     var noProgress = false
 
+    @Option(help: ArgumentHelp("Write every event as JSON Lines to this file (schema: docs/events.md).", valueName: "file"))
+    var events: String?
+
+    @Flag(help: "Write the JSON Lines events to standard output.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Write a Chrome trace (Perfetto, chrome://tracing) to this file.", valueName: "file"))
+    var trace: String?
+
     @OptionGroup var pipeline: PipelineArguments
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if json, events != nil { throw ValidationError("--json and --events both name where events go; use one") }
     }
 
     func run() async throws {
@@ -52,11 +62,18 @@ struct RunCommand: AsyncParsableCommand {
             return
         }
         let options = EngineOptions(jobs: jobs, pools: loaded.pools, failFast: failFast)
-        let presenter = RunPresenter(graph: graph, plain: noProgress)
+        let presenter: RunPresenter
+        do {
+            presenter = try RunPresenter(
+                graph: graph, pipeline: loaded.name, plain: noProgress, eventsPath: json ? "-" : events,
+                tracePath: trace)
+        } catch {
+            throw ValidationError("--events: \(error)")
+        }
         let outcome = await InterruptibleRun.run {
             await Engine(options: options).run(graph, events: presenter.sink)
         }
-        presenter.finish(report: outcome.report, graph: graph)
+        await presenter.finish(report: outcome.report, graph: graph)
         if let signal = outcome.signal { throw ExitCode(signal == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted) }
         if outcome.report.hasFailures { throw ExitCode(CLIExitCode.operationFailed) }
     }

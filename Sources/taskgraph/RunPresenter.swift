@@ -1,31 +1,61 @@
 import Foundation
 import TaskGraph
 
-/// Chooses how a run is shown (live display on a terminal, plain lines otherwise) and prints the
-/// summary at the end.
+/// Chooses how a run is shown (live display on a terminal, plain lines otherwise), adds the
+/// JSON event stream and the trace when asked, and prints the summary at the end.
 struct RunPresenter {
     /// Receives the engine's events.
     let sink: any EventSink
     private let display: LiveStatusDisplay?
+    private let eventOutput: TextOutput?
+    private let trace: (recorder: TraceRecorder, path: String)?
 
-    init(graph: ExecutionGraph, plain: Bool) {
+    /// - Parameters:
+    ///   - plain: plain log lines even on a terminal (`--no-progress`).
+    ///   - eventsPath: `--events FILE`; `-` means standard output (`--json`).
+    ///   - tracePath: `--trace FILE`.
+    init(graph: ExecutionGraph, pipeline: String, plain: Bool, eventsPath: String?, tracePath: String?) throws {
         let environment = ProcessInfo.processInfo.environment
         let output = TextOutput.standardError
         let live = output.isTerminal && !plain && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        var sinks: [any EventSink] = []
         if live {
             let display = LiveStatusDisplay(graph: graph, output: output)
             self.display = display
-            sink = display
+            sinks.append(display)
         } else {
             display = nil
-            sink = PlainLogReporter(graph: graph, output: output)
+            sinks.append(PlainLogReporter(graph: graph, output: output))
         }
+        if let eventsPath {
+            let events = eventsPath == "-" ? TextOutput.standardOutput : try TextOutput(creatingFile: eventsPath)
+            eventOutput = events
+            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events))
+        } else {
+            eventOutput = nil
+        }
+        if let tracePath {
+            let recorder = TraceRecorder(graph: graph)
+            trace = (recorder, tracePath)
+            sinks.append(recorder)
+        } else {
+            trace = nil
+        }
+        sink = sinks.count == 1 ? sinks[0] : EventFanOut(sinks)
     }
 
-    /// Clears the live display and prints the summary table.
-    func finish(report: RunReport, graph: ExecutionGraph) {
+    /// Clears the live display, finishes the event stream and trace, prints the summary table.
+    func finish(report: RunReport, graph: ExecutionGraph) async {
         display?.finish()
+        eventOutput?.flush()
         let output = TextOutput.standardError
+        if let (recorder, path) = trace {
+            do {
+                try await BlockingIO.run { try recorder.write(to: path) }
+            } catch {
+                output.write("taskgraph: cannot write the trace: \(error)\n")
+            }
+        }
         output.write("\n" + RunSummary(report: report, graph: graph).render())
         output.flush()
     }

@@ -16,5 +16,6 @@ struct TaskGraphCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, ValidateCommand.self, GraphCommand.self, ListOpsCommand.self,
+            SchemaCommand.self,
         ])
 }

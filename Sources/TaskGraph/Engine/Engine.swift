@@ -27,9 +27,14 @@ public struct Engine: Sendable {
         let pools = PoolLayout(plan: plan, options: options)
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
-            failFast: options.failFast, clock: clock)
+            failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
         let runner = NodeRunner(options: options, events: events, clock: clock)
-        events?.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: graph.nodes.count)))
+        if let events {
+            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
+            for node in 0..<plan.count where plan.dependencies.successors(of: node).isEmpty {
+                events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeQueued(node: node)))
+            }
+        }
 
         let stopReason = await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
@@ -72,16 +77,19 @@ public struct Engine: Sendable {
                 index, of: coordinator.plan, inputs: assignment.inputs, lane: lane)
             let end = clock.elapsed
             events?.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome)))
-            let (skipped, following) = coordinator.finish(
+            let finish = coordinator.finish(
                 index, outcome: completion.outcome, result: completion.result,
                 attempts: completion.attempts, takingNextFrom: pool)
             if let events {
-                for node in skipped {
+                for node in finish.skipped {
                     let outcome = NodeOutcome.skipped(because: coordinator.plan.ids[index])
                     events.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: node, outcome: outcome)))
                 }
+                for node in finish.readied {
+                    events.receive(EngineEvent(elapsed: end, kind: .nodeQueued(node: node)))
+                }
             }
-            if let following {
+            if let following = finish.next {
                 next = following
             } else {
                 next = await coordinator.nextAssignment(pool: pool)

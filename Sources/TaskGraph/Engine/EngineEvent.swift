@@ -5,6 +5,8 @@ public struct EngineEvent: Sendable {
     public enum Kind: Sendable {
         /// The run started with this many nodes.
         case runStarted(nodeCount: Int)
+        /// A node's dependencies all succeeded: it waits for a free slot in its pool.
+        case nodeQueued(node: Int)
         /// A node's attempt started on a worker lane (lanes number the concurrent slots from 0).
         case nodeStarted(node: Int, attempt: Int, lane: Int)
         /// A running node reported progress or a log line.

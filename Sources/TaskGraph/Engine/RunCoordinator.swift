@@ -18,6 +18,16 @@ final class RunCoordinator: Sendable {
         let inputs: [TaskContext.Input]
     }
 
+    /// What finishing a node changed.
+    struct Finish {
+        /// Nodes skipped because this one failed.
+        var skipped: [Int] = []
+        /// Nodes that became ready (only collected when `tracksReadiness`).
+        var readied: [Int] = []
+        /// The finishing worker's next node, if one was ready in its pool.
+        var next: Assignment?
+    }
+
     private struct State {
         var remainingDependencies: [Int32]
         var pendingConsumers: [Int32]
@@ -35,12 +45,18 @@ final class RunCoordinator: Sendable {
     let plan: RunPlan
     let poolOfNode: [Int32]
     private let failFast: Bool
+    /// Whether `finish` lists the nodes that became ready (for event consumers).
+    private let tracksReadiness: Bool
     private let clock: RunClock
     private let state: Mutex<State>
 
     /// Prepares a run of `nodes`, where `poolOfNode[i]` indexes one of `poolCount` pools.
-    init(plan: RunPlan, poolOfNode: [Int32], poolCount: Int, failFast: Bool, clock: RunClock) {
+    init(
+        plan: RunPlan, poolOfNode: [Int32], poolCount: Int, failFast: Bool, tracksReadiness: Bool,
+        clock: RunClock
+    ) {
         self.plan = plan
+        self.tracksReadiness = tracksReadiness
         self.clock = clock
         self.poolOfNode = poolOfNode
         self.failFast = failFast
@@ -84,24 +100,24 @@ final class RunCoordinator: Sendable {
 
     /// Records how `node` ended, releases its dependents, and (under the same lock) takes the
     /// next ready node of `pool` for the calling worker.
-    /// - Returns: the nodes skipped because of this one (for reporting), and the caller's next
-    ///   assignment, or nil if none is ready right now (then call `nextAssignment`).
+    /// - Returns: the nodes skipped or readied because of this one (for reporting), and the
+    ///   caller's next assignment, or nil if none is ready right now (then call `nextAssignment`).
     func finish(
         _ node: Int, outcome: NodeOutcome, result: (any Artifact)?, attempts: Int,
         takingNextFrom pool: Int
-    ) -> (skipped: [Int], next: Assignment?) {
+    ) -> Finish {
         let end = clock.nanoseconds
         let summary = result?.summary ?? ""
         var wakeUps: [(CheckedContinuation<Assignment?, Never>, Assignment?)] = []
         var stopWaiter: (CheckedContinuation<StopReason, Never>, StopReason)?
         let dependents = plan.dependents
-        let (skipped, next) = state.withLock { state -> ([Int], Assignment?) in
+        let finish = state.withLock { state -> Finish in
             state.outcomes[node] = outcome
             state.timings[node].end = end
             state.timings[node].attempts = attempts
             state.timings[node].summary = summary
             state.finishedCount += 1
-            var skipped: [Int] = []
+            var finish = Finish()
             if outcome == .succeeded {
                 let isSink = dependents.successors(of: node).isEmpty
                 if state.pendingConsumers[node] > 0 || isSink { state.results[node] = result }
@@ -112,26 +128,27 @@ final class RunCoordinator: Sendable {
                     let dependent = Int(target)
                     state.remainingDependencies[dependent] -= 1
                     if state.remainingDependencies[dependent] == 0, state.outcomes[dependent] == nil {
+                        if tracksReadiness { finish.readied.append(dependent) }
                         let samePool = poolOfNode[dependent] == poolOfNode[node]
                         enqueue(dependent, handOff: !(keepForSelf && samePool), in: &state, wakeUps: &wakeUps)
                         if samePool { keepForSelf = false }
                     }
                 }
             } else if outcome.isFailure {
-                skipped = skipDependents(of: node, in: &state)
+                finish.skipped = skipDependents(of: node, in: &state)
                 if failFast { stopWaiter = Self.stop(.failFast, in: &state, wakeUps: &wakeUps) }
             }
             if state.finishedCount == plan.count {
                 stopWaiter = Self.stop(.completed, in: &state, wakeUps: &wakeUps)
             }
-            guard case .assigned(let next) = Self.take(from: pool, in: &state, coordinator: self) else {
-                return (skipped, nil)
+            if case .assigned(let next) = Self.take(from: pool, in: &state, coordinator: self) {
+                finish.next = next
             }
-            return (skipped, next)
+            return finish
         }
         for (continuation, assignment) in wakeUps { continuation.resume(returning: assignment) }
         if let (continuation, reason) = stopWaiter { continuation.resume(returning: reason) }
-        return (skipped, next)
+        return finish
     }
 
     /// Stops handing out work (cancellation, fail-fast); idempotent, the first reason wins.

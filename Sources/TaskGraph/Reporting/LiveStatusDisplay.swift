@@ -60,7 +60,7 @@ public final class LiveStatusDisplay: EventSink, Sendable {
                 if outcome.isFailure {
                     state.messages.append(paint("FAILED", 31) + " \(nodes[node].id): \(outcome.reason)")
                 }
-            case .runFinished:
+            case .nodeQueued, .runFinished:
                 break
             }
         }

@@ -35,7 +35,7 @@ public struct PlainLogReporter: EventSink {
             return "retry     \(nodes[node].id) after attempt \(attempt) in \(DurationText.format(delay)): \(message)"
         case .nodeFinished(let node, let outcome):
             return finishedLine(nodes[node].id, outcome)
-        case .runFinished:
+        case .nodeQueued, .runFinished:
             return nil
         }
     }

@@ -18,6 +18,14 @@ public final class TextOutput: Sendable {
         queue = DispatchQueue(label: "taskgraph.output.\(descriptor)")
     }
 
+    /// A writer to a new (or truncated) file at `path`, open until the process exits.
+    /// - Throws: `OperationError.writeFailed` with the system's reason.
+    public convenience init(creatingFile path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OperationError.writeFailed(path: path, reason: FileIO.lastErrorText()) }
+        self.init(descriptor: descriptor)
+    }
+
     /// Whether the descriptor is a terminal.
     public var isTerminal: Bool { isatty(descriptor) == 1 }
 
