@@ -24,19 +24,20 @@ final class TaskGraphProcess: @unchecked Sendable {
     }
 
     /// Starts `taskgraph arguments…` in `directory`.
-    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
+    /// - Parameter environment: added to (or, with a nil value, removed from) the test's own.
+    init(_ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         stdoutPath = scratch.appendingPathComponent("stdout").path
         stderrPath = scratch.appendingPathComponent("stderr").path
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-        process.executableURL = Self.binary
+        process.executableURL = executable ?? Self.binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
         var fullEnvironment = ProcessInfo.processInfo.environment
         fullEnvironment["NO_COLOR"] = "1"
-        fullEnvironment.merge(environment) { _, new in new }
+        for (name, value) in environment { fullEnvironment[name] = value }
         process.environment = fullEnvironment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
@@ -70,10 +71,10 @@ final class TaskGraphProcess: @unchecked Sendable {
     var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
     /// Runs `taskgraph arguments…` to completion.
-    static func run(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) async throws
-        -> (status: Int32, stdout: String, stderr: String)
-    {
-        let process = try TaskGraphProcess(arguments, in: directory, environment: environment)
+    static func run(
+        _ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil
+    ) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = try TaskGraphProcess(arguments, in: directory, environment: environment, executable: executable)
         let status = await process.waitForExit()
         return (status, process.standardOutput, process.standardError)
     }

@@ -1,0 +1,23 @@
+import Foundation
+import Testing
+
+@Suite struct LiveDisplayTests {
+    /// Runs taskgraph on a pseudo-terminal with util-linux `script`, which records everything the
+    /// terminal received.
+    @Test func terminalGetsALiveDisplayThatIsClearedAtTheEnd() async throws {
+        let directory = try fixtureDirectory(["hello.yaml"])
+        let command = "\(TaskGraphProcess.binary.path) run hello.yaml --output out"
+        let result = try await TaskGraphProcess.run(
+            ["-qec", command, "typescript"], in: directory,
+            environment: ["NO_COLOR": nil, "TERM": "xterm-256color", "COLUMNS": "100"],
+            executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(result.status == 0)
+        let screen = try String(contentsOf: directory.appendingPathComponent("typescript"), encoding: .utf8)
+        #expect(screen.contains("\u{1B}[?25l"), "hides the cursor while drawing")
+        #expect(screen.contains("/5  done "), "draws the progress line")
+        #expect(screen.contains("\u{1B}[?25h"), "restores the cursor")
+        let afterDisplay = try #require(screen.components(separatedBy: "\u{1B}[?25h").last)
+        #expect(afterDisplay.contains("5 ok in "), "the summary follows the cleared display")
+        #expect(!afterDisplay.contains("[    0.0s]"), "no plain log lines on a terminal")
+    }
+}
