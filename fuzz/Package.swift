@@ -1,0 +1,17 @@
+// swift-tools-version:6.0
+// Fuzz targets, kept out of the main package so its normal build is untouched.
+// Build and run with fuzz/run (it passes -sanitize=fuzzer,address).
+import PackageDescription
+
+let package = Package(
+    name: "taskgraph-fuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "taskgraph", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "FuzzPipeline",
+            dependencies: [.product(name: "TaskGraph", package: "taskgraph")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+    ]
+)

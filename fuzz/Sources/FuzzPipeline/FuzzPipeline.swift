@@ -1,0 +1,32 @@
+import TaskGraph
+
+/// Loading any bytes as a pipeline file must never crash, hang or exhaust memory: it either
+/// plans a graph or returns diagnostics.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzPipeline(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    let options = PipelineOptions(environment: ["HOME": "/home/fuzz"], outputDirectory: "/nonexistent/out")
+    do {
+        let pipeline = try Pipeline.load(text: text, file: "fuzz.yaml", options: options)
+        _ = PlanPrinter(graph: pipeline.graph).render()
+    } catch {
+        _ = error.description
+    }
+    return 0
+}
+
+/// libFuzzer's driver, linked in by `-sanitize=fuzzer`.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+/// SwiftPM links executables with `main` aliased to `<module>_main`; hand control to libFuzzer.
+@_cdecl("FuzzPipeline_main")
+func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments) { bytes, size in fuzzPipeline(bytes, size) }
+}
