@@ -37,7 +37,9 @@ import Testing
         let status = await process.waitForExit()
         let elapsed = ContinuousClock.now - start
         #expect(status == expectedStatus)
-        #expect(elapsed < .seconds(3), "exit took \(elapsed)")
+        // A hang guard only: the latency itself (about 10 ms) is measured by bench/run-cancel.sh,
+        // since this suite runs beside CPU-heavy tests that delay the test's own wake-up.
+        #expect(elapsed < .seconds(10), "exit took \(elapsed)")
         for pid in shells + children { #expect(!isAlive(pid), "process \(pid) survived") }
         let output = directory.appendingPathComponent("out")
         let written = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
@@ -71,7 +73,7 @@ import Testing
         process.send(SIGINT)
         let status = await process.waitForExit()
         #expect(status == 130)
-        #expect(ContinuousClock.now - start < .seconds(3))
+        #expect(ContinuousClock.now - start < .seconds(10))
         try await Task.sleep(for: .milliseconds(100))
         for pid in pids { #expect(!isAlive(pid)) }
     }

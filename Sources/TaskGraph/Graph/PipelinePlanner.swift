@@ -78,7 +78,8 @@ struct PipelinePlanner {
             }
             let setup = OperationSetup(
                 id: instance.id, parameters: Parameters(values),
-                pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
+                pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory,
+                environment: spec.variables.environment)
             do {
                 let action = try type.makeAction(setup)
                 nodes.append(ExecutionGraph.Node(

@@ -3,7 +3,13 @@
 struct OperationSpecReader {
     let registry: OperationRegistry
     let variables: Variables
-    let defaults: [String: YAMLValue]
+    /// `defaults:` values, checked once: `retries`, `timeout`, `pool`.
+    let defaults: [String: (value: ParameterValue, location: SourceLocation)]
+
+    /// The types of the keys that `defaults:` may set, in the order they are read.
+    static let settingTypes: [(name: String, type: ParameterType)] = [
+        ("retries", .integer(0...100)), ("timeout", .duration), ("pool", .string), ("input", .string),
+    ]
 
     private static let commonKeys = PipelineKeys.operation.map(\.name)
 
@@ -45,19 +51,22 @@ struct OperationSpecReader {
         spec.items = keys["foreach"].flatMap { readItems($0, subject: subject, diagnostics: &diagnostics) }
         let item: Variables.ItemBinding = spec.items == nil ? .unavailable : .deferred
         let checker = ParameterChecker(variables: variables, item: item)
-        func setting(_ key: String, _ type: ParameterType) -> (ParameterValue, SourceLocation)? {
-            guard let value = keys[key] ?? defaults[key] else { return nil }
-            return checker.check(value, as: type, name: key, subject: subject, diagnostics: &diagnostics)
-                .map { ($0, value.location) }
+        for (key, type) in Self.settingTypes {
+            let setting: (ParameterValue, SourceLocation)?
+            if let value = keys[key] {
+                setting = checker.check(value, as: type, name: key, subject: subject, diagnostics: &diagnostics)
+                    .map { ($0, value.location) }
+            } else {
+                setting = defaults[key]
+            }
+            switch setting {
+            case (.integer(let retries), let at)?: spec.retries = Located(retries, at: at)
+            case (.duration(let timeout), let at)?: spec.timeout = Located(timeout, at: at)
+            case (.string(let text), let at)? where key == "pool": spec.pool = Located(text, at: at)
+            case (.string(let text), let at)?: spec.input = Located(text, at: at)
+            default: break
+            }
         }
-        if case (.integer(let retries), let at)? = setting("retries", .integer(0...100)) {
-            spec.retries = Located(retries, at: at)
-        }
-        if case (.duration(let timeout), let at)? = setting("timeout", .duration) {
-            spec.timeout = Located(timeout, at: at)
-        }
-        if case (.string(let pool), let at)? = setting("pool", .string) { spec.pool = Located(pool, at: at) }
-        if case (.string(let input), let at)? = setting("input", .string) { spec.input = Located(input, at: at) }
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) != nil else {

@@ -100,7 +100,7 @@ struct PipelineLoader {
 
     private func readDefaults(
         _ value: YAMLValue?, variables: Variables, diagnostics: inout [Diagnostic]
-    ) -> [String: YAMLValue] {
+    ) -> [String: (value: ParameterValue, location: SourceLocation)] {
         guard let value else { return [:] }
         guard case .mapping(let pairs, _) = value else {
             diagnostics.append(.error("'defaults' must be a mapping, not \(value.kindDescription)", at: value.location))
@@ -108,7 +108,15 @@ struct PipelineLoader {
         }
         let keys = KeyedPairs(pairs)
         diagnostics += keys.unknownKeyDiagnostics(allowed: PipelineKeys.defaults, subject: "'defaults'")
-        return keys.values.filter { PipelineKeys.defaults.contains($0.key) }
+        let checker = ParameterChecker(variables: variables, item: .unavailable)
+        var defaults: [String: (value: ParameterValue, location: SourceLocation)] = [:]
+        for (name, type) in OperationSpecReader.settingTypes {
+            guard PipelineKeys.defaults.contains(name), let setting = keys[name] else { continue }
+            if let checked = checker.check(setting, as: type, name: name, subject: "'defaults'", diagnostics: &diagnostics) {
+                defaults[name] = (checked, setting.location)
+            }
+        }
+        return defaults
     }
 
     private func readPools(_ value: YAMLValue?, diagnostics: inout [Diagnostic]) -> [String: Located<Int>] {

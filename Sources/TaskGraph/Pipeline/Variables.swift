@@ -47,7 +47,7 @@ struct Variables {
         diagnostics: inout [Diagnostic]
     ) -> String? {
         let text = scalar.text
-        guard text.contains("${") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
         var output = ""
         var failed = false
         var index = text.startIndex

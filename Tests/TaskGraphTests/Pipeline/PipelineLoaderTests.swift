@@ -43,7 +43,7 @@ import Testing
                 op: group
               a:
                 op: group
-            """) == ["test.yaml:3:3: error: duplicate key 'a' in the same mapping"])
+            """) == ["test.yaml:5:3: error: duplicate key 'a' in the same mapping (first at line 3)"])
     }
 
     @Test func unsupportedAndMissingVersion() {

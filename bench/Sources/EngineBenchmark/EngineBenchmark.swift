@@ -6,7 +6,7 @@ import TaskGraph
 ///
 ///     engine-bench run chain|fan|random taskgraph|operationqueue [nodes] [jobs]
 ///     engine-bench cycles [edges]
-///     engine-bench yaml PATH [operations]
+///     engine-bench yaml PATH [operations] [mixed|groups]
 ///
 /// Each run prints one line: `<what> <seconds>`; the script around it measures peak memory.
 @main
@@ -32,7 +32,8 @@ enum EngineBenchmark {
         case "yaml":
             guard arguments.count >= 2 else { usage() }
             let operations = arguments.count > 2 ? Int(arguments[2]) ?? 100_000 : 100_000
-            try PipelineFileGenerator.write(operations: operations, to: arguments[1])
+            try PipelineFileGenerator.write(
+                operations: operations, to: arguments[1], groupsOnly: arguments.count > 3 && arguments[3] == "groups")
         default:
             usage()
         }

@@ -15,7 +15,7 @@ struct ExecOperation: TaskAction {
         produces: [.bytes],
         makeAction: { setup in
             let parameters = setup.parameters
-            var environment = parameters.boolean("inherit_env") == false ? [:] : ProcessInfo.processInfo.environment
+            var environment = parameters.boolean("inherit_env") == false ? [:] : setup.environment
             environment.merge(parameters.map("env") ?? [:]) { _, new in new }
             return ExecOperation(
                 command: parameters.list("command") ?? [],

@@ -9,7 +9,8 @@ public enum DurationParser {
 
     /// The duration `text` denotes, or nil if it is not a duration.
     public static func parse(_ text: String) -> Duration? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
+            ? text.trimmingCharacters(in: .whitespaces) : text
         if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite {
             return .milliseconds(Int64((seconds * 1000).rounded()))
         }

@@ -44,12 +44,18 @@ public struct OperationSetup: Sendable {
     public var pipelineDirectory: String
     /// The run's output directory: relative output paths start here.
     public var outputDirectory: String
+    /// The environment the pipeline was loaded with (for programs, keys from `key_env`, …).
+    public var environment: [String: String]
 
     /// Creates a setup.
-    public init(id: String, parameters: Parameters, pipelineDirectory: String, outputDirectory: String) {
+    public init(
+        id: String, parameters: Parameters, pipelineDirectory: String, outputDirectory: String,
+        environment: [String: String]
+    ) {
         self.id = id
         self.parameters = parameters
         self.pipelineDirectory = pipelineDirectory
         self.outputDirectory = outputDirectory
+        self.environment = environment
     }
 }
