@@ -28,7 +28,7 @@ public struct Engine: Sendable {
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
             failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
-        let runner = NodeRunner(options: options, events: events, clock: clock)
+        let runner = NodeRunner(options: options, events: events, clock: clock, watchdog: TimeoutWatchdog())
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             for node in 0..<plan.count where plan.dependencies.successors(of: node).isEmpty {

@@ -3,6 +3,8 @@ struct NodeRunner: Sendable {
     let options: EngineOptions
     let events: (any EventSink)?
     let clock: RunClock
+    /// Enforces `timeout` for the run's attempts.
+    let watchdog: TimeoutWatchdog
 
     /// What a node's run came to.
     struct Completion {
@@ -53,17 +55,21 @@ struct NodeRunner: Sendable {
         guard let limit = timeout else {
             return try await action.run(in: context)
         }
-        return try await withThrowingTaskGroup(of: (any Artifact)?.self) { group in
-            group.addTask { try await action.run(in: context) }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                return nil
+        let attempt = Task { try await action.run(in: context) }
+        let timedOut = CancellationFlag()
+        let deadline = watchdog.arm(after: limit) {
+            timedOut.cancel()
+            attempt.cancel()
+        }
+        defer { watchdog.disarm(deadline) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await attempt.value
+            } onCancel: {
+                attempt.cancel()
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let result = first else {
-                throw EngineError.timedOut(limit)
-            }
-            return result
+        } catch where timedOut.isCancelled {
+            throw EngineError.timedOut(limit)
         }
     }
 

@@ -1,11 +1,15 @@
 import Foundation
+import Synchronization
 
 /// A serial writer to a file descriptor. Writes happen on a dispatch queue of their own, so event
 /// sinks called from engine workers never block the cooperative thread pool on a slow terminal
-/// or a full pipe.
+/// or a full pipe. Text written while a write is pending joins it, so a burst of lines costs one
+/// system call, not one per line.
 public final class TextOutput: Sendable {
     private let descriptor: Int32
     private let queue: DispatchQueue
+    /// Text not yet handed to the queue, and whether a drain is already scheduled.
+    private let pending = Mutex((text: "", scheduled: false))
 
     /// Standard error.
     public static let standardError = TextOutput(descriptor: STDERR_FILENO)
@@ -38,13 +42,25 @@ public final class TextOutput: Sendable {
 
     /// Queues `text` for writing.
     public func write(_ text: String) {
-        let descriptor = descriptor
-        queue.async { Self.writeAll(text, to: descriptor) }
+        let schedule = pending.withLock { pending in
+            pending.text += text
+            defer { pending.scheduled = true }
+            return !pending.scheduled
+        }
+        if schedule { queue.async { self.drain() } }
     }
 
     /// Waits until everything queued so far is written.
     public func flush() {
-        queue.sync {}
+        queue.sync { drain() }
+    }
+
+    private func drain() {
+        let text = pending.withLock { pending in
+            defer { pending = ("", false) }
+            return pending.text
+        }
+        if !text.isEmpty { Self.writeAll(text, to: descriptor) }
     }
 
     private static func writeAll(_ text: String, to descriptor: Int32) {
