@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -18,9 +19,19 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(
             name: "TaskGraph",
-            dependencies: ["CYAML"]
+            dependencies: [
+                "CYAML",
+                "CCurlShim",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "taskgraph",
@@ -35,9 +46,15 @@ let package = Package(
             dependencies: ["TaskGraph"],
             path: "bench/Sources/EngineBenchmark"
         ),
+        .executableTarget(
+            name: "crypto-bench",
+            dependencies: ["TaskGraph"],
+            path: "bench/Sources/CryptoBenchmark"
+        ),
         .testTarget(
             name: "TaskGraphTests",
-            dependencies: ["TaskGraph"]
+            dependencies: ["TaskGraph"],
+            exclude: ["Crypto/Fixtures", "Networking/Fixtures"]
         ),
         .testTarget(
             name: "TaskGraphCLITests",

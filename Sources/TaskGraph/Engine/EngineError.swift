@@ -17,4 +17,11 @@ extension EngineError: CustomStringConvertible {
 public protocol RetryClassifying: Error {
     /// Whether another attempt could succeed.
     var isRetryable: Bool { get }
+    /// The least time to wait before the next attempt, when the failure says (HTTP `Retry-After`).
+    var retryAfter: Duration? { get }
+}
+
+extension RetryClassifying {
+    /// No advice: the engine's backoff alone decides.
+    public var retryAfter: Duration? { nil }
 }

@@ -37,7 +37,7 @@ struct NodeRunner: Sendable {
                 guard attempt < maximumAttempts, Self.isRetryable(error) else {
                     return Completion(outcome: outcome, attempts: attempt)
                 }
-                let delay = backoff(afterAttempt: attempt)
+                let delay = max(backoff(afterAttempt: attempt), Self.retryAfter(error, cap: options.retryMaxDelay))
                 emit(.nodeRetrying(node: index, attempt: attempt, message: outcome.reason, delay: delay))
                 do {
                     try await Task.sleep(for: delay)
@@ -95,6 +95,11 @@ struct NodeRunner: Sendable {
     private static func outcome(for error: any Error) -> NodeOutcome {
         if case EngineError.timedOut(let limit) = error { return .timedOut(limit) }
         return .failed(String(describing: error))
+    }
+
+    /// The wait the error asks for (HTTP `Retry-After`), at most `cap`.
+    private static func retryAfter(_ error: any Error, cap: Duration) -> Duration {
+        min((error as? any RetryClassifying)?.retryAfter ?? .zero, cap)
     }
 
     private static func isRetryable(_ error: any Error) -> Bool {

@@ -11,6 +11,7 @@ public struct OperationRegistry: Sendable {
     /// The built-in operation types.
     public static let builtIn = OperationRegistry([
         GroupOperation.type, ExecOperation.type, LoadOperation.type, SaveOperation.type,
+        DownloadOperation.type, DecryptOperation.type, EncryptOperation.type,
     ])
 
     /// Adds or replaces a type.

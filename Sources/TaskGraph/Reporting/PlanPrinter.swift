@@ -18,7 +18,7 @@ public struct PlanPrinter {
                 let node = graph.nodes[index]
                 var details = [node.type]
                 let parameters = node.parameters.values.sorted { $0.key < $1.key }
-                details += parameters.map { "\($0.key)=" + Self.escapingControlCharacters("\($0.value)") }
+                details += parameters.map { "\($0.key)=" + Self.escapingControlCharacters("\($0.value.redacted)") }
                 if node.settings.retries > 0 { details.append("retries=\(node.settings.retries)") }
                 if let timeout = node.settings.timeout { details.append("timeout=\(DurationParser.format(timeout))") }
                 if let pool = node.settings.pool { details.append("pool=\(pool)") }

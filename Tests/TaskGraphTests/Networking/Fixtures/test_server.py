@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""HTTP server for the download tests: 127.0.0.1, an ephemeral port printed on the first line of
+stdout. Exits when stdin closes (the test process ended) or after 10 minutes, whichever is first.
+
+Routes:
+  /bytes/N              N bytes of the pattern i % 251, with Content-Length
+  /status/CODE          that status, a short body
+  /flaky/KEY            500 twice for each KEY, then 200 "recovered after 2 failures\n"
+  /busy/KEY             503 with Retry-After: 1 once for each KEY, then 200 "ready\n"
+  /redirect-once        302 to /bytes/100
+  /redirect-loop        302 to itself
+  /redirect-file        302 to file:///etc/passwd
+  /drip/N/MS            Content-Length N, one byte every MS milliseconds
+  /short                Content-Length 100, sends 40 bytes, closes
+  /stream/N             N bytes with no Content-Length, ended by closing the connection
+  /auth                 200 "welcome\n" with "Authorization: Bearer s3cret", else 401
+"""
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+counters = {}
+counters_lock = threading.Lock()
+
+
+def count(key):
+    with counters_lock:
+        counters[key] = counters.get(key, 0) + 1
+        return counters[key]
+
+
+def pattern(n):
+    return bytes(i % 251 for i in range(n))
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body=b"", headers=()):
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        parts = self.path.strip("/").split("/")
+        route, args = parts[0], parts[1:]
+        try:
+            if route == "bytes":
+                self.reply(200, pattern(int(args[0])))
+            elif route == "status":
+                self.reply(int(args[0]), b"status body\n")
+            elif route == "flaky":
+                if count("flaky/" + args[0]) <= 2:
+                    self.reply(500, b"broken\n")
+                else:
+                    self.reply(200, b"recovered after 2 failures\n")
+            elif route == "busy":
+                if count("busy/" + args[0]) <= 1:
+                    self.reply(503, b"busy\n", [("Retry-After", "1")])
+                else:
+                    self.reply(200, b"ready\n")
+            elif route == "redirect-once":
+                self.reply(302, headers=[("Location", "/bytes/100")])
+            elif route == "redirect-loop":
+                self.reply(302, headers=[("Location", "/redirect-loop")])
+            elif route == "redirect-file":
+                self.reply(302, headers=[("Location", "file:///etc/passwd")])
+            elif route == "drip":
+                self.drip(int(args[0]), int(args[1]) / 1000)
+            elif route == "short":
+                self.send_response(200)
+                self.send_header("Content-Length", "100")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(pattern(40))
+                self.close_connection = True
+            elif route == "stream":
+                self.send_response(200)
+                self.send_header("Connection", "close")
+                self.end_headers()
+                remaining = int(args[0])
+                while remaining > 0:
+                    chunk = min(remaining, 65536)
+                    self.wfile.write(pattern(chunk))
+                    remaining -= chunk
+                self.close_connection = True
+            elif route == "auth":
+                if self.headers.get("Authorization") == "Bearer s3cret":
+                    self.reply(200, b"welcome\n")
+                else:
+                    self.reply(401, b"who are you?\n")
+            else:
+                self.reply(404, b"no such route\n")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def drip(self, length, interval):
+        self.send_response(200)
+        self.send_header("Content-Length", str(length))
+        self.end_headers()
+        for _ in range(length):
+            self.wfile.write(b"x")
+            self.wfile.flush()
+            time.sleep(interval)
+
+
+def exit_when_stdin_closes():
+    sys.stdin.buffer.read()
+    os._exit(0)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    threading.Timer(600, lambda: os._exit(0)).start()
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
