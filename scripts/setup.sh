@@ -3,7 +3,7 @@
 # Uses sudo only when not running as root.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev libyaml-dev pkg-config python3 python3-jsonschema)
+packages=(libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev libyaml-dev pkg-config python3 python3-jsonschema python3-cryptography)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

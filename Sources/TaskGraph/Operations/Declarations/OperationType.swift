@@ -1,3 +1,5 @@
+import Foundation
+
 /// An operation type a pipeline can use (`op: exec`): its parameters, what it consumes and
 /// produces, and how to make the action for one configured instance.
 public struct OperationType: Sendable {
@@ -50,7 +52,7 @@ public struct OperationSetup: Sendable {
     /// Creates a setup.
     public init(
         id: String, parameters: Parameters, pipelineDirectory: String, outputDirectory: String,
-        environment: [String: String]
+        environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.id = id
         self.parameters = parameters
