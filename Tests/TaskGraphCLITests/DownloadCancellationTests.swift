@@ -56,7 +56,8 @@ import Testing
         let status = await process.waitForExit()
         let elapsed = ContinuousClock.now - start
         #expect(status == 130)
-        #expect(elapsed < .milliseconds(500), "exit took \(elapsed)")
+        // A hang guard: the latency itself is measured by bench/run-cancel.sh, since this suite runs beside CPU-heavy tests.
+        #expect(elapsed < .seconds(10), "exit took \(elapsed)")
         let written = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
         #expect(written == [])
         #expect(process.standardError.contains("fetch      cancelled"))

@@ -120,10 +120,19 @@ import Testing
     }
 
     @Test func readyNodesStartAsSoonAsTheirLastDependencyFinishes() async throws {
+        // "slow" only finishes once "after-quick" has run (or after 30 s): if the engine waited
+        // for "slow" before starting "after-quick", "slow" would end first.
+        let afterQuickRan = CancellationFlag()
         var graph = ExecutionGraph()
         let quick = try graph.add("quick", action: sleeping(.milliseconds(10)))
-        try graph.add("slow", action: sleeping(.seconds(2)))
-        try graph.add("after-quick", action: sleeping(.milliseconds(10)), needs: [quick])
+        try graph.add("slow", action: ClosureAction { _ in
+            for _ in 0..<3000 where !afterQuickRan.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
+            return EmptyArtifact()
+        })
+        try graph.add("after-quick", action: ClosureAction { _ in
+            afterQuickRan.cancel()
+            return EmptyArtifact()
+        }, needs: [quick])
         let report = await Engine(options: EngineOptions(jobs: 2)).run(graph)
         let afterQuickEnd = try #require(report.nodes[2].endTime)
         let slowEnd = try #require(report.nodes[1].endTime)
