@@ -30,9 +30,13 @@ let package = Package(
             dependencies: [
                 "CYAML",
                 "CCurlShim",
+                "CImageShims",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
         .executableTarget(
             name: "taskgraph",
             dependencies: [
@@ -54,7 +58,8 @@ let package = Package(
         .testTarget(
             name: "TaskGraphTests",
             dependencies: ["TaskGraph"],
-            exclude: ["Crypto/Fixtures", "Networking/Fixtures"]
+            exclude: ["Crypto/Fixtures", "Networking/Fixtures"],
+            resources: [.copy("Imaging/Fixtures")]
         ),
         .testTarget(
             name: "TaskGraphCLITests",

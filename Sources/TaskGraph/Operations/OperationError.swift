@@ -26,7 +26,13 @@ extension OperationError: CustomStringConvertible {
         }
     }
 
+    /// Provider protocols in the words users know (`BytesProvider` → `bytes`).
     private static func providerName(_ typeName: String) -> String {
-        typeName.replacingOccurrences(of: "any ", with: "")
+        switch typeName.replacingOccurrences(of: "any ", with: "") {
+        case "BytesProvider": "bytes"
+        case "ImageDataProvider": "an image"
+        case "FileProvider": "a file"
+        case let other: other
+        }
     }
 }

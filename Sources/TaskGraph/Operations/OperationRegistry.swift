@@ -12,6 +12,8 @@ public struct OperationRegistry: Sendable {
     public static let builtIn = OperationRegistry([
         GroupOperation.type, ExecOperation.type, LoadOperation.type, SaveOperation.type,
         DownloadOperation.type, DecryptOperation.type, EncryptOperation.type,
+        ToneOperations.sepia, ToneOperations.grayscale, BlurOperations.blur, BlurOperations.tiltShift,
+        GeometryOperations.resize, GeometryOperations.crop,
     ])
 
     /// Adds or replaces a type.

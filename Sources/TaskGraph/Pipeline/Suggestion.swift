@@ -2,18 +2,20 @@
 enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
     /// A candidate qualifies within a small edit distance, or when one word starts with the other
-    /// (`tilt` for `tilt-shift`); the nearest wins, ties going to the first candidate in order.
+    /// (`tilt` for `tilt-shift`); the nearest wins, then one sharing the first letter (typos
+    /// rarely hit it: `grop` is `group`, not `crop`), then the first candidate in order.
     static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         let limit = max(2, word.count / 3)
         let lowered = word.lowercased()
-        var best: (candidate: String, distance: Int)?
+        var best: (candidate: String, rank: Int)?
         for candidate in candidates.sorted() {
             let other = candidate.lowercased()
             let distance = editDistance(lowered, other)
             let isPrefix = min(lowered.count, other.count) >= 3
                 && (other.hasPrefix(lowered) || lowered.hasPrefix(other))
-            if distance <= limit || isPrefix, distance < (best?.distance ?? .max) {
-                best = (candidate, distance)
+            let rank = 2 * distance + (other.first == lowered.first ? 0 : 1)
+            if distance <= limit || isPrefix, rank < (best?.rank ?? .max) {
+                best = (candidate, rank)
             }
         }
         return best?.candidate

@@ -83,8 +83,8 @@ import Testing
               out: {op: save, needs: [all], path: x}
               lonely: {op: save, path: y}
             """) == [
-            "test.yaml:4:26: error: operation 'out': 'save' consumes bytes, but no dependency provides it ('all' (group) provides nothing)",
-            "test.yaml:5:16: error: operation 'lonely': 'save' consumes bytes, but the operation has no 'needs'",
+            "test.yaml:4:26: error: operation 'out': 'save' consumes bytes or image, but no dependency provides it ('all' (group) provides nothing)",
+            "test.yaml:5:16: error: operation 'lonely': 'save' consumes bytes or image, but the operation has no 'needs'",
         ])
     }
 
@@ -96,7 +96,7 @@ import Testing
               b: {op: load, path: b.txt}
               out: {op: save, needs: [a, b], path: x}
             """) == [
-            "test.yaml:5:26: error: operation 'out': 'save' takes one input, but 2 dependency results provide bytes: 'a', 'b'; choose one with 'input: <id>'",
+            "test.yaml:5:26: error: operation 'out': 'save' takes one input, but 2 dependency results provide bytes or image: 'a', 'b'; choose one with 'input: <id>'",
         ])
         let graph = try plannedGraph("""
             version: 1

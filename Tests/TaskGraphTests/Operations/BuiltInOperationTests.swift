@@ -15,7 +15,7 @@ import Testing
 
     @Test func saveWritesAtomicallyAndCreatesDirectories() async throws {
         let directory = try temporaryDirectory()
-        let save = SaveOperation(path: directory + "/a/b/out.txt")
+        let save = SaveOperation(path: directory + "/a/b/out.txt", format: nil, quality: 90)
         let result = try await save.run(in: TaskContext(id: "save", inputs: bytesInput("hello")))
         #expect(try String(contentsOfFile: directory + "/a/b/out.txt", encoding: .utf8) == "hello")
         #expect((result as? WrittenFile)?.byteCount == 5)
@@ -28,7 +28,7 @@ import Testing
         try "old".write(toFile: directory + "/out.txt", atomically: true, encoding: .utf8)
         chmod(directory, 0o555)
         defer { chmod(directory, 0o755) }
-        let save = SaveOperation(path: directory + "/out.txt")
+        let save = SaveOperation(path: directory + "/out.txt", format: nil, quality: 90)
         await #expect(throws: OperationError.self) {
             try await save.run(in: TaskContext(id: "save", inputs: bytesInput("new")))
         }
@@ -38,7 +38,7 @@ import Testing
     @Test func saveOverAFileInTheWayOfADirectoryFails() async throws {
         let directory = try temporaryDirectory()
         try "file".write(toFile: directory + "/blocker", atomically: true, encoding: .utf8)
-        let save = SaveOperation(path: directory + "/blocker/out.txt")
+        let save = SaveOperation(path: directory + "/blocker/out.txt", format: nil, quality: 90)
         do {
             _ = try await save.run(in: TaskContext(id: "save", inputs: bytesInput("x")))
             Issue.record("expected a failure")
@@ -49,12 +49,12 @@ import Testing
     }
 
     @Test func saveWithoutInputNamesWhatIsMissing() async throws {
-        let save = SaveOperation(path: "/tmp/never-written")
+        let save = SaveOperation(path: "/tmp/never-written", format: nil, quality: 90)
         do {
             _ = try await save.run(in: TaskContext(id: "save[x]"))
             Issue.record("expected a failure")
         } catch let error as OperationError {
-            #expect(error.description == "'save[x]' received no input providing BytesProvider")
+            #expect(error.description == "'save[x]' received no input providing bytes or an image")
         }
     }
 

@@ -1,0 +1,61 @@
+#ifndef TASKGRAPH_IMAGE_SHIMS_H
+#define TASKGRAPH_IMAGE_SHIMS_H
+
+// Typed wrappers around libjpeg-turbo and libpng for Swift. Every function reports failure by
+// returning 0 and copying the codec's own message into `message` (NUL-terminated); nothing is
+// printed. libjpeg's setjmp/longjmp never crosses into Swift.
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Size of the message buffers callers pass.
+#define TG_MESSAGE_SIZE 200
+
+/// What a JPEG header says.
+typedef struct {
+    int width;
+    int height;
+    /// 1 for grayscale, 3 for YCbCr/RGB, 4 for CMYK/YCCK.
+    int components;
+    /// Non-zero for Adobe CMYK or YCCK images.
+    int is_cmyk;
+} tg_jpeg_info;
+
+/// Reads the header of the JPEG in `data`.
+int tg_jpeg_read_header(const uint8_t *data, size_t size, tg_jpeg_info *info, char *message);
+
+/// Decodes the JPEG in `data` into `pixels`: `height` rows of `width * channels` bytes,
+/// `channels` 3 (RGB) or 4 (RGBA, alpha 255). Grayscale images are expanded to RGB.
+/// The premature end of the data is an error (libjpeg only warns).
+int tg_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
+                   int channels, char *message);
+
+/// Encodes `pixels` (rows of `width * channels` bytes, channels 3 or 4; alpha is dropped) as a
+/// baseline 4:2:0 JPEG of `quality` 1...100. On success `*output` is a malloc'd buffer of
+/// `*output_size` bytes for the caller to free with `tg_free`.
+int tg_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, int quality,
+                   uint8_t **output, size_t *output_size, char *message);
+
+/// What a PNG header says.
+typedef struct {
+    int width;
+    int height;
+    /// Non-zero when the image has an alpha channel or transparency.
+    int has_alpha;
+} tg_png_info;
+
+/// Reads the header of the PNG in `data`.
+int tg_png_read_header(const uint8_t *data, size_t size, tg_png_info *info, char *message);
+
+/// Decodes the PNG in `data` into 8-bit sRGB `pixels` with `channels` 3 (RGB) or 4 (RGBA, not
+/// premultiplied), rows of `width * channels` bytes. 16-bit images without gAMA are taken as sRGB.
+int tg_png_decode(const uint8_t *data, size_t size, uint8_t *pixels, int channels, char *message);
+
+/// Encodes `pixels` (channels 3 or 4) as an 8-bit PNG into a malloc'd buffer, freed with `tg_free`.
+int tg_png_encode(const uint8_t *pixels, int width, int height, int channels,
+                  uint8_t **output, size_t *output_size, char *message);
+
+/// Frees a buffer returned by an encoder.
+void tg_free(void *buffer);
+
+#endif

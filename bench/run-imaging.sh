@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Imaging benchmark: taskgraph vs libvips in-process (pyvips), the vips CLI and ImageMagick, on
+# the same real photos (fetched from Debian's lomiri-wallpapers-16.04, not committed), same
+# thread count, all reading JPEG and writing JPEG quality 90:
+#   (a) sepia 0.8   (b) tilt-shift σ 8   (c) decode -> tilt-shift -> sepia -> encode
+#   floor: taskgraph decode + encode only (libjpeg-turbo, no filter)
+# Prints a Markdown table: best wall time of RUNS runs (ImageMagick: one run), time per
+# megapixel, peak RSS, and the ratio to taskgraph.
+# Needs: apt-get install -y libvips-tools imagemagick; pip install pyvips pyvips-binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-3}
+THREADS=${THREADS:-2}
+NAMES=${NAMES:-"sunset_by_Aitzol_Berasategi Dragonfly_by_Bolly picosdeeuropa_by_Aitzol_Berasategi analogpattern_by_Peter_Nerlich"}
+work=$PWD/bench/.work/imaging
+mkdir -p "$work/out"
+export VIPS_CONCURRENCY=$THREADS MAGICK_THREAD_LIMIT=$THREADS OMP_NUM_THREADS=$THREADS
+
+if [ ! -d "$work/wp/usr/share/backgrounds" ]; then
+  (cd "$work" && apt-get download lomiri-wallpapers-16.04 >/dev/null && dpkg -x lomiri-wallpapers-16.04_*.deb wp/)
+fi
+photos=()
+for name in $NAMES; do photos+=("$work/wp/usr/share/backgrounds/$name.jpg"); done
+megapixels=$(python3 -c "
+import sys; from PIL import Image
+print(sum(Image.open(p).size[0] * Image.open(p).size[1] for p in sys.argv[1:]) / 1e6)" "${photos[@]}")
+
+swift build -c release --product taskgraph >/dev/null
+bin=$(swift build -c release --show-bin-path)/taskgraph
+python3 bench/imaging_pyvips.py masks "$work" "${photos[@]}"
+M="0.5144 0.6152 0.1512 0.2792 0.7488 0.1344 0.2176 0.4272 0.3048"
+printf '3 3\n0.5144 0.6152 0.1512\n0.2792 0.7488 0.1344\n0.2176 0.4272 0.3048\n' >"$work/sepia08.mat"
+
+# pipeline TASK: a taskgraph pipeline doing TASK on every photo, written to $work/TASK.yaml
+pipeline() {
+  local list
+  list=$(printf '%s, ' $NAMES)
+  {
+    echo "version: 1"
+    echo "vars: {photos: [${list%, }]}"
+    echo "operations:"
+    echo "  load: {foreach: \"\${photos}\", op: load, path: \"wp/usr/share/backgrounds/\${item}.jpg\"}"
+    case $1 in
+      floor) echo "  step: {foreach: \"\${photos}\", op: resize, needs: load, max_side: 100000}" ;;
+      sepia) echo "  step: {foreach: \"\${photos}\", op: sepia, needs: load, intensity: 0.8}" ;;
+      tilt) echo "  step: {foreach: \"\${photos}\", op: tilt-shift, needs: load, blur_radius: 8}" ;;
+      chain)
+        echo "  tilt: {foreach: \"\${photos}\", op: tilt-shift, needs: load, blur_radius: 8}"
+        echo "  step: {foreach: \"\${photos}\", op: sepia, needs: tilt, intensity: 0.8}" ;;
+    esac
+    echo "  save: {foreach: \"\${photos}\", op: save, needs: step, path: \"\${item}.jpg\", quality: 90}"
+  } >"$work/$1.yaml"
+  echo "$work/$1.yaml"
+}
+
+# vips_cli TASK PHOTO: the vips command line, intermediate .v files between steps
+vips_cli() {
+  local name; name=$(basename "$2" .jpg)
+  case $1 in
+    sepia) vips recomb "$2" "$work/out/$name.jpg[Q=90]" "$work/sepia08.mat" ;;
+    tilt)
+      vips gaussblur "$2" "$work/b.v" 8 --min-ampl 0.01
+      vips ifthenelse "$work/mask-$name.v" "$work/b.v" "$2" "$work/out/$name.jpg[Q=90]" --blend ;;
+    chain)
+      vips gaussblur "$2" "$work/b.v" 8 --min-ampl 0.01
+      vips ifthenelse "$work/mask-$name.v" "$work/b.v" "$2" "$work/t.v" --blend
+      vips recomb "$work/t.v" "$work/out/$name.jpg[Q=90]" "$work/sepia08.mat" ;;
+  esac
+}
+
+# imagemagick TASK PHOTO
+imagemagick() {
+  local name; name=$(basename "$2" .jpg)
+  local im=(convert-im6.q16 -limit memory 4GiB -limit map 8GiB)
+  case $1 in
+    sepia) "${im[@]}" "$2" -color-matrix "$M" -quality 90 "$work/out/$name.jpg" ;;
+    tilt) "${im[@]}" "$2" \( +clone -blur 0x8 \) "$work/mask-$name.png" -composite -quality 90 "$work/out/$name.jpg" ;;
+    chain) "${im[@]}" "$2" \( +clone -blur 0x8 \) "$work/mask-$name.png" -composite -color-matrix "$M" -quality 90 "$work/out/$name.jpg" ;;
+  esac
+}
+export -f vips_cli imagemagick
+export work M
+
+# best RUNS CMD...: "seconds peak_kib" of the fastest of RUNS runs
+best() {
+  local runs=$1; shift
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" || { cat "$work/err.txt" >&2; exit 1; }
+    cat "$work/time.txt"
+  done | sort -n | head -n 1
+}
+
+row() { # row LABEL TOOL SECONDS KIB REFERENCE_SECONDS
+  awk -v l="$1" -v t="$2" -v s="$3" -v k="$4" -v r="$5" -v mp="$megapixels" 'BEGIN {
+    printf "| %s | %s | %.2f s | %.1f ms | %.0f MiB | %.2f× |\n", l, t, s, 1000 * s / mp, k / 1024, s / r }'
+}
+
+echo "machine: $(nproc) cores; $THREADS threads per tool; photos: $NAMES ($megapixels MP)"
+echo
+echo "| task | tool | wall time | per MP | peak RSS | time vs taskgraph |"
+echo "|---|---|---|---|---|---|"
+read -r floor floor_kib < <(best "$RUNS" "$bin" run "$(pipeline floor)" --jobs "$THREADS" --output "$work/out" --no-progress)
+row "decode+encode" taskgraph "$floor" "$floor_kib" "$floor"
+for task in sepia tilt chain; do
+  file=$(pipeline "$task")
+  read -r tg tg_kib < <(best "$RUNS" "$bin" run "$file" --jobs "$THREADS" --output "$work/out" --no-progress)
+  row "$task" taskgraph "$tg" "$tg_kib" "$tg"
+  read -r s k < <(best "$RUNS" python3 bench/imaging_pyvips.py "$task" "$work/out" "${photos[@]}")
+  row "$task" "pyvips (in-process)" "$s" "$k" "$tg"
+  read -r s k < <(best "$RUNS" bash -c 'for p in "$@"; do vips_cli '"$task"' "$p"; done' _ "${photos[@]}")
+  row "$task" "vips CLI" "$s" "$k" "$tg"
+  read -r s k < <(best 1 bash -c 'for p in "$@"; do imagemagick '"$task"' "$p"; done' _ "${photos[@]}")
+  row "$task" "ImageMagick" "$s" "$k" "$tg"
+done
+echo
+echo "chain vs floor (taskgraph decode+encode only): $(awk -v c="$tg" -v f="$floor" 'BEGIN { printf "%.2f×", c / f }')"
