@@ -13,7 +13,7 @@ public struct OperationRegistry: Sendable {
         GroupOperation.type, ExecOperation.type, LoadOperation.type, SaveOperation.type,
         DownloadOperation.type, DecryptOperation.type, EncryptOperation.type,
         ToneOperations.sepia, ToneOperations.grayscale, BlurOperations.blur, BlurOperations.tiltShift,
-        GeometryOperations.resize, GeometryOperations.crop,
+        GeometryOperations.resize, GeometryOperations.crop, ContactSheetOperation.type,
     ])
 
     /// Adds or replaces a type.

@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
-"""Regenerates the synthetic image fixtures beside this script (needs Pillow), and
-sunset-320.jpg from pipelines/photos/sunset.jpg. Run from this folder."""
+"""Regenerates the synthetic image fixtures beside this script (needs Pillow and cryptography),
+and sunset-320.jpg from pipelines/photos/sunset.jpg.enc (decrypted with the demo key). Run from
+this folder."""
+import io
+
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from PIL import Image, ImageOps
 
 # EXIF orientation: an upright 32x16 picture (red, green / blue, white quadrants) stored so that
@@ -32,5 +36,8 @@ palette.save('palette-transparent.png', transparency=0)
 Image.new('RGBA', (3, 2), (1, 2, 3, 128)).save('rgba.png')
 Image.new('LA', (3, 2), (90, 200)).save('gray-alpha.png')
 
-photo = Image.open('../../../../pipelines/photos/sunset.jpg')
+photos = '../../../../pipelines/photos/'
+key = bytes.fromhex(open(photos + 'demo.key').read().strip())
+sealed = open(photos + 'sunset.jpg.enc', 'rb').read()
+photo = Image.open(io.BytesIO(AESGCM(key).decrypt(sealed[:12], sealed[12:], None)))
 photo.resize((320, round(320 * photo.height / photo.width)), Image.LANCZOS).save('sunset-320.jpg', quality=90)
