@@ -13,5 +13,10 @@ let package = Package(
             dependencies: [.product(name: "TaskGraph", package: "taskgraph")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
+        .executableTarget(
+            name: "FuzzImage",
+            dependencies: [.product(name: "TaskGraph", package: "taskgraph")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
     ]
 )
