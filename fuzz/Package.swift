@@ -8,14 +8,15 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "taskgraph", path: "..")],
     targets: [
+        .target(name: "FuzzDriver"),
         .executableTarget(
             name: "FuzzPipeline",
-            dependencies: [.product(name: "TaskGraph", package: "taskgraph")],
+            dependencies: ["FuzzDriver", .product(name: "TaskGraph", package: "taskgraph")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
             name: "FuzzImage",
-            dependencies: [.product(name: "TaskGraph", package: "taskgraph")],
+            dependencies: ["FuzzDriver", .product(name: "TaskGraph", package: "taskgraph")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ]

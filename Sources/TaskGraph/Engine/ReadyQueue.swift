@@ -22,13 +22,4 @@ struct ReadyQueue {
         }
         return node
     }
-
-    /// Removes and returns every queued node.
-    mutating func drain() -> ArraySlice<Int> {
-        defer {
-            storage.removeAll()
-            head = 0
-        }
-        return storage[head...]
-    }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FuzzDriver
 import TaskGraph
 
 /// Decoding any bytes as an image (JPEG or PNG, chosen by signature) must never crash, hang or
@@ -17,18 +18,8 @@ func fuzzImage(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver, linked in by `-sanitize=fuzzer`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 /// SwiftPM links executables with `main` aliased to `<module>_main`; hand control to libFuzzer.
 @_cdecl("FuzzImage_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { bytes, size in fuzzImage(bytes, size) }
+    runFuzzer(argc: argc, argv: argv) { bytes, size in fuzzImage(bytes, size) }
 }

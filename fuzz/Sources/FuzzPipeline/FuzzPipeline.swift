@@ -1,3 +1,4 @@
+import FuzzDriver
 import TaskGraph
 
 /// Loading any bytes as a pipeline file must never crash, hang or exhaust memory: it either
@@ -15,18 +16,8 @@ func fuzzPipeline(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// libFuzzer's driver, linked in by `-sanitize=fuzzer`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
 /// SwiftPM links executables with `main` aliased to `<module>_main`; hand control to libFuzzer.
 @_cdecl("FuzzPipeline_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { bytes, size in fuzzPipeline(bytes, size) }
+    runFuzzer(argc: argc, argv: argv) { bytes, size in fuzzPipeline(bytes, size) }
 }
