@@ -37,6 +37,13 @@ public struct ExecutionGraph: Sendable {
     /// An empty graph.
     public init() {}
 
+    /// A graph of `nodes`, whose dependencies may point forward: the planner checks cycles first.
+    init(planned nodes: [Node]) {
+        self.nodes = nodes
+        indexByID.reserveCapacity(nodes.count)
+        for (index, node) in nodes.enumerated() { indexByID[node.id] = index }
+    }
+
     /// The index of the node with `id`, if present.
     public func index(of id: String) -> Int? { indexByID[id] }
 
@@ -54,9 +61,7 @@ public struct ExecutionGraph: Sendable {
         return NodeHandle(index: append(node))
     }
 
-    /// Appends a node whose dependencies may point forward; the planner checks cycles first.
-    @discardableResult
-    mutating func append(_ node: Node) -> Int {
+    private mutating func append(_ node: Node) -> Int {
         let index = nodes.count
         indexByID[node.id] = index
         nodes.append(node)
@@ -80,13 +85,11 @@ public struct ExecutionGraph: Sendable {
         let kept = reachableNodes(from: roots, in: dependencyList)
         var newIndex = [Int: Int](minimumCapacity: kept.count)
         for (position, old) in kept.enumerated() { newIndex[old] = position }
-        var graph = ExecutionGraph()
-        for old in kept {
+        return ExecutionGraph(planned: kept.map { old in
             var node = nodes[old]
             node.dependencies = node.dependencies.compactMap { newIndex[$0] }
-            graph.append(node)
-        }
-        return graph
+            return node
+        })
     }
 }
 

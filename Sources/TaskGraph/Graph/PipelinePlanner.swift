@@ -21,9 +21,7 @@ struct PipelinePlanner {
         let nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
         let unique = Array(Set(diagnostics)).sortedForDisplay()
         guard !unique.containsErrors, let nodes else { return (nil, unique) }
-        var graph = ExecutionGraph()
-        for node in nodes { graph.append(node) }
-        return (graph, unique)
+        return (ExecutionGraph(planned: nodes), unique)
     }
 
     private func checkReferences(

@@ -1,17 +1,15 @@
 /// A YAML mapping's pairs looked up by key, with "unknown key" checks.
 struct KeyedPairs {
-    /// The pairs in file order.
+    /// The pairs in file order (keys are unique: the YAML reader drops duplicates).
     let pairs: [YAMLPair]
-    /// Values by key (keys are unique: the YAML reader rejects duplicates).
-    let values: [String: YAMLValue]
 
     init(_ pairs: [YAMLPair]) {
         self.pairs = pairs
-        values = Dictionary(pairs.map { ($0.key.text, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// The value of `key`, if present.
-    subscript(key: String) -> YAMLValue? { values[key] }
+    /// The value of `key`, if present. A linear search: these mappings hold a handful of keys
+    /// (an operation, the top level), where it beats hashing, and no index is built per mapping.
+    subscript(key: String) -> YAMLValue? { pairs.first { $0.key.text == key }?.value }
 
     /// An error for every key not in `allowed`, with a suggestion where one is close.
     /// - Parameter subject: how to name the mapping, e.g. `top-level` or `operation 'tilt'`.

@@ -131,10 +131,11 @@ struct OperationSpecReader {
         }
         var seen: Set<String> = []
         var needs: [Located<String>] = []
+        needs.reserveCapacity(scalars.count)
         for scalar in scalars {
             if scalar.text == id {
                 diagnostics.append(.error("operation '\(id)' needs itself", at: scalar.location))
-            } else if !seen.insert(scalar.text).inserted {
+            } else if scalars.count > 1, !seen.insert(scalar.text).inserted {
                 diagnostics.append(.error("operation '\(id)' needs '\(scalar.text)' more than once", at: scalar.location))
             } else {
                 needs.append(Located(scalar.text, at: scalar.location))
@@ -188,7 +189,10 @@ struct OperationSpecReader {
     static func isValidID(_ id: String) -> Bool {
         guard let first = id.unicodeScalars.first, first != "-", first != "." else { return false }
         return id.unicodeScalars.allSatisfy { scalar in
-            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar)
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
+            default: !scalar.isASCII && scalar.properties.isAlphabetic
+            }
         }
     }
 }

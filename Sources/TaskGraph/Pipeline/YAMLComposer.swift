@@ -22,7 +22,10 @@ struct YAMLComposer {
         /// A mapping key waiting for its value; a duplicate key's value is read and dropped.
         var pendingKey: YAMLScalar?
         var dropsValue = false
-        var seen: [String: SourceLocation] = [:]
+        /// Keys by text, built only once a mapping is large (see `firstOccurrence`).
+        var keyIndex: [String: SourceLocation] = [:]
+        /// Every key read so far, duplicates included, while the mapping is small.
+        var keys: [YAMLScalar] = []
         /// Nodes in this collection so far, itself included.
         var size = 1
 
@@ -127,14 +130,32 @@ struct YAMLComposer {
             frame.dropsValue = true
             return
         }
-        if let first = frame.seen[key.text] {
+        if let first = firstOccurrence(of: key, in: &frame) {
             diagnostics.append(.error(
                 "duplicate key '\(key.text)' in the same mapping (first at line \(first.line))", at: key.location))
             frame.dropsValue = true
-        } else {
-            frame.seen[key.text] = key.location
         }
         frame.pendingKey = key
+    }
+
+    /// The mappings with at most this many keys find duplicates by a linear scan: most mappings
+    /// in a pipeline have a handful of keys, and hashing them into a dictionary per mapping cost
+    /// more than the scan.
+    private static let linearKeyLimit = 16
+
+    /// Where `key` first appeared in the mapping, if it did; records it otherwise.
+    private func firstOccurrence(of key: YAMLScalar, in frame: inout Frame) -> SourceLocation? {
+        if frame.keys.count < Self.linearKeyLimit {
+            let first = frame.keys.first { $0.text == key.text }?.location
+            if first == nil { frame.keys.append(key) }
+            return first
+        }
+        if frame.keyIndex.isEmpty {
+            for earlier in frame.keys { frame.keyIndex[earlier.text] = earlier.location }
+        }
+        if let first = frame.keyIndex[key.text] { return first }
+        frame.keyIndex[key.text] = key.location
+        return nil
     }
 
     private func style(_ style: yaml_scalar_style_t, _ text: String) -> YAMLScalar.Style {
