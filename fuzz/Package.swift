@@ -15,6 +15,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
+            name: "FuzzDecrypt",
+            dependencies: ["FuzzDriver", .product(name: "TaskGraph", package: "taskgraph")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
             name: "FuzzImage",
             dependencies: ["FuzzDriver", .product(name: "TaskGraph", package: "taskgraph")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

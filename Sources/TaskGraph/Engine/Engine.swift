@@ -27,7 +27,7 @@ public struct Engine: Sendable {
         let pools = PoolLayout(plan: plan, options: options)
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
-            failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
+            laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
         let runner = NodeRunner(options: options, events: events, clock: clock, watchdog: TimeoutWatchdog())
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))

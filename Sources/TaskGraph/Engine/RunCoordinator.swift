@@ -4,6 +4,11 @@ import Synchronization
 ///
 /// Workers call in from any thread; every access goes through one `Mutex`, never held across an
 /// `await`. Continuations are resumed after the lock is released.
+///
+/// Memory stays bounded by the work in flight, not by the size of the graph: ready nodes that
+/// continue started work go first, deepest first (see `ReadyQueue`), and roots (nodes reading
+/// new data: downloads, loads) wait while `rootLimit` nodes with dependencies are ready but not
+/// started, so fast producers cannot pile up results that slow consumers have not reached.
 final class RunCoordinator: Sendable {
     /// Why the run stopped handing out work.
     enum StopReason: Sendable {
@@ -32,6 +37,10 @@ final class RunCoordinator: Sendable {
         var remainingDependencies: [Int32]
         var pendingConsumers: [Int32]
         var ready: [ReadyQueue]
+        /// Nodes with dependencies that are ready but not started, in every pool.
+        var readyContinuing = 0
+        /// The longest chain of finished nodes leading to each node so far.
+        var depths: [Int32]
         var waiters: [[CheckedContinuation<Assignment?, Never>]]
         var outcomes: [NodeOutcome?]
         var results: [(any Artifact)?]
@@ -48,30 +57,35 @@ final class RunCoordinator: Sendable {
     /// Whether `finish` lists the nodes that became ready (for event consumers).
     private let tracksReadiness: Bool
     private let clock: RunClock
+    /// Roots wait while this many nodes with dependencies are ready but not started.
+    private let rootLimit: Int
     private let state: Mutex<State>
 
-    /// Prepares a run of `nodes`, where `poolOfNode[i]` indexes one of `poolCount` pools.
+    /// Prepares a run of `nodes`, where `poolOfNode[i]` indexes one of `poolCount` pools, which
+    /// have `laneCount` workers in all.
     init(
-        plan: RunPlan, poolOfNode: [Int32], poolCount: Int, failFast: Bool, tracksReadiness: Bool,
-        clock: RunClock
+        plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, failFast: Bool,
+        tracksReadiness: Bool, clock: RunClock
     ) {
         self.plan = plan
         self.tracksReadiness = tracksReadiness
         self.clock = clock
         self.poolOfNode = poolOfNode
         self.failFast = failFast
+        rootLimit = max(4, 2 * laneCount)
         let dependencies = plan.dependencies
         let count = plan.count
         var initial = State(
             remainingDependencies: (0..<count).map { Int32(dependencies.successors(of: $0).count) },
             pendingConsumers: (0..<count).map { Int32(plan.dependents.successors(of: $0).count) },
             ready: Array(repeating: ReadyQueue(), count: poolCount),
+            depths: Array(repeating: 0, count: count),
             waiters: Array(repeating: [], count: poolCount),
             outcomes: Array(repeating: nil, count: count),
             results: Array(repeating: nil, count: count),
             timings: Array(repeating: NodeTiming(), count: count))
         for node in 0..<count where dependencies.successors(of: node).isEmpty {
-            initial.ready[Int(poolOfNode[node])].append(node)
+            initial.ready[Int(poolOfNode[node])].appendRoot(node)
         }
         if count == 0 { initial.stopReason = .completed }
         state = Mutex(initial)
@@ -79,17 +93,26 @@ final class RunCoordinator: Sendable {
 
     /// The next node for a worker of `pool`, waiting until one is ready; nil once the run stops.
     func nextAssignment(pool: Int) async -> Assignment? {
-        switch state.withLock({ Self.take(from: pool, in: &$0, coordinator: self) }) {
+        var wakeUps: [(CheckedContinuation<Assignment?, Never>, Assignment?)] = []
+        let taken = state.withLock { state in
+            defer { wakeRootWaiters(in: &state, wakeUps: &wakeUps) }
+            return Self.take(from: pool, in: &state, coordinator: self)
+        }
+        for (continuation, assignment) in wakeUps { continuation.resume(returning: assignment) }
+        switch taken {
         case .assigned(let assignment): return assignment
         case .stopped: return nil
         case .empty: break
         }
         return await withCheckedContinuation { continuation in
+            var wakeUps: [(CheckedContinuation<Assignment?, Never>, Assignment?)] = []
             let taken = state.withLock { state in
                 let taken = Self.take(from: pool, in: &state, coordinator: self)
                 if case .empty = taken { state.waiters[pool].append(continuation) }
+                wakeRootWaiters(in: &state, wakeUps: &wakeUps)
                 return taken
             }
+            for (continuation, assignment) in wakeUps { continuation.resume(returning: assignment) }
             switch taken {
             case .assigned(let assignment): continuation.resume(returning: assignment)
             case .stopped: continuation.resume(returning: nil)
@@ -124,8 +147,10 @@ final class RunCoordinator: Sendable {
                 // The finishing worker takes the first node that becomes ready in its own pool
                 // itself (no hand-off, no task switch); waiting workers get the rest.
                 var keepForSelf = true
+                let depth = state.depths[node] + 1
                 for target in dependents.successors(of: node) {
                     let dependent = Int(target)
+                    state.depths[dependent] = max(state.depths[dependent], depth)
                     state.remainingDependencies[dependent] -= 1
                     if state.remainingDependencies[dependent] == 0, state.outcomes[dependent] == nil {
                         if tracksReadiness { finish.readied.append(dependent) }
@@ -144,6 +169,7 @@ final class RunCoordinator: Sendable {
             if case .assigned(let next) = Self.take(from: pool, in: &state, coordinator: self) {
                 finish.next = next
             }
+            wakeRootWaiters(in: &state, wakeUps: &wakeUps)
             return finish
         }
         for (continuation, assignment) in wakeUps { continuation.resume(returning: assignment) }
@@ -203,7 +229,24 @@ final class RunCoordinator: Sendable {
             let waiter = state.waiters[pool].removeLast()
             wakeUps.append((waiter, Self.assign(node, in: &state, coordinator: self)))
         } else {
-            state.ready[pool].append(node)
+            state.ready[pool].appendContinuing(node, depth: state.depths[node])
+            state.readyContinuing += 1
+        }
+    }
+
+    /// Hands waiting roots to idle workers once fewer than `rootLimit` nodes with dependencies
+    /// are waiting.
+    private func wakeRootWaiters(
+        in state: inout State, wakeUps: inout [(CheckedContinuation<Assignment?, Never>, Assignment?)]
+    ) {
+        guard state.stopReason == nil else { return }
+        for pool in state.waiters.indices {
+            while state.readyContinuing < rootLimit, !state.waiters[pool].isEmpty,
+                let root = state.ready[pool].popRoot()
+            {
+                let waiter = state.waiters[pool].removeLast()
+                wakeUps.append((waiter, Self.assign(root, in: &state, coordinator: self)))
+            }
         }
     }
 
@@ -234,8 +277,14 @@ final class RunCoordinator: Sendable {
         from pool: Int, in state: inout State, coordinator: RunCoordinator
     ) -> TakeResult {
         if state.stopReason != nil { return .stopped }
-        guard let node = state.ready[pool].popFirst() else { return .empty }
-        return .assigned(assign(node, in: &state, coordinator: coordinator))
+        if let node = state.ready[pool].popContinuing() {
+            state.readyContinuing -= 1
+            return .assigned(assign(node, in: &state, coordinator: coordinator))
+        }
+        guard state.readyContinuing < coordinator.rootLimit, let root = state.ready[pool].popRoot() else {
+            return .empty
+        }
+        return .assigned(assign(root, in: &state, coordinator: coordinator))
     }
 
     private static func assign(
