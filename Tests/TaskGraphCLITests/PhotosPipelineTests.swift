@@ -53,7 +53,7 @@ import TaskGraph
         let offline = directory.appendingPathComponent("offline")
         let result = try await run([], output: offline)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("23 ok in "))
+        #expect(result.stderr.contains("26 ok in "))
         for name in Self.outputs {
             let data = try Data(contentsOf: offline.appendingPathComponent(name))
             let image = try await ImageCodec.decode(data)
