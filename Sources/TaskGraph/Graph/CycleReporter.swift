@@ -18,16 +18,23 @@ struct CycleReporter {
             var notes: [Diagnostic] = []
             for (position, node) in cycle.enumerated() {
                 let next = cycle[(position + 1) % cycle.count]
-                let edge = expansion.dependencies[node].firstIndex(of: next) ?? 0
                 notes.append(.note(
                     "'\(ids[position])' needs '\(expansion.instances[next].id)' here",
-                    at: expansion.dependencyLocations[node][edge]))
+                    at: needLocation(from: node, to: next)))
             }
             diagnostics.append(.error(
                 "dependency cycle: " + (ids + [ids[0]]).joined(separator: " -> "),
                 at: notes[0].location, notes: notes))
         }
         return diagnostics
+    }
+
+    /// Where the operation of instance `source` names the operation of instance `target` in its
+    /// `needs` (every edge comes from exactly one such entry: duplicates are rejected earlier).
+    private func needLocation(from source: Int, to target: Int) -> SourceLocation {
+        let operation = operations[expansion.instances[source].operation]
+        let targetID = operations[expansion.instances[target].operation].id.value
+        return (operation.needs.first { $0.value == targetID } ?? operation.id).location
     }
 
     /// The rotation of `cycle` that starts at its smallest element.

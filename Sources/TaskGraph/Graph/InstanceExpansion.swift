@@ -18,8 +18,6 @@ struct InstanceExpansion {
     private(set) var instances: [Instance] = []
     /// For each instance, the instances it needs, in declaration order.
     private(set) var dependencies: [[Int]] = []
-    /// For each instance, where each of its dependencies is declared (parallel to `dependencies`).
-    private(set) var dependencyLocations: [[SourceLocation]] = []
     private var instancesOfOperation: [Range<Int>] = []
     private var itemsOfOperation: [[String]?] = []
     private let declared: DeclaredOperations
@@ -37,7 +35,6 @@ struct InstanceExpansion {
             itemsOfOperation.append(operation.items?.value)
         }
         dependencies = Array(repeating: [], count: instances.count)
-        dependencyLocations = Array(repeating: [], count: instances.count)
         for (index, operation) in operations.enumerated() {
             for need in operation.needs {
                 guard let target = declared.index[need.value] else { continue }
@@ -63,8 +60,7 @@ struct InstanceExpansion {
         let targets = instancesOfOperation[target]
         guard let sourceItems = itemsOfOperation[source], let targetItems = itemsOfOperation[target] else {
             for instance in instancesOfOperation[source] {
-                dependencies[instance] += Array(targets)
-                dependencyLocations[instance] += Array(repeating: location, count: targets.count)
+                dependencies[instance] += targets
             }
             return
         }
@@ -78,7 +74,6 @@ struct InstanceExpansion {
             }
             let instance = instancesOfOperation[source].lowerBound + offset
             dependencies[instance].append(partner)
-            dependencyLocations[instance].append(location)
         }
         if !unpaired.isEmpty {
             let sourceID = operations[source].id.value
