@@ -159,7 +159,7 @@ status=0
 echo "Read-only (the same directory remounted read-only): exit $status; the failure line:"
 echo
 echo '```'
-grep -E "failed" "$work/ro.log" | head -n 2
+grep -E "^[^ []+ +failed" "$work/ro.log"
 echo '```'
 echo
 echo "Left in the directory: $(cd "$work/tiny" && ls -A | tr '\n' ' ')(the earlier output $(cmp -s "$work/tiny/small.bin" "$work/small.bin" && echo "intact" || echo "DAMAGED"))."

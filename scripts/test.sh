@@ -1,7 +1,15 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: unit tests and end-to-end tests of the built taskgraph binary.
+# Runs the whole test suite (what .ci/run runs):
+#   1. unit and end-to-end tests of the built binary (real processes, signals, HTTP servers,
+#      JPEG/PNG files, a short interrupt-torture run);
+#   2. the same suite under ThreadSanitizer (scripts/sanitize.sh thread);
+#   3. every fuzz target for FUZZ_SECONDS seconds each (default 30; fuzz/run-all).
+# QUICK=1 runs step 1 only, for a fast check while developing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build --build-tests
 swift test --skip-build
+if [[ ${QUICK:-0} == 1 ]]; then exit 0; fi
+scripts/sanitize.sh thread
+fuzz/run-all "${FUZZ_SECONDS:-30}"
