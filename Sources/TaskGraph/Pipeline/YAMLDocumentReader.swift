@@ -12,11 +12,14 @@ struct YAMLDocumentReader {
     /// The document's root value, or nil with the diagnostics that explain why not.
     func read(_ text: String) -> (value: YAMLValue?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(file: file, line: 1, column: 1)
-        let tabs = tabIndentationDiagnostics(in: text)
+        var text = text
+        let (tabs, tooDeep) = text.withUTF8 { bytes in
+            (tabIndentationDiagnostics(in: bytes), nestingLimitDiagnostic(in: bytes))
+        }
         if text.allSatisfy({ $0.isWhitespace }) {
             return (nil, [.error("the pipeline file is empty", at: start)])
         }
-        if let tooDeep = nestingLimitDiagnostic(in: text) { return (nil, [tooDeep]) }
+        if let tooDeep { return (nil, [tooDeep]) }
         let budget = expansionFactor * text.utf8.count + expansionAllowance
         do {
             let (root, found) = try YAMLComposer(file: file, nodeBudget: budget).compose(text)
@@ -37,13 +40,13 @@ struct YAMLDocumentReader {
     /// An error if flow brackets (`[`, `{`) nest, or indentation reaches, deeper than the limit.
     /// Brackets are counted even inside quotes, so no quoting trick can hide a deep nest; no
     /// real pipeline has hundreds of unclosed brackets in a string.
-    private func nestingLimitDiagnostic(in text: String) -> Diagnostic? {
+    private func nestingLimitDiagnostic(in text: UnsafeBufferPointer<UInt8>) -> Diagnostic? {
         var depth = 0
         var line = 1
         var column = 0
         var atLineStart = true
         var indentation = 0
-        for byte in text.utf8 {
+        for byte in text {
             column += 1
             if byte == UInt8(ascii: "\n") {
                 line += 1
@@ -77,12 +80,12 @@ struct YAMLDocumentReader {
             at: SourceLocation(file: file, line: line, column: column))
     }
 
-    private func tabIndentationDiagnostics(in text: String) -> [Diagnostic] {
+    private func tabIndentationDiagnostics(in text: UnsafeBufferPointer<UInt8>) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var line = 1
         var column = 0
         var inIndentation = true
-        for byte in text.utf8 {
+        for byte in text {
             column += 1
             switch byte {
             case UInt8(ascii: "\n"):

@@ -1,6 +1,6 @@
 /// A YAML value detached from the parser, with the location of every scalar, sequence and
 /// mapping, so every later check can point at what the user wrote.
-indirect enum YAMLValue: Sendable {
+enum YAMLValue: Sendable {
     case scalar(YAMLScalar)
     case sequence([YAMLValue], SourceLocation)
     case mapping([YAMLPair], SourceLocation)
