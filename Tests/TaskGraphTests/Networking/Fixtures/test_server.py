@@ -2,6 +2,10 @@
 """HTTP server for the download tests: 127.0.0.1, an ephemeral port printed on the first line of
 stdout. Exits when stdin closes (the test process ended) or after 10 minutes, whichever is first.
 
+Usage: test_server.py [--files DIR] [--lifetime SECONDS]
+  --files DIR           the directory /slow-file serves from (default: none, /slow-file is 404)
+  --lifetime SECONDS    exit after this long even if stdin stays open (default 600)
+
 Routes:
   /bytes/N              N bytes of the pattern i % 251, with Content-Length
   /status/CODE          that status, a short body
@@ -14,7 +18,10 @@ Routes:
   /short                Content-Length 100, sends 40 bytes, closes
   /stream/N             N bytes with no Content-Length, ended by closing the connection
   /auth                 200 "welcome\n" with "Authorization: Bearer s3cret", else 401
+  /slow-file/MS/NAME    the file NAME in --files DIR (no "/" in NAME), in 16 chunks with MS
+                        milliseconds before each, with Content-Length: a download lasting 16 * MS
 """
+import argparse
 import os
 import sys
 import threading
@@ -23,6 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 counters = {}
 counters_lock = threading.Lock()
+files_directory = None
 
 
 def count(key):
@@ -92,6 +100,8 @@ class Handler(BaseHTTPRequestHandler):
                     self.wfile.write(pattern(chunk))
                     remaining -= chunk
                 self.close_connection = True
+            elif route == "slow-file":
+                self.slow_file(int(args[0]) / 1000, "/".join(args[1:]))
             elif route == "auth":
                 if self.headers.get("Authorization") == "Bearer s3cret":
                     self.reply(200, b"welcome\n")
@@ -111,6 +121,25 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             time.sleep(interval)
 
+    def slow_file(self, interval, name):
+        if files_directory is None or not name or "/" in name or name.startswith("."):
+            self.reply(404, b"no such file\n")
+            return
+        try:
+            with open(os.path.join(files_directory, name), "rb") as file:
+                body = file.read()
+        except OSError:
+            self.reply(404, b"no such file\n")
+            return
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        chunks = 16
+        for index in range(chunks):
+            time.sleep(interval)
+            self.wfile.write(body[len(body) * index // chunks:len(body) * (index + 1) // chunks])
+            self.wfile.flush()
+
 
 def exit_when_stdin_closes():
     sys.stdin.buffer.read()
@@ -118,11 +147,17 @@ def exit_when_stdin_closes():
 
 
 def main():
+    global files_directory
+    parser = argparse.ArgumentParser(description="HTTP server for the download tests.")
+    parser.add_argument("--files", help="the directory /slow-file serves from")
+    parser.add_argument("--lifetime", type=float, default=600, help="seconds before exiting anyway")
+    arguments = parser.parse_args()
+    files_directory = arguments.files
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
     threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
-    threading.Timer(600, lambda: os._exit(0)).start()
+    threading.Timer(arguments.lifetime, lambda: os._exit(0)).start()
     server.serve_forever()
 
 
