@@ -4,7 +4,8 @@ import TaskGraph
 import UnixSignals
 
 /// Runs work that SIGINT or SIGTERM cancels. A second signal ends the process at once, after
-/// killing every child process group still alive.
+/// killing every child process group still alive and removing the temporary files of unfinished
+/// atomic writes.
 enum InterruptibleRun {
     /// The signal that cancelled a run.
     enum Signal: Sendable {
@@ -31,6 +32,7 @@ enum InterruptibleRun {
                     workTask.cancel()
                 } else {
                     ChildProcess.killAllImmediately()
+                    TemporaryFiles.shared.abandonAll()
                     _exit(kind == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted)
                 }
             }

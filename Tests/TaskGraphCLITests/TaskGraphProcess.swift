@@ -3,8 +3,8 @@ import Foundation
 /// The built `taskgraph` binary, run as a real process with its output captured in files.
 final class TaskGraphProcess: @unchecked Sendable {
     // @unchecked: `process` is configured before `run()` and afterwards only read through
-    // Foundation's thread-safe accessors (processIdentifier, terminationStatus); the paths are
-    // immutable.
+    // Foundation's thread-safe accessors (processIdentifier, isRunning, terminationStatus); the
+    // paths are immutable.
     private let process = Process()
     private let stdoutPath: String
     private let stderrPath: String
@@ -53,6 +53,9 @@ final class TaskGraphProcess: @unchecked Sendable {
 
     /// The process id.
     var pid: Int32 { process.processIdentifier }
+
+    /// Whether the process has not exited yet.
+    var isRunning: Bool { process.isRunning }
 
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {
