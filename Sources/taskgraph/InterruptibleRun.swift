@@ -3,14 +3,21 @@ import Synchronization
 import TaskGraph
 import UnixSignals
 
-/// Runs work that SIGINT or SIGTERM cancels. A second signal ends the process at once, after
-/// killing every child process group still alive and removing the temporary files of unfinished
-/// atomic writes.
+/// SIGINT and SIGTERM for the whole process, trapped from the start of `main`.
+///
+/// While `run` is running work, the first signal cancels it and a second one ends the process
+/// at once. At any other time (parsing arguments, loading or validating pipelines) there is
+/// nothing to cancel, so any signal ends the process at once. Ending at once means: kill every
+/// child process group still alive, remove the temporary files of unfinished atomic writes,
+/// `_exit` with 130 (SIGINT) or 143 (SIGTERM).
 enum InterruptibleRun {
     /// The signal that cancelled a run.
     enum Signal: Sendable {
         case interrupt
         case terminate
+
+        /// The documented exit code for a process ended by this signal.
+        var exitCode: Int32 { self == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted }
     }
 
     /// What the work returned, and the signal that cancelled it, if any.
@@ -19,43 +26,54 @@ enum InterruptibleRun {
         var signal: Signal?
     }
 
-    /// Runs `work` until it returns; the first signal cancels it.
-    static func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Outcome<Result> {
+    /// What the listener does with each signal.
+    private struct State {
+        /// Cancels the work `run` is running; nil when none is.
+        var cancelWork: (@Sendable () -> Void)?
+        /// The signal that cancelled the current work, if any.
+        var first: Signal?
+    }
+
+    private static let state = Mutex(State())
+
+    /// Traps SIGINT and SIGTERM, replacing their default action (death by the signal, which the
+    /// exit code table does not promise) for the rest of the process. Call once, first thing.
+    static func trapSignals() async {
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
-        let received = SignalRecord()
-        let workTask = Task { await work() }
-        let listener = Task.detached {
+        Task.detached {
             for await signal in signals {
-                let kind: Signal = signal == .sigterm ? .terminate : .interrupt
-                let isFirst = received.recordFirst(kind)
-                if isFirst {
-                    workTask.cancel()
-                } else {
-                    ChildProcess.killAllImmediately()
-                    TemporaryFiles.shared.abandonAll()
-                    _exit(kind == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted)
-                }
+                handle(signal == .sigterm ? .terminate : .interrupt)
             }
         }
+    }
+
+    /// Runs `work` until it returns; the first signal meanwhile cancels it.
+    static func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Outcome<Result> {
+        let workTask = Task { await work() }
+        state.withLock { $0 = State(cancelWork: { workTask.cancel() }, first: nil) }
         let result = await workTask.value
-        listener.cancel()
-        return Outcome(report: result, signal: received.first)
-    }
-}
-
-/// The first signal received, shared between the listener and the caller.
-private final class SignalRecord: Sendable {
-    private let signal = Mutex<InterruptibleRun.Signal?>(nil)
-
-    /// Records `kind` if no signal came before; returns whether it was the first.
-    func recordFirst(_ kind: InterruptibleRun.Signal) -> Bool {
-        signal.withLock { first in
-            guard first == nil else { return false }
-            first = kind
-            return true
+        let signal = state.withLock { state in
+            state.cancelWork = nil
+            return state.first
         }
+        return Outcome(report: result, signal: signal)
     }
 
-    /// The first signal, if any.
-    var first: InterruptibleRun.Signal? { signal.withLock { $0 } }
+    /// Cancels the running work on its first signal; otherwise ends the process.
+    private static func handle(_ signal: Signal) {
+        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+            guard state.first == nil, let cancelWork = state.cancelWork else { return nil }
+            state.first = signal
+            return cancelWork
+        }
+        guard let cancel else { exitNow(signal) }
+        cancel()
+    }
+
+    /// Kills what is still running, removes unfinished temporary files and exits.
+    private static func exitNow(_ signal: Signal) -> Never {
+        ChildProcess.killAllImmediately()
+        TemporaryFiles.shared.abandonAll()
+        _exit(signal.exitCode)
+    }
 }

@@ -18,4 +18,11 @@ struct TaskGraphCommand: AsyncParsableCommand {
             RunCommand.self, ValidateCommand.self, GraphCommand.self, ListOpsCommand.self,
             SchemaCommand.self,
         ])
+
+    /// Traps SIGINT and SIGTERM before anything else (so every command exits 130 or 143 on
+    /// them), then parses the arguments and runs the command.
+    static func main() async {
+        await InterruptibleRun.trapSignals()
+        await main(nil)
+    }
 }

@@ -55,6 +55,28 @@ import Testing
         try await run(signal: SIGTERM, expectedStatus: 143)
     }
 
+    @Test func sigintDuringValidateExits130() async throws {
+        let directory = try fixtureDirectory()
+        // 20,000 operations: seconds of validating in a debug build.
+        var text = "version: 1\noperations:\n"
+        for index in 0..<20_000 {
+            text += "  op\(index): {op: group\(index == 0 ? "" : ", needs: [op\(index / 2)]")}\n"
+        }
+        try write(text, to: "huge.yaml", in: directory)
+        let process = try TaskGraphProcess(["validate", "huge.yaml"], in: directory)
+        // Signalled once its handlers are installed; before that any process dies by the signal.
+        for _ in 0..<400 where !process.catches(SIGINT) {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(process.catches(SIGINT), "validate never trapped SIGINT")
+        let start = ContinuousClock.now
+        process.send(SIGINT)
+        let status = await process.waitForExit()
+        #expect(status == 130, "\(process.standardError)")
+        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(!process.standardError.contains("valid"))
+    }
+
     @Test func secondSigintExitsImmediately() async throws {
         let directory = try fixtureDirectory()
         try write("""

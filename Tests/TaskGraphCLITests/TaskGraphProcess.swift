@@ -62,6 +62,15 @@ final class TaskGraphProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
+    /// Whether the process catches or ignores `signal` yet (from /proc: its handlers are
+    /// installed a few milliseconds after the start).
+    func catches(_ signal: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        let masks = status.split(separator: "\n").filter { $0.hasPrefix("SigCgt:") || $0.hasPrefix("SigIgn:") }
+            .compactMap { UInt64($0.split(separator: "\t").last ?? "", radix: 16) }
+        return masks.contains { $0 & (1 << UInt64(signal - 1)) != 0 }
+    }
+
     /// Waits for the exit status.
     func waitForExit() async -> Int32 {
         for await status in exit { return status }
