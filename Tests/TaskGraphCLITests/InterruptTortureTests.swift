@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// A CI-sized run of scripts/torture.py against the built binary: the photos pipeline, served
+/// slowly, interrupted at random moments by SIGINT or SIGTERM, twice by SIGINT, and `validate` of
+/// a large file interrupted. Every run must exit 130 or 143 (or finish), leave no temporary or
+/// partial file and no process behind. The latency limit and the per-run limit here are hang
+/// guards, generous enough for a sanitizer build beside CPU-heavy tests; bench/README.md has the
+/// release figures.
+@Suite struct InterruptTortureTests {
+    private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../scripts/torture.py").standardizedFileURL
+
+    /// Runs the script to its end on a Dispatch thread (never blocking the cooperative pool);
+    /// returns its exit status and everything it printed.
+    private func runScript(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                    process.arguments = ["python3", Self.script.path] + arguments
+                    let output = Pipe()
+                    process.standardOutput = output
+                    process.standardError = output
+                    process.standardInput = FileHandle.nullDevice
+                    try process.run()
+                    let text = output.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+                })
+            }
+        }
+    }
+
+    @Test func interruptedRunsExitCleanlyAndLeaveNothingBehind() async throws {
+        let result = try await runScript([
+            "--binary", TaskGraphProcess.binary.path, "--runs", "6", "--double-runs", "2",
+            "--validate-runs", "1", "--validate-operations", "5000", "--max-delay", "3",
+            "--latency-limit", "20", "--hang-guard", "300",
+        ])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("torture: 6 runs, 6 passed, 0 failed"), "\(result.output)")
+        #expect(result.output.hasSuffix("torture: passed\n"), "\(result.output)")
+    }
+}
