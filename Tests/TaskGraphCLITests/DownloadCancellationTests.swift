@@ -4,41 +4,9 @@ import Testing
 /// SIGINT during a download: `taskgraph` aborts the transfer, exits 130 within 0.5 s and leaves no
 /// file behind.
 @Suite struct DownloadCancellationTests {
-    /// Starts the download tests' server (TaskGraphTests/Networking/Fixtures/test_server.py) and
-    /// returns its port and the write end of its stdin: the server exits when that closes.
-    /// Waits for the port on a Dispatch thread, never blocking the cooperative pool.
-    private func startServer() async throws -> (port: Int, lifeline: FileHandle) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try launchServer() }) }
-        }
-    }
-
-    private func launchServer() throws -> (port: Int, lifeline: FileHandle) {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../TaskGraphTests/Networking/Fixtures/test_server.py").standardizedFileURL
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", script.path]
-        let input = Pipe()
-        let output = Pipe()
-        server.standardInput = input
-        server.standardOutput = output
-        try server.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw CocoaError(.fileReadCorruptFile)
-        }
-        return (port, input.fileHandleForWriting)
-    }
-
     @Test func sigintMidTransferExits130Within500msAndWritesNothing() async throws {
-        let server = try await startServer()
-        defer { try? server.lifeline.close() }
+        let server = try await TestServerProcess.start()
+        defer { withExtendedLifetime(server) {} }
         let directory = try fixtureDirectory()
         try write("""
             version: 1

@@ -11,38 +11,6 @@ import TaskGraph
     private static let photos = ["mountains", "sunset", "seedling"]
     private static let outputs = photos.map { "\($0).jpg" } + photos.map { "thumbnails/\($0).jpg" } + ["contact-sheet.jpg"]
 
-    /// Serves `directory` with Python's http.server on an ephemeral port of 127.0.0.1.
-    private final class FileServer: Sendable {
-        let process: Process
-        let port: Int
-
-        init(directory: String) async throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let line = try await BlockingIO.run { () -> String in
-                var bytes: [UInt8] = []
-                while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != 10 { bytes.append(byte) }
-                return String(decoding: bytes, as: UTF8.self)
-            }
-            // "Serving HTTP on 127.0.0.1 port 43567 (http://127.0.0.1:43567/) ..."
-            guard let port = line.split(separator: " ").firstIndex(of: "port").flatMap({ index in
-                Int(line.split(separator: " ")[index + 1])
-            }) else {
-                process.terminate()
-                throw CocoaError(.fileReadUnknown)
-            }
-            self.process = process
-            self.port = port
-        }
-
-        deinit { process.terminate() }
-    }
-
     private func run(_ extra: [String], output: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await TaskGraphProcess.run(
             ["run", Self.pipeline, "--output", output.path] + extra, in: output.deletingLastPathComponent())
@@ -64,9 +32,10 @@ import TaskGraph
         // 3 columns of 360 px cells and 16 px padding; one row of 270 px pictures plus captions.
         #expect((sheet.width, sheet.height) == (1144, 329))
 
-        let server = try await FileServer(directory: Self.repository.appendingPathComponent("pipelines/photos").path)
+        let server = try await TestServerProcess.start(files: Self.repository.appendingPathComponent("pipelines/photos"))
+        defer { withExtendedLifetime(server) {} }
         let online = directory.appendingPathComponent("online")
-        let served = try await run(["--var", "source=http://127.0.0.1:\(server.port)"], output: online)
+        let served = try await run(["--var", "source=http://127.0.0.1:\(server.port)/slow-file/0"], output: online)
         #expect(served.status == 0, "\(served.stderr)")
         for name in Self.outputs {
             let first = try Data(contentsOf: offline.appendingPathComponent(name))

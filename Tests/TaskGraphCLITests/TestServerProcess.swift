@@ -1,0 +1,44 @@
+import Foundation
+
+/// The download tests' HTTP server (TaskGraphTests/Networking/Fixtures/test_server.py) for the
+/// end-to-end tests: 127.0.0.1 at an ephemeral port. It exits when this object goes away or the
+/// test process ends, whichever is first: it watches its stdin, whose write end only we hold.
+final class TestServerProcess: Sendable {
+    /// The port it listens on.
+    let port: Int
+    private let lifeline: FileHandle
+
+    /// Starts a server; `/slow-file/MS/NAME` serves the files of `files`. Waits for its port on a
+    /// Dispatch thread, never blocking the cooperative pool.
+    static func start(files: URL? = nil) async throws -> TestServerProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try TestServerProcess(files: files) }) }
+        }
+    }
+
+    private init(files: URL?) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../TaskGraphTests/Networking/Fixtures/test_server.py").standardizedFileURL
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        server.arguments = ["python3", script.path] + (files.map { ["--files", $0.path] } ?? [])
+        let input = Pipe()
+        let output = Pipe()
+        server.standardInput = input
+        server.standardOutput = output
+        try server.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.port = port
+        lifeline = input.fileHandleForWriting
+    }
+
+    deinit { try? lifeline.close() }
+}
