@@ -34,7 +34,7 @@ enum InterruptibleRun {
         var first: Signal?
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     /// Traps SIGINT and SIGTERM, replacing their default action (death by the signal, which the
     /// exit code table does not promise) for the rest of the process. Call once, first thing.

@@ -14,7 +14,7 @@ final class RunCoordinator: Sendable {
     private let failFast: Bool
     /// Whether `finish` lists the nodes that became ready (for event consumers).
     private let tracksReadiness: Bool
-    private let state: Mutex<RunState>
+    private let state: Locked<RunState>
 
     /// Prepares a run of `plan`, where `poolOfNode[i]` indexes one of `poolCount` pools, which
     /// have `laneCount` workers in all.
@@ -25,7 +25,7 @@ final class RunCoordinator: Sendable {
         self.plan = plan
         self.failFast = failFast
         self.tracksReadiness = tracksReadiness
-        state = Mutex(RunState(
+        state = Locked(RunState(
             plan: plan, poolOfNode: poolOfNode, poolCount: poolCount, laneCount: laneCount, clock: clock))
     }
 

@@ -17,7 +17,7 @@ final class TimeoutWatchdog: Sendable {
 
     /// How often armed deadlines are checked; limits fire at most this late.
     let tick: Duration
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(tick: Duration = .milliseconds(10)) {
         self.tick = tick

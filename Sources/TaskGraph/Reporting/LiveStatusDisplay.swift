@@ -23,15 +23,15 @@ public final class LiveStatusDisplay: EventSink, Sendable {
     private let nodes: [ExecutionGraph.Node]
     private let output: TextOutput
     private let useColor: Bool
-    private let state: Mutex<State>
-    private let redrawLoop = Mutex<Task<Void, Never>?>(nil)
+    private let state: Locked<State>
+    private let redrawLoop = Locked<Task<Void, Never>?>(nil)
 
     /// A display of a run of `graph` on `output` (which should be a terminal).
     public init(graph: ExecutionGraph, output: TextOutput = .standardError, useColor: Bool = true) {
         nodes = graph.nodes
         self.output = output
         self.useColor = useColor
-        state = Mutex(State(total: graph.nodes.count))
+        state = Locked(State(total: graph.nodes.count))
         output.write("\u{1B}[?25l")
         redrawLoop.withLock { loop in
             loop = Task { [weak self] in

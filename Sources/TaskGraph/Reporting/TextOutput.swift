@@ -9,7 +9,7 @@ public final class TextOutput: Sendable {
     private let descriptor: Int32
     private let queue: DispatchQueue
     /// Text not yet handed to the queue, and whether a drain is already scheduled.
-    private let pending = Mutex((text: "", scheduled: false))
+    private let pending = Locked((text: "", scheduled: false))
 
     /// Standard error.
     public static let standardError = TextOutput(descriptor: STDERR_FILENO)

@@ -19,7 +19,7 @@ public final class TraceRecorder: EventSink, Sendable {
 
     private let ids: [String]
     private let types: [String]
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A recorder for a run of `graph`.
     public init(graph: ExecutionGraph) {

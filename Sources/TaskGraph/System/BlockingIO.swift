@@ -54,7 +54,7 @@ public enum BlockingIO {
     }
 
     /// Guards the queue; `available` is signalled once per queued item.
-    private static let state = Mutex(PoolState())
+    private static let state = Locked(PoolState())
 
     /// Counts queued items, acting as the condition variable workers sleep on.
     private static let available = DispatchSemaphore(value: 0)

@@ -16,7 +16,7 @@ public enum ChildProcess {
 
     /// The children spawned and not yet reaped. A group is only signalled while its leader is in
     /// here: an unreaped leader keeps its pid, the group id, from being reused.
-    private static let registry = Mutex(Registry())
+    private static let registry = Locked(Registry())
 
     /// Runs a program to completion and collects its output.
     ///

@@ -16,7 +16,7 @@ public final class TemporaryFiles: Sendable {
         var isAbandoned = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// An empty registry (tests use their own; the process uses `shared`).
     init() {}

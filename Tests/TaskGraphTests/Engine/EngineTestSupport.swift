@@ -4,7 +4,7 @@ import Synchronization
 
 /// Collects events for assertions.
 final class EventLog: EventSink {
-    private let events = Mutex<[EngineEvent.Kind]>([])
+    private let events = Locked<[EngineEvent.Kind]>([])
 
     func receive(_ event: EngineEvent) {
         events.withLock { $0.append(event.kind) }
@@ -27,7 +27,7 @@ final class EventLog: EventSink {
 
 /// Tracks how many actions run at once.
 final class ConcurrencyGauge: Sendable {
-    private let state = Mutex((current: 0, peak: 0))
+    private let state = Locked((current: 0, peak: 0))
 
     func enter() { state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) } }
     func leave() { state.withLock { $0.current -= 1 } }
@@ -52,7 +52,7 @@ struct TestFailure: Error, CustomStringConvertible, RetryClassifying {
 
 /// A thread-safe counter.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     /// Adds one and returns the new value.
     @discardableResult

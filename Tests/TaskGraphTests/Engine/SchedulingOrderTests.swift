@@ -70,7 +70,7 @@ import Testing
 
 /// Counts items whose first node started and whose last node has not finished.
 final class InFlightTracker: Sendable {
-    private let state = Mutex((current: 0, peak: 0))
+    private let state = Locked((current: 0, peak: 0))
 
     func started(_ item: Int) { state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) } }
     func finished(_ item: Int) { state.withLock { $0.current -= 1 } }

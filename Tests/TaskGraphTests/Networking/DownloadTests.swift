@@ -203,7 +203,7 @@ struct DownloadTests {
 
 /// Progress updates an action reported, in order.
 final class ProgressLog: Sendable {
-    private let updates = Mutex<[ProgressUpdate]>([])
+    private let updates = Locked<[ProgressUpdate]>([])
 
     /// Records `update`.
     @Sendable func record(_ update: ProgressUpdate) {

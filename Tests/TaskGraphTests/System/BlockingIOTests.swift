@@ -58,7 +58,7 @@ struct BlockingIOTests {
     }
 
     @Test func doesNotStartWorkForACancelledTask() async {
-        let ran = Mutex(false)
+        let ran = Locked(false)
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             try await BlockingIO.run { ran.withLock { $0 = true } }
