@@ -73,14 +73,34 @@ final class TaskGraphProcess: @unchecked Sendable {
 
     /// Waits for the exit status.
     func waitForExit() async -> Int32 {
-        for await status in exit { return status }
-        return process.terminationStatus
+        var status: Int32?
+        for await exitStatus in exit {
+            status = exitStatus
+            break
+        }
+        // Returns at once (the process has exited). Foundation's Process on Linux keeps a run
+        // loop source that retains the process until `waitUntilExit` drops it; without this call
+        // every Process leaks (LeakSanitizer, scripts/sanitize.sh address).
+        process.waitUntilExit()
+        return status ?? process.terminationStatus
     }
 
     /// What the process wrote to standard output so far.
-    var standardOutput: String { (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "" }
+    var standardOutput: String { Self.contents(ofFile: stdoutPath) }
     /// What the process wrote to standard error so far.
-    var standardError: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    var standardError: String { Self.contents(ofFile: stderrPath) }
+
+    /// The text in the file at `path`, or "" if it cannot be read.
+    ///
+    /// Read through FileHandle: `String(contentsOfFile:)` and `Data(contentsOf:)` leak a 4 KiB
+    /// buffer for every empty file on Linux (swift-foundation's zero-size read path), which
+    /// LeakSanitizer reports (scripts/sanitize.sh address).
+    private static func contents(ofFile path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        let data = (try? handle.readToEnd()) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
 
     /// Runs `taskgraph arguments…` to completion.
     static func run(
