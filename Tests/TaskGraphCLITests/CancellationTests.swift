@@ -95,7 +95,7 @@ import Testing
         process.send(SIGINT)
         let status = await process.waitForExit()
         #expect(status == 130)
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(15))  // hang guard: the grace period is 20 s
         try await Task.sleep(for: .milliseconds(100))
         for pid in pids { #expect(!isAlive(pid)) }
     }

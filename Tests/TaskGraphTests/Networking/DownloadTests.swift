@@ -104,7 +104,7 @@ struct DownloadTests {
         let error = await failure(server.url("/drip/10/2000"), ["stall_timeout": .duration(.milliseconds(300))])
         #expect(error?.description == "no data from \(server.url("/drip/10/2000")) for 300ms; transfer aborted")
         #expect(error?.isRetryable == true)
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(15))  // hang guard: the whole drip lasts 20 s
     }
 
     /// The bound here only guards against hangs; the latency itself (a few milliseconds) is
@@ -119,14 +119,14 @@ struct DownloadTests {
         let result = await task.result
         let elapsed = ContinuousClock.now - start
         #expect(throws: CancellationError.self) { try result.get() }
-        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        #expect(elapsed < .seconds(15), "took \(elapsed)")
     }
 
     @Test func theOperationTimeoutBoundsTheWholeTransfer() async throws {
         let start = ContinuousClock.now
         let report = try await runInEngine(url: server.url("/drip/1000/20"), timeout: .milliseconds(300))
         #expect(report.nodes[0].outcome == .timedOut(.milliseconds(300)))
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(15))  // hang guard: the whole drip lasts 20 s
     }
 
     @Test func bodiesShorterThanContentLengthFail() async throws {

@@ -125,7 +125,7 @@ import Testing
         yaml += "operations:\n  a: {op: group}\n"
         let start = ContinuousClock.now
         let result = diagnostics(yaml)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(15))  // hang guard; bench times it
         #expect(result == [
             "test.yaml:1:1: error: YAML aliases expand to more than 15510 nodes; refusing to read an alias bomb",
         ])

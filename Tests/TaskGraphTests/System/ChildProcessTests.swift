@@ -155,7 +155,7 @@ struct ChildProcessTests {
     @Test func killsTheGroupWhenTheLeaderExits() async throws {
         let start = ContinuousClock.now
         let result = try await run(["sh", "-c", "sleep 30 & echo $!"])
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(25))  // hang guard: the background sleep lasts 30 s
         #expect(result.status == .exited(0))
         let grandchild = try #require(pid_t(String(decoding: result.standardOutput, as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -178,7 +178,7 @@ struct ChildProcessTests {
         kill(escaped, SIGKILL)
         #expect(result.status == .exited(0))
         #expect(elapsed > .milliseconds(500))
-        #expect(elapsed < .seconds(10))
+        #expect(elapsed < .seconds(25))  // hang guard: the escaped sleep lasts 30 s
     }
     #endif
 
@@ -193,7 +193,7 @@ struct ChildProcessTests {
             let cancelled = ContinuousClock.now
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            #expect(ContinuousClock.now - cancelled < .seconds(10))
+            #expect(ContinuousClock.now - cancelled < .seconds(25))  // hang guard: the sleeps last 30 s
             #expect(pids.count == 2)
             for pid in pids {
                 #expect(await processIsGone(pid))
@@ -216,7 +216,7 @@ struct ChildProcessTests {
             await #expect(throws: CancellationError.self) { try await task.value }
             let elapsed = ContinuousClock.now - cancelled
             #expect(elapsed >= .milliseconds(250))
-            #expect(elapsed < .seconds(10))
+            #expect(elapsed < .seconds(25))  // hang guard: the sleep lasts 30 s
             #expect(await processIsGone(pids[0]))
         }
     }
@@ -245,9 +245,9 @@ struct ChildProcessTests {
         _ = try? await BlockingIO.run(remove)
     }
 
-    /// Waits (up to 5 s) until a script has written a line of space-separated pids to `path`.
+    /// Waits (up to 30 s) until a script has written a line of space-separated pids to `path`.
     private func waitForPids(in path: String) async throws -> [pid_t] {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         var line: String?
         while line == nil, ContinuousClock.now < deadline {
             let text = try await BlockingIO.run {
@@ -265,10 +265,10 @@ struct ChildProcessTests {
         return pids
     }
 
-    /// Whether `pid` has terminated within 2 s: it no longer exists, or it is a zombie waiting
+    /// Whether `pid` has terminated within 25 s: it no longer exists, or it is a zombie waiting
     /// for an init process that does not reap (as in some containers).
     private func processIsGone(_ pid: pid_t) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(25)
         while ContinuousClock.now < deadline {
             let gone = try? await BlockingIO.run {
                 if kill(pid, 0) != 0, errno == ESRCH {
