@@ -70,6 +70,14 @@ int tg_jpeg_read_header(const uint8_t *data, size_t size, tg_jpeg_info *info, ch
     info->height = (int)cinfo.image_height;
     info->components = cinfo.num_components;
     info->is_cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    info->coefficient_bytes = 0;
+    if (jpeg_has_multiple_scans(&cinfo)) {
+        for (int c = 0; c < cinfo.num_components; c++) {
+            const jpeg_component_info *component = &cinfo.comp_info[c];
+            info->coefficient_bytes += (size_t)component->width_in_blocks *
+                                       (size_t)component->height_in_blocks * sizeof(JBLOCK);
+        }
+    }
     jpeg_destroy_decompress(&cinfo);
     return 1;
 }

@@ -1,9 +1,10 @@
 #ifndef TASKGRAPH_IMAGE_SHIMS_H
 #define TASKGRAPH_IMAGE_SHIMS_H
 
-// Typed wrappers around libjpeg-turbo and libpng for Swift. Every function reports failure by
-// returning 0 and copying the codec's own message into `message` (NUL-terminated); nothing is
-// printed. libjpeg's setjmp/longjmp never crosses into Swift.
+// Typed wrappers around libjpeg-turbo and libpng for Swift, the one pixel loop that needs
+// CPU-specific builds (tg_sepia), and glibc's malloc tuning. Every codec function reports failure by returning 0 and
+// copying the codec's own message into `message` (NUL-terminated); nothing is printed.
+// libjpeg's setjmp/longjmp never crosses into Swift.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,9 @@ typedef struct {
     int components;
     /// Non-zero for Adobe CMYK or YCCK images.
     int is_cmyk;
+    /// Bytes libjpeg holds for the DCT coefficients of the whole image while decoding it: for a
+    /// progressive (multi-scan) JPEG 128 per 8×8 block of every component, 0 for a baseline one.
+    size_t coefficient_bytes;
 } tg_jpeg_info;
 
 /// Reads the header of the JPEG in `data`.
@@ -54,6 +58,16 @@ int tg_png_decode(const uint8_t *data, size_t size, uint8_t *pixels, int channel
 /// Encodes `pixels` (channels 3 or 4) as an 8-bit PNG into a malloc'd buffer, freed with `tg_free`.
 int tg_png_encode(const uint8_t *pixels, int width, int height, int channels,
                   uint8_t **output, size_t *output_size, char *message);
+
+/// Sepia-tones `count` pixels of `channels` 3 or 4 samples (alpha copied) from `input` into
+/// `output`, which must not overlap: `out = min(round(M · rgb), 255)` with `matrix` the 3×3
+/// matrix M row by row in 16.16 fixed point, entries in 0...65536.
+void tg_sepia(const uint8_t *restrict input, uint8_t *restrict output, size_t count, int channels,
+              const int32_t matrix[9]);
+
+/// Makes glibc's malloc serve blocks of `bytes` or more with mmap and unmap them when freed,
+/// instead of adjusting that threshold as blocks are freed; returns 1 on success, 0 elsewhere.
+int tg_malloc_set_mmap_threshold(size_t bytes);
 
 /// Frees a buffer returned by an encoder.
 void tg_free(void *buffer);

@@ -1,16 +1,8 @@
-/// One box-filter pass (a running mean of `2·radius + 1` samples, edges extended) along rows or
-/// down columns. Samples are 8.8 fixed point; sums stay below 2²⁴ for radius ≤ 128, so the
-/// `Float` reciprocal used to divide is exact to well under one unit. Arithmetic is wrapping
-/// (it cannot overflow in range) and rounding branch-free, so the column loops vectorize.
+/// One box-filter pass (a running mean of `2·radius + 1` samples, edges extended) along a row
+/// (`ColumnBoxCascade` runs them down columns). Samples are 8.8 fixed point; sums stay below 2²⁴
+/// for radius ≤ 128, so the `Float` reciprocal used to divide is exact to well under one unit.
+/// Arithmetic is wrapping (it cannot overflow in range) and rounding branch-free.
 enum BoxFilter {
-    /// The shape of a block of samples processed column-wise.
-    struct Plane {
-        /// Rows.
-        let height: Int
-        /// Samples per row processed.
-        let width: Int
-    }
-
     /// Filters `count` interleaved pixels of `channels` samples from `input` into `output`.
     static func row(
         _ input: UnsafePointer<Int32>, _ output: UnsafeMutablePointer<Int32>,
@@ -44,33 +36,6 @@ enum BoxFilter {
                 step(x, adding: last, removing: max(x - radius, 0))
                 x += 1
             }
-        }
-    }
-
-    /// Filters every column of `plane` from `input` into `output` (row strides in samples).
-    /// - Parameter sums: scratch space for `plane.width` running sums.
-    static func columns(
-        _ input: UnsafePointer<UInt16>, stride inputStride: Int,
-        _ output: UnsafeMutablePointer<UInt16>, stride outputStride: Int,
-        _ plane: Plane, radius: Int, sums: UnsafeMutablePointer<Int32>
-    ) {
-        let (width, last) = (plane.width, plane.height - 1)
-        guard radius > 0 else {
-            for y in 0...last { (output + y * outputStride).update(from: input + y * inputStride, count: width) }
-            return
-        }
-        let scale = 1 / Float(2 * radius + 1)
-        for i in 0..<width { sums[i] = Int32(input[i]) &* Int32(radius + 1) }
-        for k in 1...radius {
-            let row = input + min(k, last) * inputStride
-            for i in 0..<width { sums[i] = sums[i] &+ Int32(row[i]) }
-        }
-        for y in 0...last {
-            let target = output + y * outputStride
-            for i in 0..<width { target[i] = UInt16(truncatingIfNeeded: (Float(sums[i]) * scale).roundedInt32) }
-            let add = input + min(y + radius + 1, last) * inputStride
-            let remove = input + max(y - radius, 0) * inputStride
-            for i in 0..<width { sums[i] = sums[i] &+ Int32(add[i]) &- Int32(remove[i]) }
         }
     }
 }

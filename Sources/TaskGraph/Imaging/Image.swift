@@ -4,6 +4,9 @@ import Foundation
 /// no padding (`width * channels` bytes per row). Alpha, when present, is not premultiplied.
 ///
 /// Immutable and cheap to pass between operations: the pixel memory is shared, never copied.
+/// A kernel given the only reference to an image (a `consuming` parameter, e.g. an image it just
+/// decoded) writes its result over the same memory instead of allocating more; see
+/// `storageForResult()`.
 public struct Image: Sendable, Equatable {
     /// Width in pixels.
     public let width: Int
@@ -11,8 +14,9 @@ public struct Image: Sendable, Equatable {
     public let height: Int
     /// Samples per pixel: 3 (RGB) or 4 (RGBA).
     public let channels: Int
-    /// The pixel memory, written once by the codec or kernel that made the image.
-    let storage: PixelStorage<UInt8>
+    /// The pixel memory, written by the codec or kernel that made the image (and, when no other
+    /// image shares it, overwritten by a kernel whose result replaces this image).
+    private(set) var storage: PixelStorage<UInt8>
 
     /// An image of `pixels` (copied).
     /// - Precondition: `channels` is 3 or 4 and `pixels` holds exactly `width * height * channels`.
@@ -39,6 +43,13 @@ public struct Image: Sendable, Equatable {
         self.height = height
         self.channels = channels
         self.storage = storage
+    }
+
+    /// Memory for a result of this image's size that replaces it: this image's own pixel memory
+    /// when no other `Image` refers to it (the kernel then overwrites its input as it goes), else
+    /// new memory. Kernels take their input `consuming` so the caller's last use hands it over.
+    mutating func storageForResult() -> PixelStorage<UInt8> {
+        isKnownUniquelyReferenced(&storage) ? storage : PixelStorage<UInt8>(count: storage.count)
     }
 
     /// A copy of the samples, row after row.

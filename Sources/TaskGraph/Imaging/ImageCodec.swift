@@ -11,10 +11,22 @@ public enum ImageCodec {
     public static let defaultQuality = 90
 
     /// Decodes `data` (JPEG or PNG, sniffed from its signature), applying a JPEG's EXIF orientation.
+    /// A progressive JPEG waits, if need be, for `WorkingMemoryBudget.shared` to admit the
+    /// memory its decoder holds.
     /// - Parameter maxPixels: larger images are refused before any pixel memory is allocated.
     /// - Throws: `ImageError` with the codec's own message, or `CancellationError`.
     public static func decode(_ data: Data, maxPixels: Int = defaultMaxPixels) async throws -> Image {
-        try await BlockingIO.run { try decodeNow(data, maxPixels: maxPixels) }
+        let workingMemory = try await BlockingIO.run { decoderWorkingMemory(data, maxPixels: maxPixels) }
+        return try await WorkingMemoryBudget.shared.withReservation(of: workingMemory) {
+            try await BlockingIO.run { try decodeNow(data, maxPixels: maxPixels) }
+        }
+    }
+
+    /// The memory the decoder of `data` holds beyond the image, from its header; 0 when that is
+    /// small, or when the header is broken or too large (decoding then reports why).
+    static func decoderWorkingMemory(_ data: Data, maxPixels: Int) -> Int {
+        guard ImageFormat.sniff(data) == .jpeg else { return 0 }
+        return JPEGCodec.coefficientBytes(data, maxPixels: maxPixels)
     }
 
     /// Encodes `image` as `format`; `quality` (1...100) applies to JPEG.

@@ -23,6 +23,19 @@ enum JPEGCodec {
         return EXIFOrientation(jpeg: data).apply(to: stored)
     }
 
+    /// What decoding `data` holds in DCT coefficients (`tg_jpeg_info.coefficient_bytes`); 0 for
+    /// a baseline JPEG, a broken header, or an image over `maxPixels`.
+    static func coefficientBytes(_ data: Data, maxPixels: Int) -> Int {
+        data.withUnsafeBytes { raw in
+            var info = tg_jpeg_info()
+            let (ok, _) = ImageCodec.withMessageBuffer {
+                tg_jpeg_read_header(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &info, $0)
+            }
+            guard ok != 0, Int(info.width) * Int(info.height) <= maxPixels else { return 0 }
+            return Int(info.coefficient_bytes)
+        }
+    }
+
     /// Encodes as baseline 4:2:0 JPEG; alpha is dropped.
     static func encode(_ image: Image, quality: Int) throws -> Data {
         var output: UnsafeMutablePointer<UInt8>?

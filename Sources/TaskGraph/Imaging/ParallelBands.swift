@@ -11,20 +11,32 @@ enum ParallelBands {
     static func run(
         count: Int, bandSize: Int, _ body: @escaping @Sendable (Range<Int>) -> Void
     ) async throws {
+        try await run(count: count, bandSize: bandSize, scratch: {}) { rows, _ in body(rows) }
+    }
+
+    /// `run`, with scratch space made once per worker by `makeScratch` (on the worker's thread)
+    /// and handed to every band that worker runs, so kernels don't allocate per band.
+    static func run<Scratch>(
+        count: Int, bandSize: Int, scratch makeScratch: @escaping @Sendable () -> Scratch,
+        _ body: @escaping @Sendable (Range<Int>, Scratch) -> Void
+    ) async throws {
         guard count > 0 else { return }
         let bandSize = max(bandSize, 1)
         let bands = (count + bandSize - 1) / bandSize
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, bands)
+        let workers = workerCount(bands: bands)
         let next = BandCounter()
         try await CancellationFlag.run { flag in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<workers {
                     group.addTask {
                         try await BlockingIO.run {
+                            var scratch: Scratch?
                             while !flag.isCancelled {
                                 let band = next.take()
                                 guard band < bands else { return }
-                                body((band * bandSize)..<min(count, (band + 1) * bandSize))
+                                let current = scratch ?? makeScratch()
+                                scratch = current
+                                body((band * bandSize)..<min(count, (band + 1) * bandSize), current)
                             }
                         }
                     }
@@ -33,6 +45,11 @@ enum ParallelBands {
             }
         }
         try Task.checkCancellation()
+    }
+
+    /// How many workers run `bands` bands: one per core, at most one per band.
+    static func workerCount(bands: Int) -> Int {
+        min(ProcessInfo.processInfo.activeProcessorCount, bands)
     }
 
     /// A band size giving each band roughly `samples` samples when items are `itemSize` long.

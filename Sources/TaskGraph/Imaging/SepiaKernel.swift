@@ -1,3 +1,5 @@
+import CImageShims
+
 /// Sepia toning: `out = clamp(round(M(a) · rgb), 0, 255)` with
 /// `M(a) = (1 − a)·I + a·S` and `S` the W3C/CSS `sepia()` matrix, on stored sRGB values; alpha
 /// is untouched. Coefficients are 16.16 fixed point, exact to ±1 (bit-exact at `a = 0`), and never
@@ -14,31 +16,36 @@ enum SepiaKernel {
         }
     }
 
-    /// `image` toned with `intensity` (0...1).
-    static func apply(to image: Image, intensity: Double) async throws -> Image {
-        let m = coefficients(intensity: intensity)
-        let output = PixelStorage<UInt8>(count: image.storage.count)
-        let (source, channels, rowBytes) = (image.storage, image.channels, image.rowStride)
-        let bandSize = ParallelBands.bandSize(itemSize: rowBytes)
-        try await ParallelBands.run(count: image.height, bandSize: bandSize) { rows in
-            let (r0, r1, r2, g0, g1, g2, b0, b1, b2) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
-            let input = source.base, out = output.base
-            for index in stride(from: rows.lowerBound * rowBytes, to: rows.upperBound * rowBytes, by: channels) {
-                let r = Int32(input[index]), g = Int32(input[index + 1]), b = Int32(input[index + 2])
-                out[index] = clamp(r0 &* r &+ r1 &* g &+ r2 &* b)
-                out[index + 1] = clamp(g0 &* r &+ g1 &* g &+ g2 &* b)
-                out[index + 2] = clamp(b0 &* r &+ b1 &* g &+ b2 &* b)
-                if channels == 4 { out[index + 3] = input[index + 3] }
+    /// `image` toned with `intensity` (0...1). When the caller hands over the only reference to
+    /// `image`, the result is written over its pixels (no second image in memory). The pixel loop
+    /// is `tg_sepia` (C, so that it has an AVX2 build).
+    static func apply(to image: consuming Image, intensity: Double) async throws -> Image {
+        let matrix = coefficients(intensity: intensity)
+        let output = image.storageForResult()
+        let (source, channels, width, height) = (image.storage, image.channels, image.width, image.height)
+        let rowBytes = image.rowStride, bandSize = ParallelBands.bandSize(itemSize: rowBytes)
+        // A second image, when the input cannot be overwritten, is working memory.
+        let secondImage = output === source ? 0 : output.count
+        try await WorkingMemoryBudget.shared.withReservation(of: secondImage) {
+            try await ParallelBands.run(count: height, bandSize: bandSize) { rows in
+                // tg_sepia's input and output must not overlap: in place, each chunk of a row is
+                // copied out first (it stays in L1).
+                let chunk = 2048
+                let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: chunk * channels)
+                defer { scratch.deallocate() }
+                for y in rows {
+                    for x in stride(from: 0, to: width, by: chunk) {
+                        let count = min(chunk, width - x), offset = y * rowBytes + x * channels
+                        var input = UnsafePointer(source.base + offset)
+                        if source === output {
+                            scratch.update(from: input, count: count * channels)
+                            input = UnsafePointer(scratch)
+                        }
+                        tg_sepia(input, output.base + offset, count, Int32(channels), matrix)
+                    }
+                }
             }
         }
-        return Image(width: image.width, height: image.height, channels: channels, storage: output)
-    }
-
-    /// A non-negative 16.16 value rounded and capped at 255, branch-free: above 255,
-    /// `(255 − v) >> 31` is all ones and so is the result's low byte.
-    @inline(__always)
-    private static func clamp(_ value: Int32) -> UInt8 {
-        let rounded = (value &+ 32768) &>> 16
-        return UInt8(truncatingIfNeeded: rounded | ((255 &- rounded) &>> 31))
+        return Image(width: width, height: height, channels: channels, storage: output)
     }
 }

@@ -82,9 +82,10 @@ extension ImagingTests {
             #expect(blurred[57] > 90 && blurred[57] < 128 && blurred[60] > 128 && blurred[60] < 165)
         }
 
-        @Test func slabsOfRowsGiveTheSameBlurAsOneSlab() async throws {
-            // σ 2 reaches 4 rows vertically and slabs are 128 rows: rows 104..<216 of the tall image
-            // straddle a slab boundary; in a 120-row crop they are one slab, away from its edges.
+        @Test func anyChunkingOfRowsGivesTheSameBlur() async throws {
+            // σ 2 reaches 4 rows vertically and the 500 rows make chunks of about 62 rows on two
+            // cores: rows 104..<216 of the tall image straddle chunk boundaries; a 120-row crop
+            // has other boundaries, and the rows compared are 4 away from its edges.
             let pixels = (0..<(60 * 500 * 3)).map { UInt8(truncatingIfNeeded: ($0 % 180) * 7 + ($0 / 180) * 13 + ($0 * $0) % 17) }
             let tall = Image(width: 60, height: 500, channels: 3, pixels: pixels)
             let crop = try PixelKernels.crop(tall, x: 0, y: 100, width: 60, height: 120)

@@ -11,7 +11,7 @@ enum BlurOperations {
         parameters: [sigma(default: 2)],
         makeTransform: { parameters in
             let sigma = parameters.number("blur_radius") ?? 2
-            return { try await GaussianBlur.apply(to: $0, sigma: sigma) }
+            return { image in try await GaussianBlur.apply(to: consume image, sigma: sigma) }
         })
 
     /// `tilt-shift`: sharp horizontal band, blur growing above and below it.
@@ -33,7 +33,8 @@ enum BlurOperations {
                 curve: parameters.string("falloff_curve").flatMap(TiltShiftMask.Curve.init) ?? .smoothstep)
             guard mask.top <= mask.bottom else { throw ImageError.focusBandInverted(top: mask.top, bottom: mask.bottom) }
             return { image in
-                try await GaussianBlur.apply(to: image, sigma: sigma, rowWeights: mask.rowWeights(height: image.height))
+                let weights = mask.rowWeights(height: image.height)
+                return try await GaussianBlur.apply(to: consume image, sigma: sigma, rowWeights: weights)
             }
         })
 }

@@ -1,8 +1,9 @@
 /// The action of every image filter: one image in (decoded, or encoded bytes decoded here),
 /// one decoded image out, in the format of the input so `save` and bytes consumers keep it.
 struct ImageFilter: TaskAction {
-    /// The pixel transformation.
-    typealias Transform = @Sendable (Image) async throws -> Image
+    /// The pixel transformation. It consumes its input so that an image decoded for this filter
+    /// alone can be overwritten in place.
+    typealias Transform = @Sendable (consuming Image) async throws -> Image
 
     /// `max_pixels`, accepted by every filter.
     static let maxPixelsParameter = ParameterSpec(
@@ -31,7 +32,7 @@ struct ImageFilter: TaskAction {
 
     func run(in context: TaskContext) async throws -> any Artifact {
         let (image, format) = try await Self.inputImage(of: context, maxPixels: maxPixels)
-        return DecodedImage(try await transform(image), format: format)
+        return DecodedImage(try await transform(consume image), format: format)
     }
 
     /// The input image, decoding encoded bytes (refusing more than `maxPixels`), and the format

@@ -8,12 +8,12 @@ enum ToneOperations {
         ],
         makeTransform: { parameters in
             let intensity = parameters.number("intensity") ?? 1
-            return { try await SepiaKernel.apply(to: $0, intensity: intensity) }
+            return { image in try await SepiaKernel.apply(to: consume image, intensity: intensity) }
         })
 
     /// `grayscale`: BT.601 luma in every color channel.
     static let grayscale = ImageFilter.type(
         name: "grayscale", summary: "Converts an image to gray (BT.601 luma); alpha untouched.",
         parameters: [],
-        makeTransform: { _ in { try await PixelKernels.grayscale($0) } })
+        makeTransform: { _ in { image in try await PixelKernels.grayscale(consume image) } })
 }

@@ -1,0 +1,107 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TaskGraph
+
+extension ImagingTests {
+    /// Decodes and kernels wait for working memory, in order, and only while others hold it.
+    @Suite struct WorkingMemoryBudgetTests {
+        /// What ran, in order.
+        private final class Log: Sendable {
+            private let entries = Mutex<[String]>([])
+            func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+            var all: [String] { entries.withLock { $0 } }
+        }
+
+        /// Polls `condition` until it holds (or fails the test after 5 s).
+        private func waitUntil(_ condition: () -> Bool) async throws {
+            for _ in 0..<5000 where !condition() { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(condition())
+        }
+
+        /// A reservation of `bytes` that holds until `release` yields.
+        private func holder(
+            _ budget: WorkingMemoryBudget, _ bytes: Int, _ release: AsyncStream<Void>, _ log: Log
+        ) -> Task<Void, any Error> {
+            Task {
+                try await budget.withReservation(of: bytes) {
+                    log.add("holder")
+                    for await _ in release { break }
+                }
+            }
+        }
+
+        @Test func aReservationAloneRunsHoweverLarge() async throws {
+            let budget = WorkingMemoryBudget(limit: 100)
+            #expect(try await budget.withReservation(of: 500) { budget.reservedBytes } == 500)
+            #expect(try await budget.withReservation(of: 0) { budget.reservedBytes } == 0)
+            #expect(budget.reservedBytes == 0)
+        }
+
+        @Test func waitersStartInArrivalOrderWhenThereIsRoom() async throws {
+            let budget = WorkingMemoryBudget(limit: 100)
+            let log = Log()
+            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
+            let first = holder(budget, 60, release, log)
+            try await waitUntil { budget.reservedBytes == 60 }
+            let second = Task { try await budget.withReservation(of: 60) { log.add("second") } }
+            try await waitUntil { budget.waitingCount == 1 }
+            // 30 more would fit beside the holder, but the second reservation came first.
+            let third = Task { try await budget.withReservation(of: 30) { log.add("third") } }
+            try await waitUntil { budget.waitingCount == 2 }
+            #expect(log.all == ["holder"])
+            releaser.yield()
+            try await first.value
+            try await second.value
+            try await third.value
+            #expect(log.all.count == 3 && Set(log.all.dropFirst()) == ["second", "third"])
+            #expect(budget.reservedBytes == 0 && budget.waitingCount == 0)
+        }
+
+        @Test func aCancelledWaiterLeavesTheQueueWithoutRunning() async throws {
+            let budget = WorkingMemoryBudget(limit: 100)
+            let log = Log()
+            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
+            let first = holder(budget, 80, release, log)
+            try await waitUntil { budget.reservedBytes == 80 }
+            let cancelled = Task { try await budget.withReservation(of: 50) { log.add("cancelled") } }
+            try await waitUntil { budget.waitingCount == 1 }
+            let small = Task { try await budget.withReservation(of: 10) { log.add("small") } }
+            try await waitUntil { budget.waitingCount == 2 }
+            cancelled.cancel()
+            await #expect(throws: CancellationError.self) { try await cancelled.value }
+            // With the waiter ahead of it gone, the small one fits beside the holder.
+            try await small.value
+            #expect(log.all == ["holder", "small"])
+            releaser.yield()
+            try await first.value
+            #expect(budget.reservedBytes == 0 && budget.waitingCount == 0)
+        }
+
+        @Test func aTaskCancelledBeforeWaitingDoesNotWait() async throws {
+            let budget = WorkingMemoryBudget(limit: 100)
+            let log = Log()
+            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
+            let first = holder(budget, 80, release, log)
+            try await waitUntil { budget.reservedBytes == 80 }
+            let cancelled = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                try await budget.withReservation(of: 50) { log.add("cancelled") }
+            }
+            await #expect(throws: CancellationError.self) { try await cancelled.value }
+            #expect(budget.waitingCount == 0)
+            releaser.yield()
+            try await first.value
+            #expect(log.all == ["holder"])
+        }
+
+        @Test func progressiveJPEGsReserveTheirCoefficients() throws {
+            // 24×16 4:2:0: 6 luma blocks and 2 of each chroma, 128 bytes each.
+            #expect(JPEGCodec.coefficientBytes(try fixture("progressive.jpg"), maxPixels: 1000) == 10 * 128)
+            #expect(JPEGCodec.coefficientBytes(try fixture("subsampling-422.jpg"), maxPixels: 1000) == 0)
+            #expect(JPEGCodec.coefficientBytes(try fixture("progressive.jpg"), maxPixels: 100) == 0)
+            #expect(ImageCodec.decoderWorkingMemory(try fixture("rgba.png"), maxPixels: 1000) == 0)
+            #expect(ImageCodec.decoderWorkingMemory(Data("not an image".utf8), maxPixels: 1000) == 0)
+        }
+    }
+}
