@@ -23,7 +23,6 @@ struct TaskGraphCommand: AsyncParsableCommand {
     /// them), then parses the arguments and runs the command.
     static func main() async {
         await InterruptibleRun.trapSignals()
-        MemoryTuning.apply()
         await main(nil)
     }
 }
