@@ -38,7 +38,6 @@ echo "### Memory against the number of photos (--jobs 2)"
 echo
 echo "| pipeline | N = 10 | N = 200 |"
 echo "|---|---|---|"
-largest=0
 for n in 10 200; do
   mkdir -p "$work/photos-$n"
   for i in $(seq "$n"); do
@@ -59,7 +58,7 @@ YAML
 done
 largest=$(python3 -c "
 import sys; from PIL import Image
-print(max(Image.open(p).size[0] * Image.open(p).size[1] for p in sys.argv[1:]))" "${NAMES[@]/#/$wallpapers/}" 2>/dev/null || echo 0)
+print(max(Image.open(p).size[0] * Image.open(p).size[1] for p in sys.argv[1:]))" "$work"/photos-10/p[1-4].jpg 2>/dev/null || echo 0)
 
 # The download server for part 3.
 : >"$work/server-port"
