@@ -182,13 +182,16 @@ enum GaussianBlur {
 
         /// The bytes of one worker's scratch.
         static func bytes(radii: [Int], rowBytes: Int) -> Int {
-            ColumnBoxCascade.bytes(radii: radii, width: rowBytes) + rowBytes * 9
+            ColumnBoxCascade.bytes(radii: radii, width: rowBytes) + (rowBytes + 1) * 9
         }
 
         init(radii: [Int], rowBytes: Int, rows: Int) {
             cascade = ColumnBoxCascade(radii: radii, width: rowBytes, rows: rows)
-            rowA = .allocate(capacity: rowBytes)
-            rowB = .allocate(capacity: rowBytes)
+            // One sample beyond the row for `BoxFilter.row`.
+            rowA = .allocate(capacity: rowBytes + 1)
+            rowB = .allocate(capacity: rowBytes + 1)
+            rowA[rowBytes] = 0
+            rowB[rowBytes] = 0
             original = .allocate(capacity: rowBytes)
         }
 

@@ -113,6 +113,27 @@ extension ImagingTests {
             }
         }
 
+        @Test(arguments: [3, 4]) func rowPassMatchesTheDefinition(_ channels: Int) {
+            // Every channel of a pixel goes through one vector; rows shorter than the radius clamp.
+            for (count, radius) in [(1, 3), (2, 1), (7, 0), (7, 2), (40, 5), (5, 9)] {
+                let samples = count * channels
+                let input = (0...samples).map { Int32(($0 * 2731) % 65281) }
+                var output = [Int32](repeating: -1, count: samples + 1)
+                input.withUnsafeBufferPointer { source in
+                    output.withUnsafeMutableBufferPointer { target in
+                        BoxFilter.row(source.baseAddress!, target.baseAddress!, count: count, channels: channels, radius: radius)
+                    }
+                }
+                let scale = 1 / Float(2 * radius + 1)
+                let expected = (0..<samples).map { index -> Int32 in
+                    let (x, channel) = (index / channels, index % channels)
+                    let sum = (-radius...radius).reduce(Int32(0)) { $0 + input[min(max(x + $1, 0), count - 1) * channels + channel] }
+                    return (Float(sum) * scale).roundedInt32
+                }
+                #expect(Array(output.prefix(samples)) == expected, "\(count) pixels, radius \(radius)")
+            }
+        }
+
         /// One box pass down the columns, by the definition: the rounded mean of the window, rows
         /// clamped to the block.
         private static func columnBox(_ input: [UInt16], width: Int, rows: Int, radius: Int) -> [UInt16] {
