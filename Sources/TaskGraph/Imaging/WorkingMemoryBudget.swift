@@ -37,7 +37,7 @@ final class WorkingMemoryBudget: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A budget of `limit` bytes.
     init(limit: Int) {

@@ -8,7 +8,7 @@ extension ImagingTests {
     @Suite struct WorkingMemoryBudgetTests {
         /// What ran, in order.
         private final class Log: Sendable {
-            private let entries = Mutex<[String]>([])
+            private let entries = Locked<[String]>([])
             func add(_ entry: String) { entries.withLock { $0.append(entry) } }
             var all: [String] { entries.withLock { $0 } }
         }
