@@ -7,6 +7,7 @@ final class TestServerProcess: Sendable {
     /// The port it listens on.
     let port: Int
     private let lifeline: FileHandle
+    private let server: Process
 
     /// Starts a server; `/slow-file/MS/NAME` serves the files of `files`. Waits for its port on a
     /// Dispatch thread, never blocking the cooperative pool.
@@ -38,7 +39,13 @@ final class TestServerProcess: Sendable {
         }
         self.port = port
         lifeline = input.fileHandleForWriting
+        self.server = server
     }
 
-    deinit { try? lifeline.close() }
+    /// Waits for the exit too: Foundation's Process on Linux is only freed once `waitUntilExit`
+    /// has run (LeakSanitizer, scripts/sanitize.sh address). The server exits at once.
+    deinit {
+        try? lifeline.close()
+        server.waitUntilExit()
+    }
 }
