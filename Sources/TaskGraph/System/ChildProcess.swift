@@ -50,10 +50,12 @@ public enum ChildProcess {
         return result
     }
 
-    /// Sends SIGKILL to the process group of every child still running. For a second Ctrl-C
-    /// just before `_exit`.
+    /// Sends SIGKILL to the process group of every child still running, and refuses to start
+    /// any more (another thread may be about to spawn one). For a second Ctrl-C just before
+    /// `_exit`.
     public static func killAllImmediately() {
         registry.withLock { registry in
+            registry.closed = true
             for leader in registry.leaders.values {
                 kill(-leader, SIGKILL)
             }
@@ -66,6 +68,8 @@ public enum ChildProcess {
         var leaders: [UInt64: pid_t] = [:]
         /// The number of children spawned so far.
         var spawnCount: UInt64 = 0
+        /// Set by `killAllImmediately`: no child starts afterwards.
+        var closed = false
     }
 
     /// A started child: its pid, which is also its process group id, and its pipes' read ends.
@@ -284,6 +288,9 @@ public enum ChildProcess {
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         return try registry.withLock { registry in
+            guard !registry.closed else {
+                throw ChildProcessError.spawnFailed(arguments[0], "taskgraph is exiting")
+            }
             var pid: pid_t = 0
             let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
             guard code == 0 else {
