@@ -48,7 +48,7 @@ fi
 # many times slower and, beside the cancellation and timeout tests, keep both cooperative
 # threads busy for longer than those tests' hang guards allow.
 status=0
-env "$options_variable=$options log_path=$reports/report" \
+env "$options_variable=$options log_path=$reports/report" TASKGRAPH_TEST_SANITIZER="$sanitizer" \
   swift test --skip-build --disable-xctest --no-parallel \
   --sanitize="$sanitizer" --scratch-path "$scratch" || status=$?
 finished=$SECONDS

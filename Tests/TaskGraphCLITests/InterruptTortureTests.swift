@@ -33,7 +33,14 @@ import Testing
         }
     }
 
-    @Test func interruptedRunsExitCleanlyAndLeaveNothingBehind() async throws {
+    /// Under ThreadSanitizer the sanitizer's runtime delays signal handlers to points of its own
+    /// choosing (seen: 26 s from SIGINT to exit, and a `validate` finishing as if never
+    /// signalled), so this timing-driven test runs in the plain pass only
+    /// (`scripts/sanitize.sh` sets TASKGRAPH_TEST_SANITIZER).
+    @Test(.disabled(
+        if: ProcessInfo.processInfo.environment["TASKGRAPH_TEST_SANITIZER"] == "thread",
+        "ThreadSanitizer delays signal handling"))
+    func interruptedRunsExitCleanlyAndLeaveNothingBehind() async throws {
         let result = try await runScript([
             "--binary", TaskGraphProcess.binary.path, "--runs", "6", "--double-runs", "2",
             "--validate-runs", "1", "--validate-operations", "5000", "--max-delay", "3",
