@@ -16,12 +16,8 @@ operations:
   sleep: {foreach: "${items}", op: exec, command: [sleep, "30"]}
   after: {foreach: "${items}", op: save, needs: sleep, path: "${item}.txt"}
 YAML
-: >"$work/server-port"
-python3 Tests/TaskGraphTests/Networking/Fixtures/test_server.py < <(sleep 3600) >"$work/server-port" &
-server=$!
-trap 'kill $server 2>/dev/null' EXIT
-until [[ -s $work/server-port ]]; do sleep 0.05; done
-port=$(head -n 1 "$work/server-port")
+source bench/test-server.sh
+start_test_server "$work"
 cat >"$work/download.yaml" <<YAML
 version: 1
 operations:

@@ -61,12 +61,8 @@ import sys; from PIL import Image
 print(max(Image.open(p).size[0] * Image.open(p).size[1] for p in sys.argv[1:]))" "$work"/photos-10/p[1-4].jpg 2>/dev/null || echo 0)
 
 # The download server for part 3.
-: >"$work/server-port"
-python3 Tests/TaskGraphTests/Networking/Fixtures/test_server.py < <(sleep 3600) >"$work/server-port" &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-until [[ -s $work/server-port ]]; do sleep 0.05; done
-port=$(head -n 1 "$work/server-port")
+source bench/test-server.sh
+start_test_server "$work"
 # photos.yaml: N names cycling through the three committed encrypted photos (read as files).
 demo=(mountains sunset seedling)
 mkdir -p "$work/encrypted"
