@@ -25,11 +25,13 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
+        .target(name: "CEngineShims"),
         .target(
             name: "TaskGraph",
             dependencies: [
                 "CYAML",
                 "CCurlShim",
+                "CEngineShims",
                 "CImageShims",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -70,19 +70,21 @@ public struct Engine: Sendable {
         pool: Int, lane: Int, coordinator: RunCoordinator, runner: NodeRunner,
         events: (any EventSink)?, clock: RunClock
     ) async {
+        // The worker's own reference: reading the coordinator's for every node would retain and
+        // release arrays that every worker shares (contended atomics).
+        let plan = coordinator.plan
         var next = await coordinator.nextAssignment(pool: pool)
         while let assignment = next {
             let index = assignment.node
-            let completion = await runner.run(
-                index, of: coordinator.plan, inputs: assignment.inputs, lane: lane)
-            let end = clock.elapsed
+            let completion = await runner.run(index, of: plan, inputs: assignment.inputs(of: plan), lane: lane)
+            let end = events == nil ? .zero : clock.elapsed
             events?.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome)))
             let finish = coordinator.finish(
-                index, outcome: completion.outcome, result: completion.result,
+                index, startedAt: assignment.start, outcome: completion.outcome, result: completion.result,
                 attempts: completion.attempts, takingNextFrom: pool)
             if let events {
                 for node in finish.skipped {
-                    let outcome = NodeOutcome.skipped(because: coordinator.plan.ids[index])
+                    let outcome = NodeOutcome.skipped(because: plan.id(of: index))
                     events.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: node, outcome: outcome)))
                 }
                 for node in finish.readied {

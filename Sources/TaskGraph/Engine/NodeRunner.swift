@@ -18,16 +18,17 @@ struct NodeRunner: Sendable {
     func run(_ index: Int, of plan: RunPlan, inputs: [TaskContext.Input], lane: Int) async
         -> Completion
     {
-        let action = plan.actions[index]
-        let settings = plan.settings[index]
+        let (id, action, settings, preferredInputID) = plan.read(index) {
+            ($0.pointee.id, $0.pointee.action, $0.pointee.settings, $0.pointee.preferredInputID)
+        }
         let maximumAttempts = settings.retries + 1
         var attempt = 1
         while true {
             if Task.isCancelled { return Completion(outcome: .cancelled, attempts: attempt - 1) }
             emit(.nodeStarted(node: index, attempt: attempt, lane: lane))
             let context = TaskContext(
-                id: plan.ids[index], attempt: attempt, inputs: inputs,
-                preferredInputID: plan.preferredInputIDs[index], progressHandler: progressHandler(for: index))
+                id: id, attempt: attempt, inputs: inputs,
+                preferredInputID: preferredInputID, progressHandler: progressHandler(for: index))
             do {
                 let result = try await runAttempt(action, timeout: settings.timeout, context: context)
                 return Completion(outcome: .succeeded, result: result, attempts: attempt)

@@ -10,7 +10,7 @@ struct PoolLayout {
     let lanes: [Range<Int>]
 
     init(plan: RunPlan, options: EngineOptions) {
-        let pools = plan.settings.map(\.pool)
+        let pools = plan.nodes.withUnsafeBufferPointer { nodes in nodes.indices.map { nodes[$0].settings.pool } }
         let names = Set(pools.compactMap { $0 }).sorted()
         var indexByName: [String: Int32] = [:]
         for (offset, name) in names.enumerated() { indexByName[name] = Int32(offset + 1) }

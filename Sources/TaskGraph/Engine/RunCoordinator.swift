@@ -1,3 +1,4 @@
+import CEngineShims
 import Synchronization
 
 /// The shared state of one run (`RunState`) behind one lock, for workers calling in from any
@@ -12,9 +13,14 @@ final class RunCoordinator: Sendable {
     /// The nodes being run.
     let plan: RunPlan
     private let failFast: Bool
+    private let clock: RunClock
     /// Whether `finish` lists the nodes that became ready (for event consumers).
     private let tracksReadiness: Bool
     private let state: Locked<RunState>
+    /// How each node went, written by the worker that ran it (see `NodeHistories`).
+    private let histories: NodeHistories
+    /// Where the state's per-node records are, for prefetch hints only.
+    private let progressLayout: (base: UInt, stride: UInt)
 
     /// Prepares a run of `plan`, where `poolOfNode[i]` indexes one of `poolCount` pools, which
     /// have `laneCount` workers in all.
@@ -24,21 +30,25 @@ final class RunCoordinator: Sendable {
     ) {
         self.plan = plan
         self.failFast = failFast
+        self.clock = clock
         self.tracksReadiness = tracksReadiness
         state = Locked(RunState(
             plan: plan, poolOfNode: poolOfNode, poolCount: poolCount, laneCount: laneCount, clock: clock))
+        (progressLayout, histories) = state.withLock { ($0.progressLayout, $0.histories) }
     }
 
     /// The next node for a worker of `pool`, waiting until one is ready; nil once the run stops.
     func nextAssignment(pool: Int) async -> Assignment? {
-        switch update({ state, wakeUps in Self.take(from: pool, in: &state, wakeUps: &wakeUps) }) {
+        let now = clock.nanoseconds
+        switch update({ state, wakeUps in Self.take(from: pool, in: &state, now: now, wakeUps: &wakeUps) }) {
         case .assigned(let assignment): return assignment
         case .stopped: return nil
         case .empty: break
         }
         return await withCheckedContinuation { continuation in
+            let now = clock.nanoseconds
             let taken = update { state, wakeUps in
-                let taken = Self.take(from: pool, in: &state, wakeUps: &wakeUps)
+                let taken = Self.take(from: pool, in: &state, now: now, wakeUps: &wakeUps)
                 if case .empty = taken { state.wait(continuation, in: pool) }
                 return taken
             }
@@ -55,19 +65,41 @@ final class RunCoordinator: Sendable {
     /// - Returns: the nodes skipped or readied because of this one (for reporting), and the
     ///   caller's next assignment, or nil if none is ready right now (then call `nextAssignment`).
     func finish(
-        _ node: Int, outcome: NodeOutcome, result: (any Artifact)?, attempts: Int,
-        takingNextFrom pool: Int
+        _ node: Int, startedAt start: Int64, outcome: NodeOutcome, result: (any Artifact)?,
+        attempts: Int, takingNextFrom pool: Int
     ) -> RunState.Finish {
-        let summary = result?.summary ?? ""
+        // Everything that needs no shared state is done before taking the lock.
+        let now = clock.nanoseconds
+        histories[node] = NodeHistory(
+            outcome: outcome, start: start, end: now, attempts: attempts, summary: result?.summary ?? "")
+        prefetch(aroundFinishing: node)
         return update { state, wakeUps in
             var finish = state.finish(
-                node, outcome: outcome, result: result, summary: summary, attempts: attempts,
-                failFast: failFast, tracksReadiness: tracksReadiness, wakeUps: &wakeUps)
-            if case .assigned(let next) = Self.take(from: pool, in: &state, wakeUps: &wakeUps) {
+                node, outcome: outcome, result: result, now: now, failFast: failFast,
+                tracksReadiness: tracksReadiness, wakeUps: &wakeUps)
+            if case .assigned(let next) = Self.take(from: pool, in: &state, now: now, wakeUps: &wakeUps) {
                 finish.next = next
             }
             return finish
         }
+    }
+
+    /// Starts loading the records that finishing `node` will touch under the lock (its
+    /// dependents', and the dependencies of the dependent this worker will likely take next),
+    /// so those cache misses happen here, in parallel with other workers, and not while every
+    /// other worker waits for the lock. A hint only: nothing is read.
+    private func prefetch(aroundFinishing node: Int) {
+        let dependents = plan.dependents.successorPositions(of: node)
+        for position in dependents { prefetchProgress(of: plan.dependents.successor(at: position)) }
+        guard let first = dependents.first else { return }
+        let next = plan.dependents.successor(at: first)
+        for position in plan.dependencies.successorPositions(of: next) {
+            prefetchProgress(of: plan.dependencies.successor(at: position))
+        }
+    }
+
+    private func prefetchProgress(of node: Int) {
+        tg_prefetch_for_write(progressLayout.base &+ UInt(node) &* progressLayout.stride)
     }
 
     /// Stops handing out work (cancellation, fail-fast); idempotent, the first reason wins.
@@ -114,10 +146,10 @@ final class RunCoordinator: Sendable {
 
     /// Takes the next node of `pool`; taking a node with dependencies may let waiting roots go.
     private static func take(
-        from pool: Int, in state: inout RunState, wakeUps: inout RunState.WakeUps
+        from pool: Int, in state: inout RunState, now: Int64, wakeUps: inout RunState.WakeUps
     ) -> RunState.Take {
-        let taken = state.take(from: pool)
-        state.wakeRootWaiters(wakeUps: &wakeUps)
+        let taken = state.take(from: pool, now: now)
+        state.wakeRootWaiters(now: now, wakeUps: &wakeUps)
         return taken
     }
 }

@@ -1,43 +1,31 @@
-/// A graph laid out for running: one array per node property, built in one pass, so the hot
-/// path reads the one field it needs instead of copying whole nodes.
+/// A graph laid out for running: the graph's nodes (shared with it, not copied) and its edges in
+/// both directions as compact adjacency lists, so the scheduler's hot path walks flat arrays of
+/// 32-bit indices.
 struct RunPlan: Sendable {
-    let ids: [String]
-    let types: [String]
-    let actions: [any TaskAction]
-    let settings: [NodeSettings]
-    let preferredInputIDs: [String?]
+    /// Every node, in graph order.
+    let nodes: [ExecutionGraph.Node]
     /// Edges from each node to the nodes it needs.
     let dependencies: AdjacencyList
     /// Edges from each node to the nodes that need it.
     let dependents: AdjacencyList
 
     init(_ graph: ExecutionGraph) {
-        var ids: [String] = [], types: [String] = [], actions: [any TaskAction] = []
-        var settings: [NodeSettings] = [], preferred: [String?] = [], dependencies: [[Int]] = []
-        let count = graph.nodes.count
-        ids.reserveCapacity(count)
-        types.reserveCapacity(count)
-        actions.reserveCapacity(count)
-        settings.reserveCapacity(count)
-        preferred.reserveCapacity(count)
-        dependencies.reserveCapacity(count)
-        for node in graph.nodes {
-            ids.append(node.id)
-            types.append(node.type)
-            actions.append(node.action)
-            settings.append(node.settings)
-            preferred.append(node.preferredInputID)
-            dependencies.append(node.dependencies)
-        }
-        self.ids = ids
-        self.types = types
-        self.actions = actions
-        self.settings = settings
-        preferredInputIDs = preferred
-        self.dependencies = AdjacencyList(successors: dependencies)
-        dependents = self.dependencies.reversed()
+        nodes = graph.nodes
+        dependencies = AdjacencyList(successors: nodes.withUnsafeBufferPointer { nodes in
+            nodes.indices.map { nodes[$0].dependencies }
+        })
+        dependents = dependencies.reversed()
     }
 
     /// How many nodes there are.
-    var count: Int { ids.count }
+    var count: Int { nodes.count }
+
+    /// The id of `node`.
+    func id(of node: Int) -> String { read(node) { $0.pointee.id } }
+
+    /// Reads fields of `node` in place (`$0.pointee.field`): `nodes[node].field` copies the
+    /// whole node (parameters included) first, which costs more than scheduling it.
+    func read<Value>(_ node: Int, _ body: (UnsafePointer<ExecutionGraph.Node>) -> Value) -> Value {
+        nodes.withUnsafeBufferPointer { body($0.baseAddress! + node) }
+    }
 }

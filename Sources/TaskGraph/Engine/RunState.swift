@@ -17,7 +17,16 @@ struct RunState {
     /// A node handed to a worker, with its dependencies' results.
     struct Assignment {
         let node: Int
-        let inputs: [TaskContext.Input]
+        /// When it was handed out (nanoseconds since the run started).
+        let start: Int64
+        /// The dependencies' results, with the index of the node that produced each.
+        let results: [(node: Int32, artifact: any Artifact)]
+
+        /// The dependencies' results as the action sees them (built by the worker, outside the
+        /// lock).
+        func inputs(of plan: RunPlan) -> [TaskContext.Input] {
+            results.map { TaskContext.Input(id: plan.id(of: Int($0.node)), artifact: $0.artifact) }
+        }
     }
 
     /// What finishing a node changed.
@@ -42,20 +51,16 @@ struct RunState {
     typealias WakeUps = [(Waiter, Assignment?)]
 
     let plan: RunPlan
-    let poolOfNode: [Int32]
     /// Roots wait while this many nodes with dependencies are ready but not started.
     let rootLimit: Int
     let clock: RunClock
-    private var remainingDependencies: [Int32]
-    private var pendingConsumers: [Int32]
+    /// Per-node scheduling state (see `NodeProgress`).
+    private var progress: [NodeProgress]
     private var ready: [ReadyQueue]
     /// Nodes with dependencies that are ready but not started, in every pool.
     private var readyContinuing = 0
-    /// The longest chain of finished nodes leading to each node so far.
-    private var depths: [Int32]
-    private var outcomes: [NodeOutcome?]
-    private var results: [(any Artifact)?]
-    private var timings: [NodeTiming]
+    /// How each node went; written by workers outside the lock (see `NodeHistories`).
+    let histories: NodeHistories
     private var finishedCount = 0
     private var waiters: [[Waiter]]
     private(set) var stopReason: StopReason?
@@ -65,34 +70,45 @@ struct RunState {
     /// The state before anything ran, where `poolOfNode[i]` indexes one of `poolCount` pools,
     /// which have `laneCount` workers in all.
     init(plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, clock: RunClock) {
+        precondition(poolCount <= Int(UInt16.max) + 1, "Too many pools")
         self.plan = plan
-        self.poolOfNode = poolOfNode
         self.clock = clock
         rootLimit = max(4, 2 * laneCount)
         let count = plan.count
-        remainingDependencies = (0..<count).map { Int32(plan.dependencies.successors(of: $0).count) }
-        pendingConsumers = (0..<count).map { Int32(plan.dependents.successors(of: $0).count) }
+        progress = (0..<count).map { node in
+            NodeProgress(
+                remainingDependencies: Int32(plan.dependencies.successors(of: node).count),
+                pendingConsumers: Int32(plan.dependents.successors(of: node).count),
+                pool: UInt16(poolOfNode[node]))
+        }
         ready = Array(repeating: ReadyQueue(), count: poolCount)
-        depths = Array(repeating: 0, count: count)
-        outcomes = Array(repeating: nil, count: count)
-        results = Array(repeating: nil, count: count)
-        timings = Array(repeating: NodeTiming(), count: count)
+        histories = NodeHistories(count: count)
         waiters = Array(repeating: [], count: poolCount)
-        for node in 0..<count where remainingDependencies[node] == 0 {
+        for node in 0..<count where progress[node].remainingDependencies == 0 {
             ready[Int(poolOfNode[node])].appendRoot(node)
         }
         if count == 0 { stopReason = .completed }
     }
 
-    /// The next node for a worker of `pool`, if one may start now.
-    mutating func take(from pool: Int) -> Take {
+    /// The next node for a worker of `pool`, if one may start now (`now`: nanoseconds since the
+    /// run started, recorded as its start).
+    mutating func take(from pool: Int, now: Int64) -> Take {
         if stopReason != nil { return .stopped }
         if let node = ready[pool].popContinuing() {
             readyContinuing -= 1
-            return .assigned(assign(node))
+            return .assigned(assign(node, now: now))
         }
         guard readyContinuing < rootLimit, let root = ready[pool].popRoot() else { return .empty }
-        return .assigned(assign(root))
+        return .assigned(assign(root, now: now))
+    }
+
+    /// Where node `0`'s `NodeProgress` lives and the distance between nodes, for prefetch hints
+    /// (see `RunCoordinator.prefetch`). The storage never moves: the array is never resized and
+    /// only this state holds it.
+    var progressLayout: (base: UInt, stride: UInt) {
+        progress.withUnsafeBufferPointer { buffer in
+            (UInt(bitPattern: buffer.baseAddress), UInt(MemoryLayout<NodeProgress>.stride))
+        }
     }
 
     /// Parks a worker of `pool` until a node is handed to it.
@@ -100,32 +116,30 @@ struct RunState {
         waiters[pool].append(waiter)
     }
 
-    /// Records how `node` ended and releases or skips its dependents.
+    /// Records that `node` ended at `now` with `outcome` and `result` (its history is already
+    /// in `histories`) and releases or skips its dependents.
     mutating func finish(
-        _ node: Int, outcome: NodeOutcome, result: (any Artifact)?, summary: String, attempts: Int,
-        failFast: Bool, tracksReadiness: Bool, wakeUps: inout WakeUps
+        _ node: Int, outcome: NodeOutcome, result: (any Artifact)?, now: Int64, failFast: Bool,
+        tracksReadiness: Bool, wakeUps: inout WakeUps
     ) -> Finish {
-        outcomes[node] = outcome
-        timings[node].end = clock.nanoseconds
-        timings[node].attempts = attempts
-        timings[node].summary = summary
+        progress[node].hasEnded = true
         finishedCount += 1
         var finish = Finish()
-        let dependents = plan.dependents.successors(of: node)
+        let dependents = plan.dependents.successorPositions(of: node)
         if outcome == .succeeded {
-            if pendingConsumers[node] > 0 || dependents.isEmpty { results[node] = result }
+            if progress[node].pendingConsumers > 0 || dependents.isEmpty { progress[node].result = result }
             // The finishing worker takes the first node that becomes ready in its own pool
             // itself (no hand-off, no task switch); waiting workers get the rest.
             var keepForSelf = true
-            let depth = depths[node] + 1
-            for target in dependents {
-                let dependent = Int(target)
-                depths[dependent] = max(depths[dependent], depth)
-                remainingDependencies[dependent] -= 1
-                guard remainingDependencies[dependent] == 0, outcomes[dependent] == nil else { continue }
+            let depth = progress[node].depth + 1
+            let pool = progress[node].pool
+            for position in dependents {
+                let dependent = plan.dependents.successor(at: position)
+                let isReady = progress[dependent].dependencyFinished(depth: depth)
+                guard isReady else { continue }
                 if tracksReadiness { finish.readied.append(dependent) }
-                let samePool = poolOfNode[dependent] == poolOfNode[node]
-                enqueue(dependent, handOff: !(keepForSelf && samePool), wakeUps: &wakeUps)
+                let samePool = progress[dependent].pool == pool
+                enqueue(dependent, handOff: !(keepForSelf && samePool), now: now, wakeUps: &wakeUps)
                 if samePool { keepForSelf = false }
             }
         } else if outcome.isFailure {
@@ -148,11 +162,11 @@ struct RunState {
 
     /// Hands waiting roots to idle workers once fewer than `rootLimit` nodes with dependencies
     /// are waiting.
-    mutating func wakeRootWaiters(wakeUps: inout WakeUps) {
+    mutating func wakeRootWaiters(now: Int64, wakeUps: inout WakeUps) {
         guard stopReason == nil else { return }
         for pool in waiters.indices {
             while readyContinuing < rootLimit, !waiters[pool].isEmpty, let root = ready[pool].popRoot() {
-                wakeUps.append((waiters[pool].removeLast(), assign(root)))
+                wakeUps.append((waiters[pool].removeLast(), assign(root, now: now)))
             }
         }
     }
@@ -160,76 +174,68 @@ struct RunState {
     /// The report of the run so far; nodes that never ran are `.notStarted`.
     func report(wasCancelled: Bool) -> RunReport {
         var finalResults: [String: any Artifact] = [:]
+        finalResults.reserveCapacity(progress.count { $0.result != nil })
         let records = (0..<plan.count).map { index in
-            let timing = timings[index]
-            if plan.dependents.successors(of: index).isEmpty, let result = results[index] {
-                finalResults[plan.ids[index]] = result
+            let history = histories[index]
+            if plan.dependents.successors(of: index).isEmpty, let result = progress[index].result {
+                finalResults[plan.id(of: index)] = result
             }
             return RunReport.NodeRecord(
-                id: plan.ids[index], type: plan.types[index],
-                outcome: outcomes[index] ?? .notStarted, attempts: timing.attempts,
-                startTime: RunClock.duration(nanoseconds: timing.start),
-                endTime: RunClock.duration(nanoseconds: timing.end), summary: timing.summary)
+                id: plan.id(of: index), type: plan.read(index) { $0.pointee.type },
+                outcome: history.outcome ?? .notStarted, attempts: history.attempts,
+                startTime: RunClock.duration(nanoseconds: history.start),
+                endTime: RunClock.duration(nanoseconds: history.end), summary: history.summary)
         }
         return RunReport(
             nodes: records, wallTime: clock.elapsed, wasCancelled: wasCancelled,
             finalResults: finalResults)
     }
 
-    private mutating func enqueue(_ node: Int, handOff: Bool, wakeUps: inout WakeUps) {
-        let pool = Int(poolOfNode[node])
+    private mutating func enqueue(_ node: Int, handOff: Bool, now: Int64, wakeUps: inout WakeUps) {
+        let pool = Int(progress[node].pool)
         if handOff, stopReason == nil, !waiters[pool].isEmpty {
-            wakeUps.append((waiters[pool].removeLast(), assign(node)))
+            wakeUps.append((waiters[pool].removeLast(), assign(node, now: now)))
         } else {
-            ready[pool].appendContinuing(node, depth: depths[node])
+            ready[pool].appendContinuing(node, depth: progress[node].depth)
             readyContinuing += 1
         }
     }
 
     private mutating func skipDependents(of failed: Int) -> [Int] {
-        let cause = plan.ids[failed]
+        let cause = plan.id(of: failed)
         var skipped: [Int] = []
         var stack = plan.dependents.successors(of: failed).map(Int.init)
         while let node = stack.popLast() {
-            guard outcomes[node] == nil else { continue }
-            outcomes[node] = .skipped(because: cause)
+            guard !progress[node].hasEnded else { continue }
+            progress[node].hasEnded = true
+            histories[node].outcome = .skipped(because: cause)
             finishedCount += 1
             skipped.append(node)
-            for dependency in plan.dependencies.successors(of: node) { release(Int(dependency)) }
+            for dependency in plan.dependencies.successors(of: node) { _ = takeResult(of: Int(dependency)) }
             stack.append(contentsOf: plan.dependents.successors(of: node).map(Int.init))
         }
         return skipped
     }
 
-    /// Starts `node`: records the time and gathers its dependencies' results.
-    private mutating func assign(_ node: Int) -> Assignment {
-        timings[node].start = clock.nanoseconds
-        let ids = plan.ids
-        let dependencies = plan.dependencies.successors(of: node)
-        var inputs: [TaskContext.Input] = []
-        if !dependencies.isEmpty { inputs.reserveCapacity(dependencies.count) }
-        for target in dependencies {
-            let dependency = Int(target)
-            if let result = results[dependency] {
-                inputs.append(TaskContext.Input(id: ids[dependency], artifact: result))
-            }
-            release(dependency)
+    /// Starts `node` at `now`, gathering its dependencies' results. The last consumer of a
+    /// result takes it over instead of sharing it, so the lock is held for as little memory
+    /// traffic as possible.
+    private mutating func assign(_ node: Int, now: Int64) -> Assignment {
+        let dependencies = plan.dependencies.successorPositions(of: node)
+        var results: [(node: Int32, artifact: any Artifact)] = []
+        if !dependencies.isEmpty { results.reserveCapacity(dependencies.count) }
+        for position in dependencies {
+            let dependency = plan.dependencies.successor(at: position)
+            if let result = takeResult(of: dependency) { results.append((Int32(dependency), result)) }
         }
-        return Assignment(node: node, inputs: inputs)
+        return Assignment(node: node, start: now, results: results)
     }
 
-    /// One consumer of `node` no longer needs its result; drop it when none is left.
-    private mutating func release(_ node: Int) {
-        pendingConsumers[node] -= 1
-        if pendingConsumers[node] == 0 { results[node] = nil }
+    /// One consumer of `node` starts: returns the result it gets, which no longer stays here
+    /// once no consumer is left.
+    private mutating func takeResult(of node: Int) -> (any Artifact)? {
+        progress[node].pendingConsumers -= 1
+        guard progress[node].pendingConsumers == 0 else { return progress[node].result }
+        return progress[node].result.take()
     }
-}
-
-/// When a node ran (nanoseconds since the run started, -1 for never), how often, and what it
-/// produced, for the report.
-struct NodeTiming {
-    var start: Int64 = -1
-    var end: Int64 = -1
-    var attempts = 0
-    var summary = ""
 }

@@ -93,6 +93,18 @@ package struct AdjacencyList: Sendable, Equatable {
         targets[Int(offsets[node])..<Int(offsets[node + 1])]
     }
 
+    /// Where the successors of `node` are: walk them with `successor(at:)`. For hot loops that
+    /// several threads run at once, where a slice's retain and release of the shared storage
+    /// would cost more than the loop.
+    func successorPositions(of node: Int) -> Range<Int> {
+        Int(offsets[node])..<Int(offsets[node + 1])
+    }
+
+    /// The successor at `position` (one of `successorPositions(of:)`).
+    func successor(at position: Int) -> Int {
+        Int(targets[position])
+    }
+
     /// The graph with every edge flipped, so successors become predecessors.
     ///
     /// Stable: for each node, its new successors (the old predecessors) appear in ascending

@@ -22,28 +22,28 @@ import Testing
 
     private func succeed(_ node: Int, in state: inout RunState) {
         var wakeUps: RunState.WakeUps = []
+        state.histories[node] = NodeHistory(outcome: .succeeded, start: 0, end: 0, attempts: 1)
         _ = state.finish(
-            node, outcome: .succeeded, result: EmptyArtifact(), summary: "", attempts: 1,
-            failFast: false, tracksReadiness: false, wakeUps: &wakeUps)
+            node, outcome: .succeeded, result: EmptyArtifact(), now: 0, failFast: false, tracksReadiness: false, wakeUps: &wakeUps)
     }
 
     @Test func rootsWaitWhileEnoughConsumersAreReady() throws {
         var state = try sourcesAndConsumers()
         #expect(state.rootLimit == 4)
         for expected in [0, 2, 4, 6] {
-            let source = try #require(node(state.take(from: 1)))
+            let source = try #require(node(state.take(from: 1, now: 0)))
             #expect(source == expected)
             succeed(source, in: &state)
         }
         // Four consumers wait for the CPU pool: no fifth source starts.
-        #expect(node(state.take(from: 1)) == nil)
-        #expect(node(state.take(from: 0)) == 1)
-        #expect(node(state.take(from: 1)) == 8)
+        #expect(node(state.take(from: 1, now: 0)) == nil)
+        #expect(node(state.take(from: 0, now: 0)) == 1)
+        #expect(node(state.take(from: 1, now: 0)) == 8)
     }
 
     @Test func theLastNodeStopsTheRun() throws {
         var state = try sourcesAndConsumers()
-        while let next = node(state.take(from: 1)) ?? node(state.take(from: 0)) {
+        while let next = node(state.take(from: 1, now: 0)) ?? node(state.take(from: 0, now: 0)) {
             succeed(next, in: &state)
         }
         #expect(state.stopReason == .completed)

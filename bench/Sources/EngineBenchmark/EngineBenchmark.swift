@@ -19,13 +19,14 @@ enum EngineBenchmark {
             let count = arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
             let jobs = arguments.count > 4 ? Int(arguments[4]) ?? 2 : ProcessInfo.processInfo.activeProcessorCount
             let dependencies = shape.dependencies(count: count)
-            let seconds: Double
+            let timing: Timing
             switch arguments[2] {
-            case "taskgraph": seconds = try await runTaskGraph(dependencies, jobs: jobs)
-            case "operationqueue": seconds = runOperationQueue(dependencies, jobs: jobs)
+            case "taskgraph": timing = try await runTaskGraph(dependencies, jobs: jobs)
+            case "operationqueue": timing = runOperationQueue(dependencies, jobs: jobs)
             default: usage()
             }
-            print("\(shape.rawValue) \(arguments[2]) \(String(format: "%.4f", seconds))")
+            // The wall seconds stay the last field: the script reads that one.
+            print("\(shape.rawValue) \(arguments[2]) cpu=\(String(format: "%.3f", timing.cpu)) \(String(format: "%.4f", timing.wall))")
         case "cycles":
             let edges = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
             print("cycles \(String(format: "%.4f", CycleBenchmark.run(edges: edges)))")
@@ -39,8 +40,23 @@ enum EngineBenchmark {
         }
     }
 
-    /// Runs no-op actions on taskgraph's engine; returns the seconds `Engine.run` took.
-    static func runTaskGraph(_ dependencies: [[Int]], jobs: Int) async throws -> Double {
+    /// Wall time and the process's CPU time (all threads) of the timed part, in seconds. CPU
+    /// time moves less than wall time when other work shares the machine.
+    struct Timing {
+        var wall: Double
+        var cpu: Double
+
+        static func measure(_ body: () async throws -> Void) async rethrows -> Timing {
+            let cpuStart = processCPUSeconds()
+            let start = ContinuousClock.now
+            try await body()
+            let wall = seconds(ContinuousClock.now - start)
+            return Timing(wall: wall, cpu: processCPUSeconds() - cpuStart)
+        }
+    }
+
+    /// Runs no-op actions on taskgraph's engine, timing `Engine.run`.
+    static func runTaskGraph(_ dependencies: [[Int]], jobs: Int) async throws -> Timing {
         var graph = ExecutionGraph()
         let action = ClosureAction { _ in EmptyArtifact() }
         var handles: [ExecutionGraph.NodeHandle] = []
@@ -48,31 +64,40 @@ enum EngineBenchmark {
         for (index, needs) in dependencies.enumerated() {
             handles.append(try graph.add("n\(index)", action: action, needs: needs.map { handles[$0] }))
         }
-        let start = ContinuousClock.now
-        let report = await Engine(options: EngineOptions(jobs: jobs)).run(graph)
-        let elapsed = ContinuousClock.now - start
-        precondition(report.succeeded)
-        return seconds(elapsed)
+        var succeeded = false
+        let timing = await Timing.measure {
+            succeeded = await Engine(options: EngineOptions(jobs: jobs)).run(graph).succeeded
+        }
+        precondition(succeeded)
+        return timing
     }
 
-    /// Runs no-op BlockOperations with the same dependencies; returns the seconds from adding
-    /// them to the queue until all finished.
-    static func runOperationQueue(_ dependencies: [[Int]], jobs: Int) -> Double {
+    /// Runs no-op BlockOperations with the same dependencies, timing from adding them to the
+    /// queue until all finished.
+    static func runOperationQueue(_ dependencies: [[Int]], jobs: Int) -> Timing {
         let operations = dependencies.map { _ in BlockOperation {} }
         for (index, needs) in dependencies.enumerated() {
             for need in needs { operations[index].addDependency(operations[need]) }
         }
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = jobs
+        let cpuStart = processCPUSeconds()
         let start = ContinuousClock.now
         queue.addOperations(operations, waitUntilFinished: true)
-        let elapsed = seconds(ContinuousClock.now - start)
+        let elapsed = Timing(wall: seconds(ContinuousClock.now - start), cpu: processCPUSeconds() - cpuStart)
         // Untimed: break the dependency chains so releasing 100,000 operations does not recurse
         // through every dependency at once and overflow the stack.
         for (index, needs) in dependencies.enumerated() {
             for need in needs { operations[index].removeDependency(operations[need]) }
         }
         return elapsed
+    }
+
+    /// CPU time the whole process has used so far, in seconds.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
     static func seconds(_ duration: Duration) -> Double {

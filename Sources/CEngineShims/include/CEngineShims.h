@@ -1,0 +1,12 @@
+#ifndef CENGINE_SHIMS_H
+#define CENGINE_SHIMS_H
+
+#include <stdint.h>
+
+/// Asks the CPU to start loading the cache line at `address` for writing. Only a hint: it
+/// never faults and never changes memory, so any address, even a stale one, is harmless.
+static inline void tg_prefetch_for_write(uintptr_t address) {
+    __builtin_prefetch((const void *)address, 1, 3);
+}
+
+#endif
