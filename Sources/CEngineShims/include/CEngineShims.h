@@ -9,4 +9,10 @@ static inline void tg_prefetch_for_write(uintptr_t address) {
     __builtin_prefetch((const void *)address, 1, 3);
 }
 
+/// Asks the CPU to start loading the cache line at `address` for reading; a hint like
+/// `tg_prefetch_for_write`.
+static inline void tg_prefetch_for_read(uintptr_t address) {
+    __builtin_prefetch((const void *)address, 0, 3);
+}
+
 #endif

@@ -21,6 +21,8 @@ final class RunCoordinator: Sendable {
     private let histories: NodeHistories
     /// Where the state's per-node records are, for prefetch hints only.
     private let progressLayout: (base: UInt, stride: UInt)
+    /// Where the plan's nodes are, for prefetch hints only (the plan never changes).
+    private let nodesLayout: (base: UInt, stride: UInt)
 
     /// Prepares a run of `plan`, where `poolOfNode[i]` indexes one of `poolCount` pools, which
     /// have `laneCount` workers in all.
@@ -29,6 +31,9 @@ final class RunCoordinator: Sendable {
         tracksReadiness: Bool, clock: RunClock
     ) {
         self.plan = plan
+        nodesLayout = plan.nodes.withUnsafeBufferPointer { nodes in
+            (UInt(bitPattern: nodes.baseAddress), UInt(MemoryLayout<ExecutionGraph.Node>.stride))
+        }
         self.failFast = failFast
         self.clock = clock
         self.tracksReadiness = tracksReadiness
@@ -85,16 +90,21 @@ final class RunCoordinator: Sendable {
     }
 
     /// Starts loading the records that finishing `node` will touch under the lock (its
-    /// dependents', and the dependencies of the dependent this worker will likely take next),
-    /// so those cache misses happen here, in parallel with other workers, and not while every
-    /// other worker waits for the lock. A hint only: nothing is read.
+    /// dependents'; the dependencies of the dependent this worker will likely take next), and
+    /// what running that one reads (its node, its dependencies' ids), so those cache misses
+    /// happen here, in parallel with other workers, not while every other worker waits for the
+    /// lock. Hints only: nothing is read.
     private func prefetch(aroundFinishing node: Int) {
         let dependents = plan.dependents.successorPositions(of: node)
         for position in dependents { prefetchProgress(of: plan.dependents.successor(at: position)) }
         guard let first = dependents.first else { return }
         let next = plan.dependents.successor(at: first)
+        let nodeAddress = nodesLayout.base &+ UInt(next) &* nodesLayout.stride
+        for line in stride(from: 0, to: nodesLayout.stride, by: 64) { tg_prefetch_for_read(nodeAddress &+ line) }
         for position in plan.dependencies.successorPositions(of: next) {
-            prefetchProgress(of: plan.dependencies.successor(at: position))
+            let dependency = plan.dependencies.successor(at: position)
+            prefetchProgress(of: dependency)
+            tg_prefetch_for_read(nodesLayout.base &+ UInt(dependency) &* nodesLayout.stride)
         }
     }
 

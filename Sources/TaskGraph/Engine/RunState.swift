@@ -174,12 +174,13 @@ struct RunState {
     /// The report of the run so far; nodes that never ran are `.notStarted`.
     func report(wasCancelled: Bool) -> RunReport {
         var finalResults: [String: any Artifact] = [:]
-        finalResults.reserveCapacity(progress.count { $0.result != nil })
+        let sinks = (0..<plan.count).filter { plan.dependents.successorPositions(of: $0).isEmpty }
+        finalResults.reserveCapacity(sinks.count)
+        for sink in sinks {
+            if let result = progress[sink].result { finalResults[plan.id(of: sink)] = result }
+        }
         let records = (0..<plan.count).map { index in
             let history = histories[index]
-            if plan.dependents.successors(of: index).isEmpty, let result = progress[index].result {
-                finalResults[plan.id(of: index)] = result
-            }
             return RunReport.NodeRecord(
                 id: plan.id(of: index), type: plan.read(index) { $0.pointee.type },
                 outcome: history.outcome ?? .notStarted, attempts: history.attempts,
