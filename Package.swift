@@ -57,15 +57,16 @@ let package = Package(
             dependencies: ["TaskGraph"],
             path: "bench/Sources/CryptoBenchmark"
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "TaskGraphTests",
-            dependencies: ["TaskGraph"],
+            dependencies: ["TaskGraph", "TestSupport"],
             exclude: ["Crypto/Fixtures", "Networking/Fixtures"],
             resources: [.copy("Imaging/Fixtures")]
         ),
         .testTarget(
             name: "TaskGraphCLITests",
-            dependencies: ["TaskGraph"],
+            dependencies: ["TaskGraph", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// SIGINT during a download: `taskgraph` aborts the transfer, exits 130 within 0.5 s and leaves no
 /// file behind.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TaskGraph
+import TestSupport
 
 /// The project's main job, end to end: `pipelines/photos.yaml`, offline and from a real HTTP
 /// server on 127.0.0.1.

@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 @testable import TaskGraph
 
 /// `download` against a real HTTP server on 127.0.0.1: every outcome and its exact message.
 struct DownloadTests {
-    let server: TestHTTPServer
+    let server: TestServerProcess
 
     init() async throws {
         server = try await TestHTTPServer.shared()

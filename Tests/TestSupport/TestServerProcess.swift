@@ -1,17 +1,17 @@
 import Foundation
 
-/// The download tests' HTTP server (TaskGraphTests/Networking/Fixtures/test_server.py) for the
-/// end-to-end tests: 127.0.0.1 at an ephemeral port. It exits when this object goes away or the
-/// test process ends, whichever is first: it watches its stdin, whose write end only we hold.
-final class TestServerProcess: Sendable {
+/// The tests' HTTP server (TaskGraphTests/Networking/Fixtures/test_server.py), a real server on
+/// 127.0.0.1 at an ephemeral port, for both test targets. It exits when this object goes away or
+/// the test process ends, whichever is first: it watches its stdin, whose write end only we hold.
+public final class TestServerProcess: Sendable {
     /// The port it listens on.
-    let port: Int
+    public let port: Int
     private let lifeline: FileHandle
     private let server: Process
 
     /// Starts a server; `/slow-file/MS/NAME` serves the files of `files`. Waits for its port on a
     /// Dispatch thread, never blocking the cooperative pool.
-    static func start(files: URL? = nil) async throws -> TestServerProcess {
+    public static func start(files: URL? = nil) async throws -> TestServerProcess {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async { continuation.resume(with: Result { try TestServerProcess(files: files) }) }
         }
@@ -41,6 +41,9 @@ final class TestServerProcess: Sendable {
         lifeline = input.fileHandleForWriting
         self.server = server
     }
+
+    /// `http://127.0.0.1:PORT` followed by `path`.
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
     /// Waits for the exit too: Foundation's Process on Linux is only freed once `waitUntilExit`
     /// has run (LeakSanitizer, scripts/sanitize.sh address). The server exits at once.
