@@ -16,7 +16,7 @@ public enum ChildProcess {
 
     /// The children spawned and not yet reaped. A group is only signalled while its leader is in
     /// here: an unreaped leader keeps its pid, the group id, from being reused.
-    private static let registry = Locked(Registry())
+    static let registry = Locked(Registry())
 
     /// Runs a program to completion and collects its output.
     ///
@@ -63,7 +63,7 @@ public enum ChildProcess {
     }
 
     /// Leaders of the process groups not reaped yet, by a number never reused (unlike pids).
-    private struct Registry {
+    struct Registry {
         /// The pid of each child still registered, by its spawn number.
         var leaders: [UInt64: pid_t] = [:]
         /// The number of children spawned so far.
@@ -73,7 +73,7 @@ public enum ChildProcess {
     }
 
     /// A started child: its pid, which is also its process group id, and its pipes' read ends.
-    private struct Child: Sendable {
+    struct Child: Sendable {
         /// The child's key in `registry`.
         let spawnNumber: UInt64
         /// The pid of the child and the id of its process group.
@@ -99,78 +99,6 @@ public enum ChildProcess {
                 kill(-child.pid, signal)
             }
         }
-    }
-
-    /// Starts the program in a new process group and registers the group.
-    ///
-    /// - Throws: `ChildProcessError` when the program cannot be started.
-    private static func spawn(
-        arguments: [String], environment: [String: String], in workingDirectory: String?
-    ) throws -> Child {
-        guard let name = arguments.first else { throw ChildProcessError.emptyCommand }
-        if let workingDirectory, !hasFileType(S_IFDIR, at: workingDirectory) {
-            throw ChildProcessError.workingDirectoryMissing(workingDirectory)
-        }
-        let program = try resolve(name, searchPath: environment["PATH"])
-        var pipes: [(read: Int32, write: Int32)] = []
-        defer { pipes.forEach { close($0.write) } }
-        do {
-            for _ in 0..<2 {
-                pipes.append(try makePipe(for: name))
-            }
-            let (spawnNumber, pid) = try posixSpawn(
-                program, arguments: arguments,
-                environment: environment.map { "\($0.key)=\($0.value)" },
-                workingDirectory: workingDirectory,
-                standardOutput: pipes[0].write, standardError: pipes[1].write)
-            return Child(
-                spawnNumber: spawnNumber, pid: pid,
-                standardOutput: pipes[0].read, standardError: pipes[1].read)
-        } catch {
-            pipes.forEach { close($0.read) }
-            throw error
-        }
-    }
-
-    /// The path to run for `name`: itself if it contains "/", else the first executable regular
-    /// file of that name in the directories of `searchPath` (like `execvp`).
-    ///
-    /// - Throws: `ChildProcessError.programNotFound` if there is none.
-    private static func resolve(_ name: String, searchPath: String?) throws -> String {
-        if name.contains("/") {
-            return name
-        }
-        let directories = (searchPath ?? "/usr/bin:/bin")
-            .split(separator: ":", omittingEmptySubsequences: false)
-        for directory in directories {
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
-            if hasFileType(S_IFREG, at: candidate), access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        throw ChildProcessError.programNotFound(name)
-    }
-
-    /// Whether a file of `type` (`S_IFDIR`, `S_IFREG`, ...) exists at `path`.
-    private static func hasFileType(_ type: mode_t, at path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == type
-    }
-
-    /// Creates a pipe whose ends are closed on exec.
-    ///
-    /// - Throws: `ChildProcessError.spawnFailed` naming `program` if no pipe can be made.
-    private static func makePipe(for program: String) throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        #if os(Linux)
-        let created = GNU.pipe2(&fds, O_CLOEXEC) == 0
-        #else
-        // No pipe2 here: another thread forking between these calls could inherit the fds.
-        let created = pipe(&fds) == 0
-        fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
-        #endif
-        guard created else { throw ChildProcessError.spawnFailed(program, errorText(errno)) }
-        return (fds[0], fds[1])
     }
 
     /// Reads both pipes to their end while watching for the leader's exit; once it exited,
@@ -223,106 +151,8 @@ public enum ChildProcess {
     }
 
     /// The system's text for the error number `code`.
-    private static func errorText(_ code: Int32) -> String {
+    static func errorText(_ code: Int32) -> String {
         String(cString: strerror(code))
     }
 
-    /// Spawns `program` in a new process group, with an empty signal mask, default dispositions
-    /// for the signals a parent may ignore or catch, stdin from /dev/null and the given pipe ends
-    /// as stdout and stderr. The child is registered under the registry's lock, so
-    /// `killAllImmediately` cannot miss a child that was just started.
-    ///
-    /// - Parameters:
-    ///   - environment: The complete environment as "NAME=value" strings.
-    ///   - workingDirectory: The child's working directory; nil inherits ours.
-    /// - Returns: The child's spawn number and pid.
-    /// - Throws: `ChildProcessError` when the child cannot be started.
-    private static func posixSpawn(
-        _ program: String, arguments: [String], environment: [String],
-        workingDirectory: String?, standardOutput: Int32, standardError: Int32
-    ) throws -> (spawnNumber: UInt64, pid: pid_t) {
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        if let workingDirectory {
-            #if os(Linux)
-            guard let addChdir = GNU.addChdir else {
-                throw ChildProcessError.spawnFailed(
-                    arguments[0], "a working directory needs glibc 2.29 or later")
-            }
-            #else
-            let addChdir = posix_spawn_file_actions_addchdir_np
-            #endif
-            let code = addChdir(&actions, workingDirectory)
-            guard code == 0 else {
-                throw ChildProcessError.spawnFailed(arguments[0], errorText(code))
-            }
-        }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
-
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD] {
-            sigaddset(&signals, signal)
-        }
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes,
-            Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        return try registry.withLock { registry in
-            guard !registry.closed else {
-                throw ChildProcessError.spawnFailed(arguments[0], "taskgraph is exiting")
-            }
-            var pid: pid_t = 0
-            let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-            guard code == 0 else {
-                throw code == ENOENT
-                    ? ChildProcessError.programNotFound(arguments[0])
-                    : ChildProcessError.spawnFailed(arguments[0], errorText(code))
-            }
-            registry.spawnCount += 1
-            registry.leaders[registry.spawnCount] = pid
-            return (registry.spawnCount, pid)
-        }
-    }
 }
-
-#if os(Linux)
-/// glibc functions that Swift's Glibc module hides (they need `_GNU_SOURCE`), found at run time.
-private enum GNU {
-    /// `pipe2(2)`, present since glibc 2.9.
-    static let pipe2 = function(
-        "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32).self)!
-
-    /// `posix_spawn_file_actions_addchdir_np`, present since glibc 2.29.
-    static let addChdir = function(
-        "posix_spawn_file_actions_addchdir_np",
-        as: (@convention(c) (
-            UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?
-        ) -> Int32).self)
-
-    /// Looks up the C function `name` in the loaded libraries.
-    private static func function<F>(_ name: String, as type: F.Type) -> F? {
-        // A nil handle is glibc's RTLD_DEFAULT: search every loaded object.
-        dlsym(nil, name).map { unsafeBitCast($0, to: type) }
-    }
-}
-#endif
