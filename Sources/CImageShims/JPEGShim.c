@@ -3,6 +3,7 @@
 // never crosses Swift frames. Messages are formatted into the caller's buffer, never printed.
 
 #include "ImageShims.h"
+#include "JPEGRelease.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -86,6 +87,7 @@ int tg_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width,
                    int channels, char *message) {
     struct jpeg_decompress_struct cinfo;
     tg_jpeg_error error;
+    tg_jpeg_release release;
     cinfo.err = tg_jpeg_errors(&error, message);
     if (setjmp(error.jump)) {
         jpeg_destroy_decompress(&cinfo);
@@ -101,6 +103,7 @@ int tg_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width,
     }
     cinfo.out_color_space = channels == 4 ? JCS_EXT_RGBA : JCS_RGB;
     jpeg_start_decompress(&cinfo);
+    if (jpeg_has_multiple_scans(&cinfo)) tg_jpeg_release_consumed_coefficients(&cinfo, &release);
     const size_t stride = (size_t)width * (size_t)channels;
     while (cinfo.output_scanline < cinfo.output_height) {
         JSAMPROW rows[16];

@@ -22,6 +22,8 @@ typedef struct {
     int is_cmyk;
     /// Bytes libjpeg holds for the DCT coefficients of the whole image while decoding it: for a
     /// progressive (multi-scan) JPEG 128 per 8×8 block of every component, 0 for a baseline one.
+    /// `tg_jpeg_decode` gives them back as it writes the pixels, so a decode holds about the
+    /// larger of these and the image, not both.
     size_t coefficient_bytes;
 } tg_jpeg_info;
 
@@ -30,7 +32,8 @@ int tg_jpeg_read_header(const uint8_t *data, size_t size, tg_jpeg_info *info, ch
 
 /// Decodes the JPEG in `data` into `pixels`: `height` rows of `width * channels` bytes,
 /// `channels` 3 (RGB) or 4 (RGBA, alpha 255). Grayscale images are expanded to RGB.
-/// The premature end of the data is an error (libjpeg only warns).
+/// The premature end of the data is an error (libjpeg only warns). A progressive JPEG's
+/// coefficient memory is returned to the system row by row as the pixels are written.
 int tg_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
                    int channels, char *message);
 

@@ -26,7 +26,7 @@ public enum ImageCodec {
     /// small, or when the header is broken or too large (decoding then reports why).
     static func decoderWorkingMemory(_ data: Data, maxPixels: Int) -> Int {
         guard ImageFormat.sniff(data) == .jpeg else { return 0 }
-        return JPEGCodec.coefficientBytes(data, maxPixels: maxPixels)
+        return JPEGCodec.workingMemory(data, maxPixels: maxPixels)
     }
 
     /// Encodes `image` as `format`; `quality` (1...100) applies to JPEG.

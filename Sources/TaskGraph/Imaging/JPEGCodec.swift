@@ -23,18 +23,29 @@ enum JPEGCodec {
         return EXIFOrientation(jpeg: data).apply(to: stored)
     }
 
-    /// What decoding `data` holds in DCT coefficients (`tg_jpeg_info.coefficient_bytes`); 0 for
-    /// a baseline JPEG, a broken header, or an image over `maxPixels`.
-    static func coefficientBytes(_ data: Data, maxPixels: Int) -> Int {
+    /// What decoding `data` holds beyond the image it makes: 0 for a baseline JPEG, a broken
+    /// header, or an image over `maxPixels`. A progressive JPEG's DCT coefficients
+    /// (`tg_jpeg_info.coefficient_bytes`) are all held when the first row of pixels is written
+    /// and given back as rows are written, so the decode holds at most about the larger of them
+    /// and the image: the excess of the coefficients over the image, plus what is released only
+    /// in steps (`releaseSlack`), never more than the coefficients.
+    static func workingMemory(_ data: Data, maxPixels: Int) -> Int {
         data.withUnsafeBytes { raw in
             var info = tg_jpeg_info()
             let (ok, _) = ImageCodec.withMessageBuffer {
                 tg_jpeg_read_header(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &info, $0)
             }
-            guard ok != 0, Int(info.width) * Int(info.height) <= maxPixels else { return 0 }
-            return Int(info.coefficient_bytes)
+            let pixels = Int(info.width) * Int(info.height)
+            guard ok != 0, pixels <= maxPixels else { return 0 }
+            let coefficients = Int(info.coefficient_bytes)
+            return min(coefficients, max(0, coefficients - pixels * 3) + releaseSlack)
         }
     }
+
+    /// Coefficient memory that may be held beyond the larger of the coefficients and the image:
+    /// per component, the partial release steps at the output row and at the array's start
+    /// (`TG_RELEASE_STEP` in `JPEGRelease.c`, 256 KiB).
+    static let releaseSlack = 3 * 2 * (256 << 10)
 
     /// Encodes as baseline 4:2:0 JPEG; alpha is dropped.
     static func encode(_ image: Image, quality: Int) throws -> Data {

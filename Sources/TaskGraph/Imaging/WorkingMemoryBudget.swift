@@ -6,15 +6,16 @@ import Synchronization
 /// Two photos in flight each hold an image or two, but what pushes a run's peak up is working
 /// memory on top of that, when it coincides: a progressive JPEG cannot be decoded row by row, so
 /// libjpeg-turbo keeps the whole image's DCT coefficients (2 bytes per sample: 51 MiB for a
-/// 13-megapixel 4:2:2 photo) until the last scan is read; a filter that cannot overwrite its
-/// input holds a second image until it ends; the blur holds row buffers and saved rows. Each
-/// reserves its working memory here first and waits, without holding a thread, while others hold
-/// too much of the budget. One always starts when no other holds a reservation, however large it
-/// is, and waiters start in arrival order; reservations last only while the work runs, so they
-/// cannot wait on each other.
+/// 13-megapixel 4:2:2 photo) until the last scan is read, and gives them back only as it writes
+/// the image (so a decode reserves their excess over the image, 13 MB there); a filter that
+/// cannot overwrite its input holds a second image until it ends; the blur holds row buffers and
+/// saved rows. Each reserves its working memory here first and waits, without holding a thread,
+/// while others hold too much of the budget. One always starts when no other holds a
+/// reservation, however large it is, and waiters start in arrival order; reservations last only
+/// while the work runs, so they cannot wait on each other.
 final class WorkingMemoryBudget: Sendable {
-    /// The budget shared by every decode and kernel: one large progressive decode, or a filter's
-    /// second image, at a time; small ones alongside.
+    /// The budget shared by every decode and kernel: a filter's second image, or the blur's
+    /// buffers, at a time, with progressive decodes alongside.
     static let shared = WorkingMemoryBudget(limit: 64 << 20)
 
     /// Bytes that may be reserved at once (one reservation may exceed it alone).

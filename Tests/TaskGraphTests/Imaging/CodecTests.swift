@@ -16,6 +16,16 @@ extension ImagingTests {
             #expect(gray.pixel(x: 5, y: 5) == [77, 77, 77])
         }
 
+        @Test func progressiveDecodeMatchesItsBaselineTwin() async throws {
+            // The same coefficients (jpegtran), stored in one scan and in ten: the progressive
+            // decode gives its coefficient rows back as it writes pixels, and must not lose any.
+            let progressive = try await ImageCodec.decode(try fixture("gradient-progressive.jpg"))
+            let baseline = try await ImageCodec.decode(try fixture("gradient-baseline.jpg"))
+            #expect(progressive.summary == "2048×1536 RGB")
+            #expect(progressive.pixel(x: 2000, y: 1500) == [250, 250, 250])
+            #expect(progressive == baseline)
+        }
+
         @Test func refusesCMYK() async throws {
             let data = try fixture("cmyk.jpg")
             #expect(await errorText { _ = try await ImageCodec.decode(data) }

@@ -95,13 +95,30 @@ extension ImagingTests {
             #expect(log.all == ["holder"])
         }
 
-        @Test func progressiveJPEGsReserveTheirCoefficients() throws {
-            // 24×16 4:2:0: 6 luma blocks and 2 of each chroma, 128 bytes each.
-            #expect(JPEGCodec.coefficientBytes(try fixture("progressive.jpg"), maxPixels: 1000) == 10 * 128)
-            #expect(JPEGCodec.coefficientBytes(try fixture("subsampling-422.jpg"), maxPixels: 1000) == 0)
-            #expect(JPEGCodec.coefficientBytes(try fixture("progressive.jpg"), maxPixels: 100) == 0)
+        @Test func progressiveJPEGsReserveTheirCoefficientsBeyondTheImage() throws {
+            // 24×16 4:2:0: 6 luma blocks and 2 of each chroma, 128 bytes each; at this size the
+            // release steps are larger than the coefficients, all of which are reserved.
+            #expect(JPEGCodec.workingMemory(try fixture("progressive.jpg"), maxPixels: 1000) == 10 * 128)
+            #expect(JPEGCodec.workingMemory(try fixture("subsampling-422.jpg"), maxPixels: 1000) == 0)
+            #expect(JPEGCodec.workingMemory(try fixture("progressive.jpg"), maxPixels: 100) == 0)
+            // The same 4:2:2 header claiming 4000×3000: 187,500 luma blocks and 93,750 of each
+            // chroma, 48 MB of coefficients for a 36 MB image; the decode gives the coefficients
+            // back as it writes the pixels, so only the 12 MB excess (and the steps) is reserved.
+            let large = try Self.withSize(width: 4000, height: 3000, of: try fixture("gradient-progressive.jpg"))
+            #expect(JPEGCodec.workingMemory(large, maxPixels: 100_000_000) == 12_000_000 + JPEGCodec.releaseSlack)
             #expect(ImageCodec.decoderWorkingMemory(try fixture("rgba.png"), maxPixels: 1000) == 0)
             #expect(ImageCodec.decoderWorkingMemory(Data("not an image".utf8), maxPixels: 1000) == 0)
+        }
+
+        /// `jpeg` with the size in its start-of-frame header replaced (the header alone: the
+        /// scans no longer match).
+        private static func withSize(width: Int, height: Int, of jpeg: Data) throws -> Data {
+            var bytes = [UInt8](jpeg)
+            let frame = try #require((2..<(bytes.count - 9)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC2 })
+            bytes.replaceSubrange((frame + 5)..<(frame + 9), with: [
+                UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
+            ])
+            return Data(bytes)
         }
     }
 }

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Regenerates the synthetic image fixtures beside this script (needs Pillow and cryptography),
-and sunset-320.jpg from pipelines/photos/sunset.jpg.enc (decrypted with the demo key). Run from
-this folder."""
+and sunset-320.jpg from pipelines/photos/sunset.jpg.enc (decrypted with the demo key). The
+baseline gradient needs jpegtran (libjpeg-turbo-progs). Run from this folder."""
 import io
+import subprocess
 
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from PIL import Image, ImageOps
+from PIL import Image, ImageChops, ImageOps
 
 # EXIF orientation: an upright 32x16 picture (red, green / blue, white quadrants) stored so that
 # applying orientation k brings it upright again.
@@ -26,6 +27,16 @@ solid = Image.new('RGB', (24, 16), (200, 100, 50))
 solid.save('progressive.jpg', quality=95, progressive=True, subsampling=2)
 solid.save('subsampling-422.jpg', quality=95, subsampling=1)
 Image.new('L', (24, 16), 77).save('gray.jpg', quality=95)
+
+# A progressive 4:2:2 picture whose coefficient arrays span several huge pages, so decoding it
+# releases coefficient rows, and the same coefficients in one baseline scan (jpegtran is
+# lossless): both must decode to the same pixels.
+across = Image.linear_gradient('L').rotate(90).resize((2048, 1536))
+down = Image.linear_gradient('L').resize((2048, 1536))
+gradient = Image.merge('RGB', (across, down, ImageChops.add(across, down, scale=2)))
+gradient.save('gradient-progressive.jpg', quality=80, progressive=True, subsampling=1)
+baseline = subprocess.run(['jpegtran', '-optimize', '-copy', 'none', 'gradient-progressive.jpg'], check=True, capture_output=True)
+open('gradient-baseline.jpg', 'wb').write(baseline.stdout)
 Image.new('CMYK', (8, 8), (0, 128, 255, 0)).save('cmyk.jpg', quality=95)
 
 Image.new('I;16', (3, 2), 0x8080).save('gray16.png')
