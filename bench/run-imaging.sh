@@ -4,8 +4,9 @@
 # thread count, all reading JPEG and writing JPEG quality 90:
 #   (a) sepia 0.8   (b) tilt-shift σ 8   (c) decode -> tilt-shift -> sepia -> encode
 #   floor: taskgraph decode + encode only (libjpeg-turbo, no filter)
-# Prints a Markdown table: best wall time of RUNS runs (ImageMagick: one run), time per
-# megapixel, peak RSS, and the ratio to taskgraph.
+# Prints a Markdown table: best wall time of RUNS runs of every tool, time per megapixel, peak
+# RSS, and the ratio to taskgraph; and the load average before and after (other work on the
+# machine inflates wall times).
 # Needs: apt-get install -y libvips-tools imagemagick; pip install pyvips pyvips-binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -96,6 +97,7 @@ row() { # row LABEL TOOL SECONDS KIB REFERENCE_SECONDS
 }
 
 echo "machine: $(nproc) cores; $THREADS threads per tool; photos: $NAMES ($megapixels MP)"
+echo "load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 echo
 echo "| task | tool | wall time | per MP | peak RSS | time vs taskgraph |"
 echo "|---|---|---|---|---|---|"
@@ -109,8 +111,9 @@ for task in sepia tilt chain; do
   row "$task" "pyvips (in-process)" "$s" "$k" "$tg"
   read -r s k < <(best "$RUNS" bash -c 'for p in "$@"; do vips_cli '"$task"' "$p"; done' _ "${photos[@]}")
   row "$task" "vips CLI" "$s" "$k" "$tg"
-  read -r s k < <(best 1 bash -c 'for p in "$@"; do imagemagick '"$task"' "$p"; done' _ "${photos[@]}")
+  read -r s k < <(best "$RUNS" bash -c 'for p in "$@"; do imagemagick '"$task"' "$p"; done' _ "${photos[@]}")
   row "$task" "ImageMagick" "$s" "$k" "$tg"
 done
 echo
 echo "chain vs floor (taskgraph decode+encode only): $(awk -v c="$tg" -v f="$floor" 'BEGIN { printf "%.2f×", c / f }')"
+echo "load average at end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
