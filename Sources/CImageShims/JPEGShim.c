@@ -124,12 +124,18 @@ int tg_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, i
     struct jpeg_compress_struct cinfo;
     tg_jpeg_error error;
     // Written by libjpeg through the pointers given to jpeg_mem_dest; read after a longjmp only
-    // through memory, never from a register.
-    struct { unsigned char *buffer; unsigned long size; } destination = {NULL, 0};
+    // through memory, never from a register. The first buffer is a guess at the output size
+    // (6 bits per pixel, far above what photos take at any quality but 100): libjpeg's own
+    // starts at 4 KiB and doubles, copying, ten times for a photo. Its pages cost nothing until
+    // written. Should libjpeg outgrow it, it moves to a buffer of its own and `first` is freed.
+    struct { unsigned char *buffer; unsigned long size; unsigned char *first; } destination;
+    destination.size = (unsigned long)width * (unsigned long)height * 3 / 4 + 65536;
+    destination.first = destination.buffer = malloc(destination.size);
+    if (destination.first == NULL) destination.size = 0;
     cinfo.err = tg_jpeg_errors(&error, message);
     if (setjmp(error.jump)) {
         jpeg_destroy_compress(&cinfo);
-        free(destination.buffer);
+        free(destination.first);
         return 0;
     }
     jpeg_create_compress(&cinfo);
@@ -153,6 +159,7 @@ int tg_jpeg_encode(const uint8_t *pixels, int width, int height, int channels, i
     }
     jpeg_finish_compress(&cinfo);
     jpeg_destroy_compress(&cinfo);
+    if (destination.buffer != destination.first) free(destination.first);
     *output = destination.buffer;
     *output_size = destination.size;
     return 1;

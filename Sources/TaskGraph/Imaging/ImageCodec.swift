@@ -65,10 +65,9 @@ public enum ImageCodec {
         return (result, message)
     }
 
-    /// Copies a malloc'd encoder buffer into `Data` and frees it.
+    /// Wraps a malloc'd encoder buffer in `Data` without copying it; the `Data` frees it.
     static func takeBuffer(_ buffer: UnsafeMutablePointer<UInt8>?, count: Int) -> Data {
-        defer { tg_free(buffer) }
         guard let buffer else { return Data() }
-        return Data(bytes: buffer, count: count)
+        return Data(bytesNoCopy: buffer, count: count, deallocator: .custom { bytes, _ in tg_free(bytes) })
     }
 }
