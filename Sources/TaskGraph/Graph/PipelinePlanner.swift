@@ -50,18 +50,28 @@ struct PipelinePlanner {
         }
     }
 
+    /// The node of every instance (nil if any cannot be made), checking its parameters. Nodes
+    /// are made independently, a chunk of instances per core; chunks are joined in order.
     private func makeNodes(
         _ spec: PipelineSpec, _ expansion: InstanceExpansion, diagnostics: inout [Diagnostic]
     ) -> [ExecutionGraph.Node]? {
-        var nodes: [ExecutionGraph.Node] = []
-        nodes.reserveCapacity(expansion.instances.count)
-        var complete = true
-        for (index, instance) in expansion.instances.enumerated() {
+        let count = expansion.instances.count
+        let (nodes, found) = ParallelChunks.collect(count: count) { range, nodes, diagnostics in
+            makeNodes(range, spec, expansion, into: &nodes, diagnostics: &diagnostics)
+        }
+        diagnostics += found
+        return nodes.count == count ? nodes : nil
+    }
+
+    /// Appends the node of every instance in `instances` that can be made.
+    private func makeNodes(
+        _ instances: Range<Int>, _ spec: PipelineSpec, _ expansion: InstanceExpansion,
+        into nodes: inout [ExecutionGraph.Node], diagnostics: inout [Diagnostic]
+    ) {
+        for index in instances {
+            let instance = expansion.instances[index]
             let operation = spec.operations[instance.operation]
-            guard let typeName = operation.type, let type = registry[typeName.value] else {
-                complete = false
-                continue
-            }
+            guard let typeName = operation.type, let type = registry[typeName.value] else { continue }
             let item: Variables.ItemBinding = instance.item.map { .bound($0) } ?? .unavailable
             let checker = ParameterChecker(variables: spec.variables, item: item)
             var values: [String: ParameterValue] = [:]
@@ -89,11 +99,9 @@ struct PipelinePlanner {
                     preferredInputID: preferredInput(of: operation, instance: instance, expansion),
                     parameters: setup.parameters, location: operation.id.location))
             } catch {
-                complete = false
                 diagnostics.append(.error("operation '\(operation.id.value)': \(error)", at: typeName.location))
             }
         }
-        return complete ? nodes : nil
     }
 
     /// The instance id chosen by `input:`: the paired instance for a `foreach` dependency.

@@ -13,6 +13,9 @@ struct OperationSpecReader {
 
     private static let commonKeys = PipelineKeys.operation.map(\.name)
 
+    /// `needs` lists up to this long find repeated entries by a linear scan instead of a set.
+    private static let linearNeedsLimit = 16
+
     /// Every operation of `value` (which should be a mapping of ids to operations), in file order.
     func readAll(_ value: YAMLValue, diagnostics: inout [Diagnostic]) -> [OperationSpec] {
         guard case .mapping(let pairs, let location) = value else {
@@ -22,13 +25,15 @@ struct OperationSpecReader {
         if pairs.isEmpty {
             diagnostics.append(.error("'operations' is empty; a pipeline needs at least one operation", at: location))
         }
-        var operations: [OperationSpec] = []
-        operations.reserveCapacity(pairs.count)
-        for pair in pairs {
-            if let operation = read(id: pair.key, value: pair.value, diagnostics: &diagnostics) {
-                operations.append(operation)
+        // Operations are read independently, a chunk per core; chunks are joined in file order.
+        let (operations, found) = ParallelChunks.collect(count: pairs.count) { range, operations, found in
+            for pair in pairs[range] {
+                if let operation = read(id: pair.key, value: pair.value, diagnostics: &found) {
+                    operations.append(operation)
+                }
             }
         }
+        diagnostics += found
         return operations
     }
 
@@ -129,13 +134,15 @@ struct OperationSpecReader {
             diagnostics.append(.error("operation '\(id)': 'needs' must be an operation id or a list of them, not a mapping", at: location))
             return ([], location)
         }
+        // Short lists (nearly all) find repeats by scanning the entries kept; long ones hash.
+        let hashes = scalars.count > Self.linearNeedsLimit
         var seen: Set<String> = []
         var needs: [Located<String>] = []
         needs.reserveCapacity(scalars.count)
         for scalar in scalars {
             if scalar.text == id {
                 diagnostics.append(.error("operation '\(id)' needs itself", at: scalar.location))
-            } else if scalars.count > 1, !seen.insert(scalar.text).inserted {
+            } else if hashes ? !seen.insert(scalar.text).inserted : needs.contains(where: { $0.value == scalar.text }) {
                 diagnostics.append(.error("operation '\(id)' needs '\(scalar.text)' more than once", at: scalar.location))
             } else {
                 needs.append(Located(scalar.text, at: scalar.location))

@@ -6,10 +6,11 @@ struct ParameterChecker {
     /// The checked value of `value` for a parameter `name` of `type`, or nil with diagnostics.
     /// - Parameter subject: who the parameter belongs to, e.g. `operation 'tone'`.
     func check(
-        _ value: YAMLValue, as type: ParameterType, name: String, subject: String,
+        _ value: YAMLValue, as type: ParameterType, name: String, subject: @autoclosure () -> String,
         diagnostics: inout [Diagnostic]
     ) -> ParameterValue? {
-        let prefix = "\(subject): '\(name)'"
+        // Built only for a message: most values are fine, and this runs for every parameter.
+        func prefix() -> String { "\(subject()): '\(name)'" }
         switch type {
         case .stringList(let minimumCount):
             return checkList(value, minimumCount: minimumCount, prefix: prefix, diagnostics: &diagnostics)
@@ -17,7 +18,7 @@ struct ParameterChecker {
             return checkMap(value, prefix: prefix, diagnostics: &diagnostics)
         default:
             guard let scalar = value.scalar, !scalar.isNull else {
-                diagnostics.append(.error("\(prefix) must be \(Self.expectation(for: type)), not \(value.kindDescription)", at: value.location))
+                diagnostics.append(.error("\(prefix()) must be \(Self.expectation(for: type)), not \(value.kindDescription)", at: value.location))
                 return nil
             }
             guard let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) else {
@@ -25,7 +26,7 @@ struct ParameterChecker {
             }
             guard let checked = Self.convert(text, to: type) else {
                 diagnostics.append(.error(
-                    "\(prefix) must be \(Self.expectation(for: type)), not '\(text)'" + hint(text, type),
+                    "\(prefix()) must be \(Self.expectation(for: type)), not '\(text)'" + hint(text, type),
                     at: scalar.location))
                 return nil
             }
@@ -34,16 +35,16 @@ struct ParameterChecker {
     }
 
     private func checkList(
-        _ value: YAMLValue, minimumCount: Int, prefix: String, diagnostics: inout [Diagnostic]
+        _ value: YAMLValue, minimumCount: Int, prefix: () -> String, diagnostics: inout [Diagnostic]
     ) -> ParameterValue? {
         guard case .sequence(let elements, let location) = value else {
-            diagnostics.append(.error("\(prefix) must be a list of strings, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(.error("\(prefix()) must be a list of strings, not \(value.kindDescription)", at: value.location))
             return nil
         }
         var items: [String] = []
         for element in elements {
             guard let scalar = element.scalar else {
-                diagnostics.append(.error("\(prefix) must contain only strings, not \(element.kindDescription)", at: element.location))
+                diagnostics.append(.error("\(prefix()) must contain only strings, not \(element.kindDescription)", at: element.location))
                 continue
             }
             if let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) {
@@ -53,23 +54,23 @@ struct ParameterChecker {
         guard items.count == elements.count else { return nil }
         guard items.count >= minimumCount else {
             let noun = minimumCount == 1 ? "element" : "elements"
-            diagnostics.append(.error("\(prefix) must have at least \(minimumCount) \(noun)", at: location))
+            diagnostics.append(.error("\(prefix()) must have at least \(minimumCount) \(noun)", at: location))
             return nil
         }
         return .list(items)
     }
 
     private func checkMap(
-        _ value: YAMLValue, prefix: String, diagnostics: inout [Diagnostic]
+        _ value: YAMLValue, prefix: () -> String, diagnostics: inout [Diagnostic]
     ) -> ParameterValue? {
         guard case .mapping(let pairs, _) = value else {
-            diagnostics.append(.error("\(prefix) must be a mapping of strings, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(.error("\(prefix()) must be a mapping of strings, not \(value.kindDescription)", at: value.location))
             return nil
         }
         var map: [String: String] = [:]
         for pair in pairs {
             guard let scalar = pair.value.scalar else {
-                diagnostics.append(.error("\(prefix): '\(pair.key.text)' must be a string, not \(pair.value.kindDescription)", at: pair.value.location))
+                diagnostics.append(.error("\(prefix()): '\(pair.key.text)' must be a string, not \(pair.value.kindDescription)", at: pair.value.location))
                 continue
             }
             if let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) {

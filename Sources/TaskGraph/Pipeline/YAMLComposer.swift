@@ -12,25 +12,44 @@ struct YAMLComposer {
     /// The most nodes the document may expand to, counting every alias use in full.
     let nodeBudget: Int
 
-    /// A sequence or mapping being read; mutated in place on the stack.
+    /// A sequence or mapping being read; mutated in place on the stack. Its children wait on the
+    /// composer's shared child stacks (`Children`) from `start` on, so a collection is allocated
+    /// once, at its final size, when it ends.
     private struct Frame {
         let isMapping: Bool
         let location: SourceLocation
         let anchor: String?
-        var items: [YAMLValue] = []
-        var pairs: [YAMLPair] = []
+        /// Where this collection's children start on the shared stack of its kind.
+        let start: Int
         /// A mapping key waiting for its value; a duplicate key's value is read and dropped.
         var pendingKey: YAMLScalar?
         var dropsValue = false
-        /// Keys by text, built only once a mapping is large (see `firstOccurrence`).
-        var keyIndex: [String: SourceLocation] = [:]
-        /// Every key read so far, duplicates included, while the mapping is small.
-        var keys: [YAMLScalar] = []
+        /// Positions of keys on the shared pair stack by text, built only once a mapping is
+        /// large (see `firstOccurrence`).
+        var keyIndex: [String: Int] = [:]
         /// Nodes in this collection so far, itself included.
         var size = 1
+    }
 
-        /// The finished collection.
-        var value: YAMLValue { isMapping ? .mapping(pairs, location) : .sequence(items, location) }
+    /// The children of every open collection, innermost last.
+    private struct Children {
+        var items: [YAMLValue] = []
+        var pairs: [YAMLPair] = []
+
+        /// A new frame whose children start at the top of the right stack.
+        func frame(isMapping: Bool, at location: SourceLocation, anchor: String?) -> Frame {
+            Frame(isMapping: isMapping, location: location, anchor: anchor, start: isMapping ? pairs.count : items.count)
+        }
+
+        /// The finished collection of `frame`, its children taken off the stack.
+        mutating func finish(_ frame: Frame) -> YAMLValue {
+            if frame.isMapping {
+                defer { pairs.removeSubrange(frame.start...) }
+                return .mapping(Array(pairs[frame.start...]), frame.location)
+            }
+            defer { items.removeSubrange(frame.start...) }
+            return .sequence(Array(items[frame.start...]), frame.location)
+        }
     }
 
     /// A failure that stops reading.
@@ -55,6 +74,7 @@ struct YAMLComposer {
 
     private func run(_ parser: inout yaml_parser_t) throws(Failure) -> (root: YAMLValue?, diagnostics: [Diagnostic]) {
         var stack: [Frame] = []
+        var children = Children()
         var anchors: [String: (value: YAMLValue, size: Int)] = [:]
         var diagnostics: [Diagnostic] = []
         var root: YAMLValue?
@@ -80,12 +100,12 @@ struct YAMLComposer {
                 let value = YAMLValue.scalar(YAMLScalar(text: text, location: start, style: style(scalar.style, text)))
                 completed = (value, 1, string(scalar.anchor))
             case YAML_SEQUENCE_START_EVENT:
-                stack.append(Frame(isMapping: false, location: start, anchor: string(event.data.sequence_start.anchor)))
+                stack.append(children.frame(isMapping: false, at: start, anchor: string(event.data.sequence_start.anchor)))
             case YAML_MAPPING_START_EVENT:
-                stack.append(Frame(isMapping: true, location: start, anchor: string(event.data.mapping_start.anchor)))
+                stack.append(children.frame(isMapping: true, at: start, anchor: string(event.data.mapping_start.anchor)))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 let frame = stack.removeLast()
-                completed = (frame.value, frame.size, frame.anchor)
+                completed = (children.finish(frame), frame.size, frame.anchor)
             case YAML_ALIAS_EVENT:
                 let name = string(event.data.alias.anchor) ?? ""
                 guard let anchored = anchors[name] else {
@@ -106,20 +126,23 @@ struct YAMLComposer {
             if stack.isEmpty {
                 root = value
             } else {
-                attach(value, size: size, to: &stack[stack.count - 1], diagnostics: &diagnostics)
+                attach(value, size: size, to: &stack[stack.count - 1], children: &children, diagnostics: &diagnostics)
             }
         }
     }
 
     /// Adds a finished value to the collection being built.
-    private func attach(_ value: YAMLValue, size: Int, to frame: inout Frame, diagnostics: inout [Diagnostic]) {
+    private func attach(
+        _ value: YAMLValue, size: Int, to frame: inout Frame, children: inout Children,
+        diagnostics: inout [Diagnostic]
+    ) {
         frame.size += size
         guard frame.isMapping else {
-            frame.items.append(value)
+            children.items.append(value)
             return
         }
         if let key = frame.pendingKey {
-            if !frame.dropsValue { frame.pairs.append(YAMLPair(key: key, value: value)) }
+            if !frame.dropsValue { children.pairs.append(YAMLPair(key: key, value: value)) }
             frame.pendingKey = nil
             frame.dropsValue = false
             return
@@ -130,7 +153,7 @@ struct YAMLComposer {
             frame.dropsValue = true
             return
         }
-        if let first = firstOccurrence(of: key, in: &frame) {
+        if let first = firstOccurrence(of: key, in: &frame, pairs: children.pairs) {
             diagnostics.append(.error(
                 "duplicate key '\(key.text)' in the same mapping (first at line \(first.line))", at: key.location))
             frame.dropsValue = true
@@ -143,25 +166,25 @@ struct YAMLComposer {
     /// more than the scan.
     private static let linearKeyLimit = 16
 
-    /// Where `key` first appeared in the mapping, if it did; records it otherwise.
-    private func firstOccurrence(of key: YAMLScalar, in frame: inout Frame) -> SourceLocation? {
-        if frame.keys.count < Self.linearKeyLimit {
-            let first = frame.keys.first { $0.text == key.text }?.location
-            if first == nil { frame.keys.append(key) }
-            return first
+    /// Where `key` first appeared in the mapping of `frame`, whose pairs so far are on top of
+    /// `pairs` (a duplicate key's pair is never stored, so each earlier key appears once there).
+    private func firstOccurrence(of key: YAMLScalar, in frame: inout Frame, pairs: [YAMLPair]) -> SourceLocation? {
+        let count = pairs.count - frame.start
+        if count < Self.linearKeyLimit {
+            return pairs[frame.start...].first { $0.key.text == key.text }?.key.location
         }
         if frame.keyIndex.isEmpty {
-            for earlier in frame.keys { frame.keyIndex[earlier.text] = earlier.location }
+            frame.keyIndex.reserveCapacity(count * 2)
+            for position in frame.start..<pairs.count - 1 { frame.keyIndex[pairs[position].key.text] = position }
         }
-        if let first = frame.keyIndex[key.text] { return first }
-        frame.keyIndex[key.text] = key.location
-        return nil
+        frame.keyIndex[pairs[pairs.count - 1].key.text] = pairs.count - 1
+        return frame.keyIndex[key.text].map { pairs[$0].key.location }
     }
 
     private func style(_ style: yaml_scalar_style_t, _ text: String) -> YAMLScalar.Style {
         switch style {
         case YAML_SINGLE_QUOTED_SCALAR_STYLE, YAML_DOUBLE_QUOTED_SCALAR_STYLE:
-            text.contains("\n") ? .block : .quoted
+            text.utf8.contains(UInt8(ascii: "\n")) ? .block : .quoted
         case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE:
             .block
         default:
