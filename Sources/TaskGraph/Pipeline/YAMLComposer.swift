@@ -1,5 +1,3 @@
-import CYAML
-
 /// Builds a `YAMLValue` tree from libyaml's event stream, iteratively (an explicit stack, so
 /// nesting cannot overflow the call stack), with every node's location.
 ///
@@ -58,21 +56,22 @@ struct YAMLComposer {
     }
 
     /// The document's root (nil for a stream without documents) and the problems found along
-    /// the way that did not stop reading (duplicate keys).
+    /// the way that did not stop reading (duplicate keys). libyaml parses on another thread
+    /// meanwhile (`YAMLEventStream`).
     func compose(_ text: String) throws(Failure) -> (root: YAMLValue?, diagnostics: [Diagnostic]) {
-        var bytes = Array(text.utf8)
-        var parser = yaml_parser_t()
-        guard yaml_parser_initialize(&parser) == 1 else {
-            throw Failure(diagnostic: .error("cannot start the YAML parser", at: location(line: 0, column: 0)))
-        }
-        defer { yaml_parser_delete(&parser) }
-        return try bytes.withUnsafeMutableBufferPointer { buffer throws(Failure) in
-            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-            return try run(&parser)
+        let events = YAMLEventStream(text: text, file: file)
+        defer { events.close() }
+        var composition = Composition()
+        while true {
+            let batch = try events.next().get()
+            for index in batch.indices {  // not `for event in`: that copies every event
+                if let root = try compose(batch[index], into: &composition) { return root }
+            }
         }
     }
 
-    private func run(_ parser: inout yaml_parser_t) throws(Failure) -> (root: YAMLValue?, diagnostics: [Diagnostic]) {
+    /// What has been composed so far.
+    private struct Composition {
         var stack: [Frame] = []
         var children = Children()
         var anchors: [String: (value: YAMLValue, size: Int)] = [:]
@@ -80,55 +79,54 @@ struct YAMLComposer {
         var root: YAMLValue?
         var documents = 0
         var spent = 0
-        while true {
-            var event = yaml_event_t()
-            guard yaml_parser_parse(&parser, &event) == 1 else { throw Failure(diagnostic: parseError(parser)) }
-            defer { yaml_event_delete(&event) }
-            let start = location(event.start_mark)
-            var completed: (value: YAMLValue, size: Int, anchor: String?)?
-            switch event.type {
-            case YAML_STREAM_END_EVENT:
-                return (root, diagnostics)
-            case YAML_DOCUMENT_START_EVENT:
-                documents += 1
-                if documents > 1 {
-                    throw Failure(diagnostic: .error("a pipeline file holds one YAML document; found a second one", at: start))
-                }
-            case YAML_SCALAR_EVENT:
-                let scalar = event.data.scalar
-                let text = String(decoding: UnsafeBufferPointer(start: scalar.value, count: scalar.length), as: UTF8.self)
-                let value = YAMLValue.scalar(YAMLScalar(text: text, location: start, style: style(scalar.style, text)))
-                completed = (value, 1, string(scalar.anchor))
-            case YAML_SEQUENCE_START_EVENT:
-                stack.append(children.frame(isMapping: false, at: start, anchor: string(event.data.sequence_start.anchor)))
-            case YAML_MAPPING_START_EVENT:
-                stack.append(children.frame(isMapping: true, at: start, anchor: string(event.data.mapping_start.anchor)))
-            case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-                let frame = stack.removeLast()
-                completed = (children.finish(frame), frame.size, frame.anchor)
-            case YAML_ALIAS_EVENT:
-                let name = string(event.data.alias.anchor) ?? ""
-                guard let anchored = anchors[name] else {
-                    throw Failure(diagnostic: .error("alias '*\(name)' refers to no anchor defined before it", at: start))
-                }
-                completed = (anchored.value, anchored.size, nil)
-            default:
-                break
+    }
+
+    /// Adds `event` to the composition; at the stream's end, the finished document.
+    private func compose(
+        _ event: YAMLEvent, into composition: inout Composition
+    ) throws(Failure) -> (root: YAMLValue?, diagnostics: [Diagnostic])? {
+        let start = event.location
+        var completed: (value: YAMLValue, size: Int, anchor: String?)?
+        switch event.kind {
+        case .streamEnd:
+            return (composition.root, composition.diagnostics)
+        case .documentStart:
+            composition.documents += 1
+            if composition.documents > 1 {
+                throw Failure(diagnostic: .error("a pipeline file holds one YAML document; found a second one", at: start))
             }
-            guard let (value, size, anchor) = completed else { continue }
-            spent += size
-            if spent > nodeBudget {
-                throw Failure(diagnostic: .error(
-                    "YAML aliases expand to more than \(nodeBudget) nodes; refusing to read an alias bomb",
-                    at: location(line: 0, column: 0)))
+        case .scalar:
+            completed = (.scalar(YAMLScalar(text: event.text, location: start, style: event.style)), 1, event.anchor)
+        case .sequenceStart, .mappingStart:
+            composition.stack.append(composition.children.frame(
+                isMapping: event.kind == .mappingStart, at: start, anchor: event.anchor))
+        case .collectionEnd:
+            let frame = composition.stack.removeLast()
+            completed = (composition.children.finish(frame), frame.size, frame.anchor)
+        case .alias:
+            guard let anchored = composition.anchors[event.text] else {
+                throw Failure(diagnostic: .error("alias '*\(event.text)' refers to no anchor defined before it", at: start))
             }
-            if let anchor { anchors[anchor] = (value, size) }
-            if stack.isEmpty {
-                root = value
-            } else {
-                attach(value, size: size, to: &stack[stack.count - 1], children: &children, diagnostics: &diagnostics)
-            }
+            completed = (anchored.value, anchored.size, nil)
+        case .other:
+            break
         }
+        guard let (value, size, anchor) = completed else { return nil }
+        composition.spent += size
+        if composition.spent > nodeBudget {
+            throw Failure(diagnostic: .error(
+                "YAML aliases expand to more than \(nodeBudget) nodes; refusing to read an alias bomb",
+                at: SourceLocation(file: file, line: 1, column: 1)))
+        }
+        if let anchor { composition.anchors[anchor] = (value, size) }
+        if composition.stack.isEmpty {
+            composition.root = value
+        } else {
+            attach(
+                value, size: size, to: &composition.stack[composition.stack.count - 1],
+                children: &composition.children, diagnostics: &composition.diagnostics)
+        }
+        return nil
     }
 
     /// Adds a finished value to the collection being built.
@@ -179,40 +177,5 @@ struct YAMLComposer {
         }
         frame.keyIndex[pairs[pairs.count - 1].key.text] = pairs.count - 1
         return frame.keyIndex[key.text].map { pairs[$0].key.location }
-    }
-
-    private func style(_ style: yaml_scalar_style_t, _ text: String) -> YAMLScalar.Style {
-        switch style {
-        case YAML_SINGLE_QUOTED_SCALAR_STYLE, YAML_DOUBLE_QUOTED_SCALAR_STYLE:
-            text.utf8.contains(UInt8(ascii: "\n")) ? .block : .quoted
-        case YAML_LITERAL_SCALAR_STYLE, YAML_FOLDED_SCALAR_STYLE:
-            .block
-        default:
-            .plain
-        }
-    }
-
-    private func parseError(_ parser: yaml_parser_t) -> Diagnostic {
-        let problem = parser.problem.map { String(cString: $0) } ?? "unknown error"
-        if parser.error == YAML_READER_ERROR {
-            return .error("invalid YAML text: \(problem)", at: location(line: 0, column: 0))
-        }
-        var context = ""
-        if let text = parser.context {
-            context = " (\(String(cString: text)) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
-        }
-        return .error("invalid YAML: \(problem)\(context)", at: location(parser.problem_mark))
-    }
-
-    private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-        pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
-    }
-
-    private func location(_ mark: yaml_mark_t) -> SourceLocation {
-        location(line: Int(mark.line), column: Int(mark.column))
-    }
-
-    private func location(line: Int, column: Int) -> SourceLocation {
-        SourceLocation(file: file, line: line + 1, column: column + 1)
     }
 }
