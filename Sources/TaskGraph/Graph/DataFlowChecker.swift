@@ -17,7 +17,7 @@ struct DataFlowChecker {
                     at: operation.type?.location ?? operation.id.location))
                 continue
             }
-            let dependencies = operation.needs.compactMap { need in declared.index[need.value] }
+            let dependencies = declared.targets(ofNeedsOf: index).compactMap { $0 }
             guard dependencies.count == operation.needs.count else { continue }
             let providers = dependencies.filter { !produced(by: operations[$0]).isDisjoint(with: accepted) }
             guard !providers.isEmpty else {

@@ -24,6 +24,7 @@ struct InstanceExpansion {
 
     init(_ operations: [OperationSpec], declared: DeclaredOperations, diagnostics: inout [Diagnostic]) {
         self.declared = declared
+        instances.reserveCapacity(operations.count)
         for (index, operation) in operations.enumerated() {
             let first = instances.count
             if let items = operation.items?.value {
@@ -36,8 +37,11 @@ struct InstanceExpansion {
         }
         dependencies = Array(repeating: [], count: instances.count)
         for (index, operation) in operations.enumerated() {
-            for need in operation.needs {
-                guard let target = declared.index[need.value] else { continue }
+            for instance in instancesOfOperation[index] {
+                dependencies[instance].reserveCapacity(operation.needs.count)
+            }
+            for (need, target) in zip(operation.needs, declared.targets(ofNeedsOf: index)) {
+                guard let target else { continue }
                 connect(index, to: target, at: need.location, operations: operations, diagnostics: &diagnostics)
             }
         }

@@ -28,9 +28,9 @@ struct PipelinePlanner {
         _ spec: PipelineSpec, _ declared: DeclaredOperations, diagnostics: inout [Diagnostic]
     ) {
         let pools = Set(spec.pools.keys).union(poolOverrides.keys)
-        for operation in spec.operations {
+        for (index, operation) in spec.operations.enumerated() {
             let id = operation.id.value
-            for need in operation.needs where declared.index[need.value] == nil {
+            for (need, target) in zip(operation.needs, declared.targets(ofNeedsOf: index)) where target == nil {
                 diagnostics.append(.error(
                     "operation '\(id)' needs '\(need.value)', which does not exist"
                         + Suggestion.clause(for: need.value, in: declared.ids),
@@ -111,16 +111,5 @@ struct PipelinePlanner {
         guard let input = operation.input?.value else { return nil }
         guard let item = instance.item, expansion.isForeach(input) else { return input }
         return "\(input)[\(item)]"
-    }
-}
-
-/// The declared operations by id.
-struct DeclaredOperations {
-    let index: [String: Int]
-    let ids: [String]
-
-    init(_ operations: [OperationSpec]) {
-        ids = operations.map(\.id.value)
-        index = Dictionary(ids.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
