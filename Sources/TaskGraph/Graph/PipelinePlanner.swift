@@ -75,8 +75,9 @@ struct PipelinePlanner {
             let item: Variables.ItemBinding = instance.item.map { .bound($0) } ?? .unavailable
             let checker = ParameterChecker(variables: spec.variables, item: item)
             var values: [String: ParameterValue] = [:]
+            values.reserveCapacity(type.parameters.count)
             for parameter in type.parameters {
-                if let value = operation.parameters[parameter.name] {
+                if let value = operation.parameter(parameter.name) {
                     values[parameter.name] = checker.check(
                         value, as: parameter.type, name: parameter.name,
                         subject: "operation '\(operation.id.value)'", diagnostics: &diagnostics)

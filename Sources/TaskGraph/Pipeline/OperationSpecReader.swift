@@ -43,23 +43,24 @@ struct OperationSpecReader {
                 "invalid operation id '\(id.text)'; use letters, digits, '-', '_' and '.'", at: id.location))
             return nil
         }
-        let subject = "operation '\(id.text)'"
+        // Named in messages only: built when one is reported.
+        func subject() -> String { "operation '\(id.text)'" }
         guard case .mapping(let pairs, let location) = value else {
-            diagnostics.append(.error("\(subject) must be a mapping with at least 'op', not \(value.kindDescription)", at: value.location))
+            diagnostics.append(.error("\(subject()) must be a mapping with at least 'op', not \(value.kindDescription)", at: value.location))
             return nil
         }
         let keys = KeyedPairs(pairs)
-        var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: [:])
-        spec.type = readType(keys["op"], subject: subject, at: location, diagnostics: &diagnostics)
+        var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: [])
+        spec.type = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
         let type = spec.type.flatMap { registry[$0.value] }
         (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
-        spec.items = keys["foreach"].flatMap { readItems($0, subject: subject, diagnostics: &diagnostics) }
+        spec.items = keys["foreach"].flatMap { readItems($0, subject: subject(), diagnostics: &diagnostics) }
         let item: Variables.ItemBinding = spec.items == nil ? .unavailable : .deferred
         let checker = ParameterChecker(variables: variables, item: item)
         for (key, type) in Self.settingTypes {
             let setting: (ParameterValue, SourceLocation)?
             if let value = keys[key] {
-                setting = checker.check(value, as: type, name: key, subject: subject, diagnostics: &diagnostics)
+                setting = checker.check(value, as: type, name: key, subject: subject(), diagnostics: &diagnostics)
                     .map { ($0, value.location) }
             } else {
                 setting = defaults[key]
@@ -77,17 +78,17 @@ struct OperationSpecReader {
             guard type.parameter(named: pair.key.text) != nil else {
                 let allowed = Self.commonKeys + type.parameters.map(\.name)
                 diagnostics.append(.error(
-                    "\(subject): unknown key '\(pair.key.text)' for '\(type.name)'"
+                    "\(subject()): unknown key '\(pair.key.text)' for '\(type.name)'"
                         + Suggestion.clause(for: pair.key.text, in: allowed),
                     at: pair.key.location))
                 continue
             }
-            spec.parameters[pair.key.text] = pair.value
+            spec.parameters.append(pair)
         }
         if let type {
             for parameter in type.parameters where parameter.isRequired && keys[parameter.name] == nil {
                 diagnostics.append(.error(
-                    "\(subject): missing required parameter '\(parameter.name)' for '\(type.name)'",
+                    "\(subject()): missing required parameter '\(parameter.name)' for '\(type.name)'",
                     at: spec.type?.location ?? location))
             }
         }
@@ -95,19 +96,19 @@ struct OperationSpecReader {
     }
 
     private func readType(
-        _ value: YAMLValue?, subject: String, at location: SourceLocation, diagnostics: inout [Diagnostic]
+        _ value: YAMLValue?, subject: @autoclosure () -> String, at location: SourceLocation, diagnostics: inout [Diagnostic]
     ) -> Located<String>? {
         guard let value else {
-            diagnostics.append(.error("\(subject): missing required key 'op'", at: location))
+            diagnostics.append(.error("\(subject()): missing required key 'op'", at: location))
             return nil
         }
         guard let scalar = value.scalar, !scalar.isNull else {
-            diagnostics.append(.error("\(subject): 'op' must be an operation type name, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(.error("\(subject()): 'op' must be an operation type name, not \(value.kindDescription)", at: value.location))
             return nil
         }
         if registry[scalar.text] == nil {
             diagnostics.append(.error(
-                "\(subject): unknown operation type '\(scalar.text)'"
+                "\(subject()): unknown operation type '\(scalar.text)'"
                     + Suggestion.clause(for: scalar.text, in: registry.types.keys),
                 at: scalar.location))
         }

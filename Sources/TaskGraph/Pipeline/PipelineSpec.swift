@@ -32,6 +32,12 @@ struct OperationSpec {
     var pool: Located<String>?
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
-    /// The operation type's own parameters, substituted except for `${item}`.
-    var parameters: [String: YAMLValue]
+    /// The operation type's own parameters as written, in file order (keys are unique). A list,
+    /// not a dictionary: an operation sets a handful, and most operations are read only once.
+    var parameters: [YAMLPair]
+
+    /// The value written for parameter `name`, if any.
+    func parameter(_ name: String) -> YAMLValue? {
+        parameters.first { $0.key.text == name }?.value
+    }
 }

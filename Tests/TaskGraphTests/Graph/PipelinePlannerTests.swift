@@ -147,7 +147,7 @@ import Testing
             let needs = index == 0 ? [] : [Located("n\(index - 1)", at: location)]
             operations.append(OperationSpec(
                 id: Located("n\(index)", at: location), type: Located("group", at: location),
-                needs: needs, needsLocation: location, parameters: [:]))
+                needs: needs, needsLocation: location, parameters: []))
         }
         let spec = PipelineSpec(
             file: "chain.yaml", name: "chain", output: nil, pools: [:],
