@@ -5,10 +5,12 @@ struct DataFlowChecker {
     let declared: DeclaredOperations
 
     func check(_ operations: [OperationSpec], expansion: InstanceExpansion, diagnostics: inout [Diagnostic]) {
-        for (index, operation) in operations.enumerated() {
-            guard let typeName = operation.type?.value, let type = registry[typeName] else { continue }
+        for index in operations.indices {
+            // Most operations consume nothing: decided before copying the whole operation.
+            guard let typeName = operations[index].type?.value, let type = registry[typeName] else { continue }
             let accepted = type.input.acceptedKinds
             guard !accepted.isEmpty else { continue }
+            let operation = operations[index]
             let subject = "operation '\(operation.id.value)'"
             let wanted = accepted.sorted().map(\.rawValue).joined(separator: " or ")
             guard let needsLocation = operation.needsLocation, !operation.needs.isEmpty else {

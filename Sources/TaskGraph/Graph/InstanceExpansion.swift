@@ -25,22 +25,26 @@ struct InstanceExpansion {
     init(_ operations: [OperationSpec], declared: DeclaredOperations, diagnostics: inout [Diagnostic]) {
         self.declared = declared
         instances.reserveCapacity(operations.count)
-        for (index, operation) in operations.enumerated() {
+        // By index, reading fields in place: a whole `OperationSpec` is costly to copy.
+        for index in operations.indices {
             let first = instances.count
-            if let items = operation.items?.value {
-                instances += items.map { Instance(operation: index, id: "\(operation.id.value)[\($0)]", item: $0) }
+            let id = operations[index].id.value
+            let items = operations[index].items?.value
+            if let items {
+                instances += items.map { Instance(operation: index, id: "\(id)[\($0)]", item: $0) }
             } else {
-                instances.append(Instance(operation: index, id: operation.id.value, item: nil))
+                instances.append(Instance(operation: index, id: id, item: nil))
             }
             instancesOfOperation.append(first..<instances.count)
-            itemsOfOperation.append(operation.items?.value)
+            itemsOfOperation.append(items)
         }
         dependencies = Array(repeating: [], count: instances.count)
-        for (index, operation) in operations.enumerated() {
+        for index in operations.indices {
+            let needs = operations[index].needs
             for instance in instancesOfOperation[index] {
-                dependencies[instance].reserveCapacity(operation.needs.count)
+                dependencies[instance].reserveCapacity(needs.count)
             }
-            for (need, target) in zip(operation.needs, declared.targets(ofNeedsOf: index)) {
+            for (need, target) in zip(needs, declared.targets(ofNeedsOf: index)) {
                 guard let target else { continue }
                 connect(index, to: target, at: need.location, operations: operations, diagnostics: &diagnostics)
             }

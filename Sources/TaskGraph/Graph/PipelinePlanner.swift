@@ -28,21 +28,23 @@ struct PipelinePlanner {
         _ spec: PipelineSpec, _ declared: DeclaredOperations, diagnostics: inout [Diagnostic]
     ) {
         let pools = Set(spec.pools.keys).union(poolOverrides.keys)
-        for (index, operation) in spec.operations.enumerated() {
-            let id = operation.id.value
-            for (need, target) in zip(operation.needs, declared.targets(ofNeedsOf: index)) where target == nil {
+        // By index, reading fields in place: a whole `OperationSpec` is costly to copy.
+        for index in spec.operations.indices {
+            let id = spec.operations[index].id.value
+            let needs = spec.operations[index].needs
+            for (need, target) in zip(needs, declared.targets(ofNeedsOf: index)) where target == nil {
                 diagnostics.append(.error(
                     "operation '\(id)' needs '\(need.value)', which does not exist"
                         + Suggestion.clause(for: need.value, in: declared.ids),
                     at: need.location))
             }
-            if let pool = operation.pool, !pools.contains(pool.value) {
+            if let pool = spec.operations[index].pool, !pools.contains(pool.value) {
                 diagnostics.append(.error(
                     "operation '\(id)': pool '\(pool.value)' is not declared under 'pools'"
                         + Suggestion.clause(for: pool.value, in: pools),
                     at: pool.location))
             }
-            if let input = operation.input, !operation.needs.contains(where: { $0.value == input.value }) {
+            if let input = spec.operations[index].input, !needs.contains(where: { $0.value == input.value }) {
                 diagnostics.append(.error(
                     "operation '\(id)': 'input' names '\(input.value)', which is not in its 'needs'",
                     at: input.location))

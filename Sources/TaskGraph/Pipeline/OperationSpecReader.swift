@@ -96,7 +96,8 @@ struct OperationSpecReader {
     }
 
     private func readType(
-        _ value: YAMLValue?, subject: @autoclosure () -> String, at location: SourceLocation, diagnostics: inout [Diagnostic]
+        _ value: YAMLValue?, subject: @autoclosure () -> String, at location: SourceLocation,
+        diagnostics: inout [Diagnostic]
     ) -> Located<String>? {
         guard let value else {
             diagnostics.append(.error("\(subject()): missing required key 'op'", at: location))

@@ -36,7 +36,9 @@ struct YAMLComposer {
 
         /// A new frame whose children start at the top of the right stack.
         func frame(isMapping: Bool, at location: SourceLocation, anchor: String?) -> Frame {
-            Frame(isMapping: isMapping, location: location, anchor: anchor, start: isMapping ? pairs.count : items.count)
+            Frame(
+                isMapping: isMapping, location: location, anchor: anchor,
+                start: isMapping ? pairs.count : items.count)
         }
 
         /// The finished collection of `frame`, its children taken off the stack.

@@ -55,7 +55,7 @@ final class YAMLEventStream: Sendable {
 
     /// Parses on the parser thread, handing over batches until the end, an error or `close()`.
     private func parse(_ text: String, file: String) {
-        var bytes = Array(text.utf8)
+        var text = text  // `withUTF8` reads a native string's bytes in place, without a copy
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             let start = SourceLocation(file: file, line: 1, column: 1)
@@ -63,7 +63,7 @@ final class YAMLEventStream: Sendable {
             return
         }
         defer { yaml_parser_delete(&parser) }
-        bytes.withUnsafeMutableBufferPointer { buffer in
+        text.withUTF8 { buffer in
             yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
             var batch: [YAMLEvent] = []
             batch.reserveCapacity(Self.batchSize)
