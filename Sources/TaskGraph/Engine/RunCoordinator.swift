@@ -75,8 +75,9 @@ final class RunCoordinator: Sendable {
     ) -> RunState.Finish {
         // Everything that needs no shared state is done before taking the lock.
         let now = clock.nanoseconds
-        histories[node] = NodeHistory(
-            outcome: outcome, start: start, end: now, attempts: attempts, summary: result?.summary ?? "")
+        histories.record(
+            NodeHistory(outcome: outcome, start: start, end: now, attempts: attempts, summary: result?.summary ?? ""),
+            for: node)
         prefetch(aroundFinishing: node)
         return update { state, wakeUps in
             var finish = state.finish(

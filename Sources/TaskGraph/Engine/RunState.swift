@@ -77,8 +77,8 @@ struct RunState {
         let count = plan.count
         progress = (0..<count).map { node in
             NodeProgress(
-                remainingDependencies: Int32(plan.dependencies.successors(of: node).count),
-                pendingConsumers: Int32(plan.dependents.successors(of: node).count),
+                remainingDependencies: Int32(plan.dependencies.successorPositions(of: node).count),
+                pendingConsumers: Int32(plan.dependents.successorPositions(of: node).count),
                 pool: UInt16(poolOfNode[node]))
         }
         ready = Array(repeating: ReadyQueue(), count: poolCount)
@@ -209,7 +209,7 @@ struct RunState {
         while let node = stack.popLast() {
             guard !progress[node].hasEnded else { continue }
             progress[node].hasEnded = true
-            histories[node].outcome = .skipped(because: cause)
+            histories.record(NodeHistory(outcome: .skipped(because: cause)), for: node)
             finishedCount += 1
             skipped.append(node)
             for dependency in plan.dependencies.successors(of: node) { _ = takeResult(of: Int(dependency)) }

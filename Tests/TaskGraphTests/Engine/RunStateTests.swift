@@ -22,7 +22,7 @@ import Testing
 
     private func succeed(_ node: Int, in state: inout RunState) {
         var wakeUps: RunState.WakeUps = []
-        state.histories[node] = NodeHistory(outcome: .succeeded, start: 0, end: 0, attempts: 1)
+        state.histories.record(NodeHistory(outcome: .succeeded, start: 0, end: 0, attempts: 1), for: node)
         _ = state.finish(
             node, outcome: .succeeded, result: EmptyArtifact(), now: 0, failFast: false, tracksReadiness: false, wakeUps: &wakeUps)
     }
