@@ -65,8 +65,9 @@ final class RunCoordinator: Sendable {
         }
     }
 
-    /// Records how `node` ended, releases its dependents, and (under the same lock) takes the
-    /// next ready node of `pool` for the calling worker.
+    /// Records how `node` ended (it was handed out at `start`, the `Assignment`'s), releases its
+    /// dependents, and (under the same lock) takes the next ready node of `pool` for the calling
+    /// worker.
     /// - Returns: the nodes skipped or readied because of this one (for reporting), and the
     ///   caller's next assignment, or nil if none is ready right now (then call `nextAssignment`).
     func finish(

@@ -19,16 +19,38 @@ extension ImagingTests {
             #expect(condition())
         }
 
-        /// A reservation of `bytes` that holds until `release` yields.
-        private func holder(
-            _ budget: WorkingMemoryBudget, _ bytes: Int, _ release: AsyncStream<Void>, _ log: Log
-        ) -> Task<Void, any Error> {
-            Task {
-                try await budget.withReservation(of: bytes) {
-                    log.add("holder")
-                    for await _ in release { break }
+        /// A budget of 100 bytes of which a first reservation ("holder") holds some until
+        /// `release()`.
+        private struct HeldBudget {
+            let budget = WorkingMemoryBudget(limit: 100)
+            let log = Log()
+            let holder: Task<Void, any Error>
+            private let releaser: AsyncStream<Void>.Continuation
+
+            init(holding bytes: Int) {
+                let (release, releaser) = AsyncStream.makeStream(of: Void.self)
+                let (budget, log) = (budget, log)
+                holder = Task {
+                    try await budget.withReservation(of: bytes) {
+                        log.add("holder")
+                        for await _ in release { break }
+                    }
                 }
+                self.releaser = releaser
             }
+
+            /// Ends the holder's reservation and waits for it.
+            func release() async throws {
+                releaser.yield()
+                try await holder.value
+            }
+        }
+
+        /// A `HeldBudget` whose holder has started.
+        private func heldBudget(holding bytes: Int) async throws -> HeldBudget {
+            let held = HeldBudget(holding: bytes)
+            try await waitUntil { held.budget.reservedBytes == bytes }
+            return held
         }
 
         @Test func aReservationAloneRunsHoweverLarge() async throws {
@@ -39,19 +61,15 @@ extension ImagingTests {
         }
 
         @Test func waitersStartInArrivalOrderWhenThereIsRoom() async throws {
-            let budget = WorkingMemoryBudget(limit: 100)
-            let log = Log()
-            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
-            let first = holder(budget, 60, release, log)
-            try await waitUntil { budget.reservedBytes == 60 }
+            let held = try await heldBudget(holding: 60)
+            let (budget, log) = (held.budget, held.log)
             let second = Task { try await budget.withReservation(of: 60) { log.add("second") } }
             try await waitUntil { budget.waitingCount == 1 }
             // 30 more would fit beside the holder, but the second reservation came first.
             let third = Task { try await budget.withReservation(of: 30) { log.add("third") } }
             try await waitUntil { budget.waitingCount == 2 }
             #expect(log.all == ["holder"])
-            releaser.yield()
-            try await first.value
+            try await held.release()
             try await second.value
             try await third.value
             #expect(log.all.count == 3 && Set(log.all.dropFirst()) == ["second", "third"])
@@ -59,11 +77,8 @@ extension ImagingTests {
         }
 
         @Test func aCancelledWaiterLeavesTheQueueWithoutRunning() async throws {
-            let budget = WorkingMemoryBudget(limit: 100)
-            let log = Log()
-            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
-            let first = holder(budget, 80, release, log)
-            try await waitUntil { budget.reservedBytes == 80 }
+            let held = try await heldBudget(holding: 80)
+            let (budget, log) = (held.budget, held.log)
             let cancelled = Task { try await budget.withReservation(of: 50) { log.add("cancelled") } }
             try await waitUntil { budget.waitingCount == 1 }
             let small = Task { try await budget.withReservation(of: 10) { log.add("small") } }
@@ -73,25 +88,20 @@ extension ImagingTests {
             // With the waiter ahead of it gone, the small one fits beside the holder.
             try await small.value
             #expect(log.all == ["holder", "small"])
-            releaser.yield()
-            try await first.value
+            try await held.release()
             #expect(budget.reservedBytes == 0 && budget.waitingCount == 0)
         }
 
         @Test func aTaskCancelledBeforeWaitingDoesNotWait() async throws {
-            let budget = WorkingMemoryBudget(limit: 100)
-            let log = Log()
-            let (release, releaser) = AsyncStream.makeStream(of: Void.self)
-            let first = holder(budget, 80, release, log)
-            try await waitUntil { budget.reservedBytes == 80 }
+            let held = try await heldBudget(holding: 80)
+            let (budget, log) = (held.budget, held.log)
             let cancelled = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
                 try await budget.withReservation(of: 50) { log.add("cancelled") }
             }
             await #expect(throws: CancellationError.self) { try await cancelled.value }
             #expect(budget.waitingCount == 0)
-            releaser.yield()
-            try await first.value
+            try await held.release()
             #expect(log.all == ["holder"])
         }
 
