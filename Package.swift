@@ -1,11 +1,17 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The module graph is drawn in README.md (Layout). TaskGraphCore links no image, network or
+// crypto library; each operation family is a module on top of it; the CLI assembles them.
 let package = Package(
     name: "taskgraph",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "TaskGraph", targets: ["TaskGraph"]),
+        .library(name: "TaskGraphCore", targets: ["TaskGraphCore"]),
+        .library(name: "TaskGraphImaging", targets: ["TaskGraphImaging"]),
+        .library(name: "TaskGraphNetwork", targets: ["TaskGraphNetwork"]),
+        .library(name: "TaskGraphCrypto", targets: ["TaskGraphCrypto"]),
+        .library(name: "TaskGraphReporting", targets: ["TaskGraphReporting"]),
         .executable(name: "taskgraph", targets: ["taskgraph"]),
     ],
     dependencies: [
@@ -14,59 +20,67 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CYAML",
-            pkgConfig: "yaml-0.1",
-            providers: [.apt(["libyaml-dev"])]
-        ),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
-        .target(name: "CCurlShim", dependencies: ["CCurl"]),
-        .target(name: "CEngineShims"),
-        .target(
-            name: "TaskGraph",
-            dependencies: [
-                "CYAML",
-                "CCurlShim",
-                "CEngineShims",
-                "CImageShims",
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
-        ),
+        // C libraries and shims, each in its own target.
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "CSystemShims"),
+        .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
+
+        // The engine and the pipeline format: no image, network or cipher library (swift-crypto
+        // only for the SHA-256 of content digests).
+        .target(
+            name: "TaskGraphCore",
+            dependencies: ["CYAML", "CSystemShims", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // Operation families.
+        .target(name: "TaskGraphImaging", dependencies: ["TaskGraphCore", "CImageShims"]),
+        .target(
+            name: "TaskGraphNetwork",
+            dependencies: ["TaskGraphCore", "CCurlShim", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .target(
+            name: "TaskGraphCrypto",
+            dependencies: ["TaskGraphCore", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        // What people and other tools read of a run.
+        .target(name: "TaskGraphReporting", dependencies: ["TaskGraphCore"]),
+        // The command-line tool.
         .executableTarget(
             name: "taskgraph",
             dependencies: [
-                "TaskGraph",
+                "TaskGraphCore", "TaskGraphImaging", "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        .executableTarget(
-            name: "engine-bench",
-            dependencies: ["TaskGraph"],
-            path: "bench/Sources/EngineBenchmark"
-        ),
-        .executableTarget(
-            name: "crypto-bench",
-            dependencies: ["TaskGraph"],
-            path: "bench/Sources/CryptoBenchmark"
-        ),
+
+        .executableTarget(name: "engine-bench", dependencies: ["TaskGraphCore"], path: "bench/Sources/EngineBenchmark"),
+        .executableTarget(name: "crypto-bench", dependencies: ["TaskGraphCrypto"], path: "bench/Sources/CryptoBenchmark"),
+
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "OperationTestSupport", dependencies: ["TaskGraphCore"], path: "Tests/OperationTestSupport"),
+        .testTarget(name: "TaskGraphCoreTests", dependencies: ["TaskGraphCore", "OperationTestSupport", "TestSupport"]),
         .testTarget(
-            name: "TaskGraphTests",
-            dependencies: ["TaskGraph", "TestSupport"],
-            exclude: ["Crypto/Fixtures", "Networking/Fixtures"],
-            resources: [.copy("Imaging/Fixtures")]
+            name: "TaskGraphImagingTests",
+            dependencies: ["TaskGraphImaging", "OperationTestSupport", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "TaskGraphNetworkTests",
+            dependencies: ["TaskGraphNetwork", "TaskGraphReporting", "OperationTestSupport", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "TaskGraphCryptoTests",
+            dependencies: ["TaskGraphCrypto", "OperationTestSupport", "TestSupport"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "TaskGraphCLITests",
-            dependencies: ["TaskGraph", "TestSupport"],
+            dependencies: ["TaskGraphImaging", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
     ]

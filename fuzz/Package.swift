@@ -11,17 +11,28 @@ let package = Package(
         .target(name: "FuzzDriver"),
         .executableTarget(
             name: "FuzzPipeline",
-            dependencies: ["FuzzDriver", .product(name: "TaskGraph", package: "taskgraph")],
+            dependencies: [
+                "FuzzDriver",
+                .product(name: "TaskGraphCore", package: "taskgraph"),
+                .product(name: "TaskGraphImaging", package: "taskgraph"),
+                .product(name: "TaskGraphNetwork", package: "taskgraph"),
+                .product(name: "TaskGraphCrypto", package: "taskgraph"),
+                .product(name: "TaskGraphReporting", package: "taskgraph"),
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
             name: "FuzzDecrypt",
-            dependencies: ["FuzzDriver", .product(name: "TaskGraph", package: "taskgraph")],
+            dependencies: [
+                "FuzzDriver",
+                .product(name: "TaskGraphCore", package: "taskgraph"),
+                .product(name: "TaskGraphCrypto", package: "taskgraph"),
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
             name: "FuzzImage",
-            dependencies: ["FuzzDriver", .product(name: "TaskGraph", package: "taskgraph")],
+            dependencies: ["FuzzDriver", .product(name: "TaskGraphImaging", package: "taskgraph")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
     ]

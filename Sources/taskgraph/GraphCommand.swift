@@ -1,5 +1,9 @@
 import ArgumentParser
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 
 extension GraphRenderer.Format: ExpressibleByArgument {}
 

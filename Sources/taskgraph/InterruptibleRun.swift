@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 import UnixSignals
 
 /// SIGINT and SIGTERM for the whole process, trapped from the start of `main`.

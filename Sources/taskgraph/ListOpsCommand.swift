@@ -1,5 +1,9 @@
 import ArgumentParser
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 
 /// `taskgraph list-ops`: every operation type with its parameters.
 struct ListOpsCommand: AsyncParsableCommand {
@@ -8,7 +12,7 @@ struct ListOpsCommand: AsyncParsableCommand {
         abstract: "List every operation type with what it consumes, produces and its parameters.")
 
     func run() async throws {
-        TextOutput.standardOutput.write(OperationCatalog().render())
+        TextOutput.standardOutput.write(OperationCatalog(registry: .builtIn).render())
         TextOutput.standardOutput.flush()
     }
 }

@@ -1,5 +1,9 @@
 import ArgumentParser
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 
 /// Options shared by the commands that read a pipeline file.
 struct PipelineArguments: ParsableArguments {
@@ -35,7 +39,8 @@ struct PipelineArguments: ParsableArguments {
 
     /// The options for loading pipelines.
     func pipelineOptions() throws -> PipelineOptions {
-        PipelineOptions(variables: try parsedVariables(), outputDirectory: output, pools: try parsedPools())
+        PipelineOptions(
+            variables: try parsedVariables(), outputDirectory: output, pools: try parsedPools(), registry: .builtIn)
     }
 
     private static func split(_ entry: String, option: String) throws -> (String, String) {

@@ -1,5 +1,9 @@
 import ArgumentParser
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 
 /// Loading pipelines off the cooperative pool and printing their diagnostics.
 enum PipelineLoading {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 
 /// `taskgraph run`: validates a pipeline, then runs it.
 struct RunCommand: AsyncParsableCommand {

@@ -1,5 +1,9 @@
 import Foundation
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 
 /// Chooses how a run is shown (live display on a terminal, plain lines otherwise), adds the
 /// JSON event stream and the trace when asked, and prints the summary at the end.

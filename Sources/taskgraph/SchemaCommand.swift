@@ -1,5 +1,9 @@
 import ArgumentParser
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 
 /// `taskgraph schema`: the JSON Schema of pipeline files, for editors.
 struct SchemaCommand: AsyncParsableCommand {
@@ -8,7 +12,7 @@ struct SchemaCommand: AsyncParsableCommand {
         abstract: "Print a JSON Schema for pipeline files (for the YAML language server and other editors).")
 
     func run() async throws {
-        TextOutput.standardOutput.write(try PipelineSchema().render())
+        TextOutput.standardOutput.write(try PipelineSchema(registry: .builtIn).render())
         TextOutput.standardOutput.flush()
     }
 }

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
-import TaskGraph
+import TaskGraphCore
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphCrypto
+import TaskGraphReporting
 
 /// `taskgraph validate`: checks pipeline files without running anything.
 struct ValidateCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TaskGraph
+import TaskGraphImaging
 import TestSupport
 
 /// The project's main job, end to end: `pipelines/photos.yaml`, offline and from a real HTTP

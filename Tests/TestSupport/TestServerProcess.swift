@@ -1,6 +1,6 @@
 import Foundation
 
-/// The tests' HTTP server (TaskGraphTests/Networking/Fixtures/test_server.py), a real server on
+/// The tests' HTTP server (TaskGraphNetworkTests/Fixtures/test_server.py), a real server on
 /// 127.0.0.1 at an ephemeral port, for both test targets. It exits when this object goes away or
 /// the test process ends, whichever is first: it watches its stdin, whose write end only we hold.
 public final class TestServerProcess: Sendable {
@@ -19,7 +19,7 @@ public final class TestServerProcess: Sendable {
 
     private init(files: URL?) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../TaskGraphTests/Networking/Fixtures/test_server.py").standardizedFileURL
+            .appendingPathComponent("../TaskGraphNetworkTests/Fixtures/test_server.py").standardizedFileURL
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         server.arguments = ["python3", script.path] + (files.map { ["--files", $0.path] } ?? [])

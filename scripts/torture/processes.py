@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-SERVER = ROOT / "Tests/TaskGraphTests/Networking/Fixtures/test_server.py"
+SERVER = ROOT / "Tests/TaskGraphNetworkTests/Fixtures/test_server.py"
 PHOTOS = ROOT / "pipelines/photos"
 # Set in taskgraph's environment, so inherited by every process it starts.
 MARKER = "TASKGRAPH_TORTURE"

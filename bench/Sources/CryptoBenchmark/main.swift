@@ -1,5 +1,6 @@
 import Foundation
-import TaskGraph
+import TaskGraphCore
+import TaskGraphCrypto
 
 /// Decrypt throughput through the engine: `encrypt` seals MIB mebibytes once per cipher, then
 /// `decrypt` opens them RUNS times; prints the best rate in MB/s (10^6 bytes per second), and
@@ -14,7 +15,7 @@ let plaintext = Data((0..<(mebibytes << 20)).map { UInt8(truncatingIfNeeded: $0 
 
 /// Runs `source -> op` and returns the bytes `op` produced and the engine's wall time.
 func run(_ operation: String, cipher: String, on input: Data) async throws -> (Data, Duration) {
-    guard let type = OperationRegistry.builtIn[operation] else { fatalError("no operation '\(operation)'") }
+    guard let type = OperationRegistry(CryptoOperations.types)[operation] else { fatalError("no operation '\(operation)'") }
     let setup = OperationSetup(
         id: operation, parameters: Parameters(["key_file": .string(keyPath), "cipher": .string(cipher)]),
         pipelineDirectory: "/", outputDirectory: "/")

@@ -1,4 +1,4 @@
-import TaskGraph
+import TaskGraphCore
 
 /// Times cycle detection (strongly connected components plus cycle extraction) on a random
 /// graph with the given number of edges and one planted cycle.

@@ -1,5 +1,5 @@
 import Foundation
-import TaskGraph
+import TaskGraphCore
 
 /// Engine benchmark: runs one DAG shape with taskgraph's engine or Foundation's OperationQueue,
 /// or times cycle detection, or writes a large pipeline file for `taskgraph validate`.

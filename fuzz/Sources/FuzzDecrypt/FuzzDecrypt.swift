@@ -1,7 +1,8 @@
 import Dispatch
 import Foundation
 import FuzzDriver
-import TaskGraph
+import TaskGraphCore
+import TaskGraphCrypto
 
 /// Decrypting any bytes must never crash, hang or exhaust memory: `decrypt` returns the plaintext
 /// or fails with a `CryptoError` (too short, does not authenticate, malformed key).
@@ -37,7 +38,7 @@ private let fixedKey = String(repeating: "0123456789abcdef", count: 4)
 
 /// Runs a real `decrypt` operation, as a pipeline would, on `sealed`.
 private func decrypt(_ sealed: Data, cipher: String) async throws {
-    guard let type = OperationRegistry.builtIn["decrypt"] else { fatalError("decrypt is not registered") }
+    guard let type = OperationRegistry(CryptoOperations.types)["decrypt"] else { fatalError("decrypt is not registered") }
     let action = try type.makeAction(OperationSetup(
         id: "decrypt",
         parameters: Parameters(["key_env": .string("TASKGRAPH_FUZZ_KEY"), "cipher": .string(cipher)]),

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import FuzzDriver
-import TaskGraph
+import TaskGraphImaging
 
 /// Decoding any bytes as an image (JPEG or PNG, chosen by signature) must never crash, hang or
 /// exhaust memory: it returns an image or throws `ImageError`. The limit keeps a hostile header

@@ -1,12 +1,17 @@
 import FuzzDriver
-import TaskGraph
+import TaskGraphCore
+import TaskGraphCrypto
+import TaskGraphImaging
+import TaskGraphNetwork
+import TaskGraphReporting
 
 /// Loading any bytes as a pipeline file must never crash, hang or exhaust memory: it either
 /// plans a graph or returns diagnostics.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzPipeline(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    let options = PipelineOptions(environment: ["HOME": "/home/fuzz"], outputDirectory: "/nonexistent/out")
+    let options = PipelineOptions(
+        environment: ["HOME": "/home/fuzz"], outputDirectory: "/nonexistent/out", registry: registry)
     do {
         let pipeline = try Pipeline.load(text: text, file: "fuzz.yaml", options: options)
         _ = PlanPrinter(graph: pipeline.graph).render()
@@ -15,6 +20,11 @@ func fuzzPipeline(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     return 0
 }
+
+/// Every operation type, as the command-line tool assembles them.
+let registry = OperationRegistry(
+    CoreOperations.types(saveEncoder: ImagingOperations.saveEncoder)
+        + ImagingOperations.types + NetworkOperations.types + CryptoOperations.types)
 
 /// SwiftPM links executables with `main` aliased to `<module>_main`; hand control to libFuzzer.
 @_cdecl("FuzzPipeline_main")

@@ -1,0 +1,111 @@
+/// A graph of actions ready to run: every node knows the nodes it needs.
+///
+/// Build one in code with `add(_:action:needs:settings:)` (dependencies must be added first, so a
+/// graph built this way cannot have a cycle), or let `PipelinePlanner` build one from a pipeline
+/// file after validation.
+public struct ExecutionGraph: Sendable {
+    /// One schedulable unit of work.
+    public struct Node: Sendable {
+        /// Stable id, e.g. `tilt[lake]`: the same pipeline always gives the same ids.
+        public var id: String
+        /// The operation type name (e.g. `exec`), for reports; `action` for graphs built in code.
+        public var type: String
+        /// The work.
+        public var action: any TaskAction
+        /// Indices of the nodes this one needs, in declaration order.
+        public var dependencies: [Int]
+        /// Retries, timeout and pool.
+        public var settings: NodeSettings
+        /// The dependency chosen explicitly as input, by id.
+        public var preferredInputID: String?
+        /// The checked parameters, when the node comes from a pipeline file.
+        public var parameters: Parameters
+        /// Where the operation is declared, when it comes from a pipeline file.
+        public var location: SourceLocation?
+    }
+
+    /// A handle to a node added in code.
+    public struct NodeHandle: Hashable, Sendable {
+        /// The node's index in `nodes`.
+        public let index: Int
+    }
+
+    /// Every node, in the order added.
+    public private(set) var nodes: [Node] = []
+    private var indexByID: [String: Int] = [:]
+
+    /// An empty graph.
+    public init() {}
+
+    /// A graph of `nodes`, whose dependencies may point forward: the planner checks cycles first.
+    init(planned nodes: [Node]) {
+        self.nodes = nodes
+        indexByID.reserveCapacity(nodes.count)
+        for (index, node) in nodes.enumerated() { indexByID[node.id] = index }
+    }
+
+    /// The index of the node with `id`, if present.
+    public func index(of id: String) -> Int? { indexByID[id] }
+
+    /// Adds a node that runs `action` after every node in `needs`.
+    /// - Throws: `GraphError.duplicateID` if a node with this id exists.
+    @discardableResult
+    public mutating func add(
+        _ id: String, type: String = "action", action: any TaskAction,
+        needs: [NodeHandle] = [], settings: NodeSettings = NodeSettings()
+    ) throws -> NodeHandle {
+        guard indexByID[id] == nil else { throw GraphError.duplicateID(id) }
+        let node = Node(
+            id: id, type: type, action: action, dependencies: needs.map(\.index),
+            settings: settings, preferredInputID: nil, parameters: Parameters(), location: nil)
+        return NodeHandle(index: append(node))
+    }
+
+    private mutating func append(_ node: Node) -> Int {
+        let index = nodes.count
+        indexByID[node.id] = index
+        nodes.append(node)
+        return index
+    }
+
+    /// Dependencies as an adjacency list: an edge from each node to every node it needs.
+    package var dependencyList: AdjacencyList {
+        AdjacencyList(successors: nodes.map(\.dependencies))
+    }
+
+    /// The subgraph of `ids` and everything they need, transitively (for `--only`).
+    /// - Throws: `GraphError.unknownID` for an id that is not in the graph.
+    public func restricted(to ids: [String]) throws -> ExecutionGraph {
+        let roots = try ids.map { id in
+            guard let index = indexByID[id] else {
+                throw GraphError.unknownID(id, suggestion: Suggestion.closest(to: id, in: nodes.map(\.id)))
+            }
+            return index
+        }
+        let kept = reachableNodes(from: roots, in: dependencyList)
+        var newIndex = [Int: Int](minimumCapacity: kept.count)
+        for (position, old) in kept.enumerated() { newIndex[old] = position }
+        return ExecutionGraph(planned: kept.map { old in
+            var node = nodes[old]
+            node.dependencies = node.dependencies.compactMap { newIndex[$0] }
+            return node
+        })
+    }
+}
+
+/// How the engine treats one node: retries, time limit and pool.
+public struct NodeSettings: Hashable, Sendable, Codable {
+    /// How many times to retry after a failure (0 = run once).
+    public var retries: Int
+    /// The time limit for one attempt; nil means none.
+    public var timeout: Duration?
+    /// The named pool the node runs in; nil means the default pool bounded by `--jobs`.
+    public var pool: String?
+
+    /// Creates settings.
+    public init(retries: Int = 0, timeout: Duration? = nil, pool: String? = nil) {
+        self.retries = retries
+        self.timeout = timeout
+        self.pool = pool
+    }
+}

@@ -1,0 +1,96 @@
+/// What a running action knows: who it is, what its dependencies produced, and where to report.
+public struct TaskContext: Sendable {
+    /// One dependency's result.
+    public struct Input: Sendable {
+        /// The dependency's node id, e.g. `download[lake]`.
+        public var id: String
+        /// What it produced.
+        public var artifact: any Artifact
+
+        /// Pairs a dependency's id with its result.
+        public init(id: String, artifact: any Artifact) {
+            self.id = id
+            self.artifact = artifact
+        }
+    }
+
+    /// This node's id.
+    public let id: String
+    /// The 1-based attempt number (greater than 1 when retrying).
+    public let attempt: Int
+    /// The results of every dependency, in the order the dependencies were declared.
+    public let inputs: [Input]
+    /// The dependency chosen explicitly (`input:`) when several could provide what is needed.
+    public let preferredInputID: String?
+    let progressHandler: (@Sendable (ProgressUpdate) -> Void)?
+
+    /// Creates a context; the engine does this for every attempt.
+    public init(
+        id: String, attempt: Int = 1, inputs: [Input] = [], preferredInputID: String? = nil,
+        progressHandler: (@Sendable (ProgressUpdate) -> Void)? = nil
+    ) {
+        self.id = id
+        self.attempt = attempt
+        self.inputs = inputs
+        self.preferredInputID = preferredInputID
+        self.progressHandler = progressHandler
+    }
+
+    /// The one input that provides `provider`: the preferred input if one is named, otherwise the
+    /// first dependency result conforming to it.
+    /// - Throws: `OperationError.missingInput` when no dependency provides it.
+    public func input<Provider>(_ provider: Provider.Type) throws -> Provider {
+        let candidates = inputs.filter { preferredInputID == nil || $0.id == preferredInputID }
+        for input in candidates {
+            if let match = input.artifact as? Provider { return match }
+        }
+        throw OperationError.missingInput(node: id, expected: String(describing: provider))
+    }
+
+    /// Every input that provides `provider`, in dependency order (for fan-in operations).
+    public func inputs<Provider>(_ provider: Provider.Type) -> [(id: String, value: Provider)] {
+        inputs.compactMap { input in
+            (input.artifact as? Provider).map { (input.id, $0) }
+        }
+    }
+
+    /// Reports progress for live displays and event logs, e.g. bytes downloaded so far.
+    public func reportProgress(completed: Int64, total: Int64?, unit: ProgressUpdate.Unit = .bytes) {
+        progressHandler?(ProgressUpdate(completed: completed, total: total, unit: unit))
+    }
+
+    /// Reports one line of log output from the action.
+    public func log(_ line: String) {
+        progressHandler?(ProgressUpdate(message: line))
+    }
+}
+
+/// A progress report from a running action.
+public struct ProgressUpdate: Sendable, Hashable, Codable {
+    /// What `completed` and `total` count.
+    public enum Unit: String, Sendable, Hashable, Codable {
+        case bytes
+        case items
+    }
+
+    /// Work done so far.
+    public var completed: Int64 = 0
+    /// Total work, when known.
+    public var total: Int64?
+    /// What the numbers count.
+    public var unit: Unit = .items
+    /// A log line, when this update carries one.
+    public var message: String?
+
+    /// A numeric progress update.
+    public init(completed: Int64, total: Int64?, unit: Unit) {
+        self.completed = completed
+        self.total = total
+        self.unit = unit
+    }
+
+    /// A log line.
+    public init(message: String) {
+        self.message = message
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A pipeline file loaded, validated and planned: ready for the engine.
+public struct Pipeline: Sendable {
+    /// The file as the user named it.
+    public let file: String
+    /// The pipeline's name.
+    public let name: String
+    /// The planned graph of operation instances.
+    public let graph: ExecutionGraph
+    /// Absolute output directory.
+    public let outputDirectory: String
+    /// Depths of named pools (file, then command-line overrides).
+    public let pools: [String: Int]
+    /// Warnings found while validating (errors make loading fail).
+    public let warnings: [Diagnostic]
+
+    /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
+    /// dedicated thread (`BlockingIO.run`) in async code.
+    /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
+    public static func load(file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
+        let text: String
+        do {
+            text = String(decoding: try FileIO.read(file), as: UTF8.self)
+        } catch {
+            throw .invalid([.error(error.description, at: SourceLocation(file: file, line: 1, column: 1))])
+        }
+        return try load(text: text, file: file, options: options)
+    }
+
+    /// Loads, validates and plans a pipeline from `text`, reporting locations in `file`.
+    /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
+    public static func load(text: String, file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
+        let loader = PipelineLoader(
+            registry: options.registry, environment: options.environment, overrides: options.variables)
+        let (spec, loadDiagnostics) = loader.load(text: text, file: file)
+        guard let spec else { throw .invalid(loadDiagnostics.sortedForDisplay()) }
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let output = options.outputDirectory ?? spec.output?.value ?? "out/\(spec.name)"
+        let outputDirectory = PathResolver.resolve(output, in: currentDirectory)
+        let fileDirectory = (PathResolver.resolve(file, in: currentDirectory) as NSString).deletingLastPathComponent
+        let planner = PipelinePlanner(
+            registry: options.registry, pipelineDirectory: fileDirectory,
+            outputDirectory: outputDirectory, poolOverrides: options.pools)
+        let (graph, planDiagnostics) = planner.plan(spec)
+        let diagnostics = Array(Set(loadDiagnostics + planDiagnostics)).sortedForDisplay()
+        guard let graph, !diagnostics.containsErrors else { throw .invalid(diagnostics) }
+        return Pipeline(
+            file: file, name: spec.name, graph: graph, outputDirectory: outputDirectory,
+            pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
+            warnings: diagnostics)
+    }
+}
+
+/// Choices that shape how a pipeline file is read.
+public struct PipelineOptions: Sendable {
+    /// `--var name=value` overrides.
+    public var variables: [String: String]
+    /// Environment for `${env.NAME}` and `exec`.
+    public var environment: [String: String]
+    /// `--output`: overrides the file's `output:`.
+    public var outputDirectory: String?
+    /// `--pool name=N`: overrides or adds pools.
+    public var pools: [String: Int]
+    /// The operation types available.
+    public var registry: OperationRegistry
+
+    /// Creates options; by default the process environment and the core operations.
+    public init(
+        variables: [String: String] = [:],
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        outputDirectory: String? = nil, pools: [String: Int] = [:],
+        registry: OperationRegistry = .core
+    ) {
+        self.variables = variables
+        self.environment = environment
+        self.outputDirectory = outputDirectory
+        self.pools = pools
+        self.registry = registry
+    }
+}
+
+/// Why a pipeline could not be loaded.
+public enum PipelineError: Error, Sendable {
+    /// The file has errors; every diagnostic (errors and warnings), sorted.
+    case invalid([Diagnostic])
+
+    /// The diagnostics.
+    public var diagnostics: [Diagnostic] {
+        switch self {
+        case .invalid(let diagnostics): diagnostics
+        }
+    }
+}
+
+extension PipelineError: CustomStringConvertible {
+    public var description: String {
+        diagnostics.map(\.description).joined(separator: "\n")
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import TaskGraphCore
+
+/// The parameters `encrypt` and `decrypt` share: the cipher and where the key comes from.
+struct CryptoSettings: Sendable {
+    /// The shared parameter declarations.
+    static let parameters = [
+        ParameterSpec("key_file", .inputPath, optional: true, "File holding the 256-bit key: 32 raw bytes, 64 hex characters or base64; relative to the pipeline file."),
+        ParameterSpec("key_env", .string, optional: true, "Environment variable holding the key as 64 hex characters or base64 (instead of key_file)."),
+        ParameterSpec("cipher", .choice(AEADCipher.allCases.map(\.rawValue)), default: .string(AEADCipher.aes256GCM.rawValue), "Layout nonce(12) ‖ ciphertext ‖ tag(16) either way."),
+    ]
+
+    /// The cipher.
+    let cipher: AEADCipher
+    /// Where the key is read from when the operation runs.
+    let keySource: CipherKey.Source
+
+    /// Reads the settings of one operation instance.
+    /// - Throws: `CryptoError.keySourceNotChosen` unless exactly one of `key_file` and `key_env` is set.
+    init(_ setup: OperationSetup) throws(CryptoError) {
+        let parameters = setup.parameters
+        switch (parameters.string("key_file"), parameters.string("key_env")) {
+        case (let path?, nil): keySource = .file(PathResolver.resolve(path, in: setup.pipelineDirectory))
+        case (nil, let name?): keySource = .environment(name)
+        default: throw .keySourceNotChosen
+        }
+        cipher = parameters.string("cipher").flatMap(AEADCipher.init(rawValue:)) ?? .aes256GCM
+    }
+
+    /// Reads the key now (blocking: call it through `BlockingIO.run`).
+    func loadKey() throws(CryptoError) -> CipherKey {
+        try CipherKey(from: keySource, environment: ProcessInfo.processInfo.environment)
+    }
+}

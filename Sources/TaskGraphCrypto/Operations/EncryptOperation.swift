@@ -1,0 +1,23 @@
+import TaskGraphCore
+/// `encrypt`: encrypts its input with a 256-bit key and a fresh random nonce, in the layout
+/// `decrypt` reads.
+struct EncryptOperation: TaskAction {
+    static let type = OperationType(
+        name: "encrypt",
+        summary: "Encrypts to nonce ‖ ciphertext ‖ tag (AES-256-GCM or ChaCha20-Poly1305) with a fresh random nonce.",
+        parameters: CryptoSettings.parameters,
+        input: .one(of: [.bytes]),
+        produces: [.bytes],
+        makeAction: { setup in try EncryptOperation(settings: CryptoSettings(setup)) })
+
+    let settings: CryptoSettings
+
+    func run(in context: TaskContext) async throws -> any Artifact {
+        let plaintext = try await context.input((any BytesProvider).self).data
+        let settings = settings
+        let sealed = try await BlockingIO.run {
+            try settings.cipher.seal(plaintext, using: settings.loadKey().symmetricKey)
+        }
+        return BytesArtifact(sealed)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import CImageShims
+import TaskGraphCore
+
+/// Decodes and encodes JPEG and PNG. The async entry points run the codec on `BlockingIO`
+/// threads, never on the cooperative pool.
+public enum ImageCodec {
+    /// The default `max_pixels`: 100 megapixels.
+    public static let defaultMaxPixels = 100_000_000
+
+    /// The default JPEG quality.
+    public static let defaultQuality = 90
+
+    /// Decodes `data` (JPEG or PNG, sniffed from its signature), applying a JPEG's EXIF orientation.
+    /// A progressive JPEG waits, if need be, for `WorkingMemoryBudget.shared` to admit the
+    /// memory its decoder holds.
+    /// - Parameter maxPixels: larger images are refused before any pixel memory is allocated.
+    /// - Throws: `ImageError` with the codec's own message, or `CancellationError`.
+    public static func decode(_ data: Data, maxPixels: Int = defaultMaxPixels) async throws -> Image {
+        let workingMemory = try await BlockingIO.run { decoderWorkingMemory(data, maxPixels: maxPixels) }
+        return try await WorkingMemoryBudget.shared.withReservation(of: workingMemory) {
+            try await BlockingIO.run { try decodeNow(data, maxPixels: maxPixels) }
+        }
+    }
+
+    /// The memory the decoder of `data` holds beyond the image, from its header; 0 when that is
+    /// small, or when the header is broken or too large (decoding then reports why).
+    static func decoderWorkingMemory(_ data: Data, maxPixels: Int) -> Int {
+        guard ImageFormat.sniff(data) == .jpeg else { return 0 }
+        return JPEGCodec.workingMemory(data, maxPixels: maxPixels)
+    }
+
+    /// Encodes `image` as `format`; `quality` (1...100) applies to JPEG.
+    /// - Throws: `ImageError.encodeFailed`, or `CancellationError`.
+    public static func encode(_ image: Image, as format: ImageFormat, quality: Int = defaultQuality) async throws -> Data {
+        try await BlockingIO.run { try encodeNow(image, as: format, quality: quality) }
+    }
+
+    /// `decode`, on the calling thread (blocking).
+    static func decodeNow(_ data: Data, maxPixels: Int) throws -> Image {
+        switch ImageFormat.sniff(data) {
+        case .jpeg: try JPEGCodec.decode(data, maxPixels: maxPixels)
+        case .png: try PNGCodec.decode(data, maxPixels: maxPixels)
+        case nil: throw ImageError.unknownFormat(byteCount: data.count)
+        }
+    }
+
+    /// `encode`, on the calling thread (blocking).
+    static func encodeNow(_ image: Image, as format: ImageFormat, quality: Int) throws -> Data {
+        switch format {
+        case .jpeg: try JPEGCodec.encode(image, quality: quality)
+        case .png: try PNGCodec.encode(image)
+        }
+    }
+
+    /// Throws `tooManyPixels` when `width × height` exceeds `limit`.
+    static func checkLimit(width: Int, height: Int, limit: Int) throws {
+        if width * height > limit { throw ImageError.tooManyPixels(width: width, height: height, limit: limit) }
+    }
+
+    /// Calls `body` with a message buffer of `TG_MESSAGE_SIZE` bytes and returns its text too.
+    static func withMessageBuffer<T>(_ body: (UnsafeMutablePointer<CChar>) -> T) -> (T, String) {
+        var buffer = [CChar](repeating: 0, count: Int(TG_MESSAGE_SIZE))
+        let result = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+        let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return (result, message)
+    }
+
+    /// Wraps a malloc'd encoder buffer in `Data` without copying it; the `Data` frees it.
+    static func takeBuffer(_ buffer: UnsafeMutablePointer<UInt8>?, count: Int) -> Data {
+        guard let buffer else { return Data() }
+        return Data(bytesNoCopy: buffer, count: count, deallocator: .custom { bytes, _ in tg_free(bytes) })
+    }
+}

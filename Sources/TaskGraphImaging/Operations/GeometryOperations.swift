@@ -1,0 +1,38 @@
+import TaskGraphCore
+/// The geometry filters: `resize` and `crop`.
+enum GeometryOperations {
+    /// `resize`: scales with the aspect ratio kept.
+    static let resize = ImageFilter.type(
+        name: "resize",
+        summary: "Scales an image, aspect ratio kept (area averaging when shrinking, linear when enlarging).",
+        parameters: [
+            ParameterSpec("width", .integer(1...100_000), optional: true, "Target width in pixels (with height: fit inside both)."),
+            ParameterSpec("height", .integer(1...100_000), optional: true, "Target height in pixels."),
+            ParameterSpec("max_side", .integer(1...100_000), optional: true, "Shrink so the longer side is at most this; never enlarges."),
+        ],
+        makeTransform: { parameters in
+            let (width, height, maxSide) = (parameters.integer("width"), parameters.integer("height"), parameters.integer("max_side"))
+            guard width != nil || height != nil || maxSide != nil else { throw ImageError.resizeNeedsSize }
+            return { image in
+                let size = ResizeKernel.targetSize(
+                    width: image.width, height: image.height, requestedWidth: width, requestedHeight: height, maxSide: maxSide)
+                guard size != (image.width, image.height) else { return image }
+                return try await ResizeKernel.apply(to: image, width: size.width, height: size.height)
+            }
+        })
+
+    /// `crop`: a rectangle of the image.
+    static let crop = ImageFilter.type(
+        name: "crop", summary: "Cuts out a rectangle of an image.",
+        parameters: [
+            ParameterSpec("x", .integer(0...100_000), default: .integer(0), "Left edge in pixels."),
+            ParameterSpec("y", .integer(0...100_000), default: .integer(0), "Top edge in pixels."),
+            ParameterSpec("width", .integer(1...100_000), "Width in pixels."),
+            ParameterSpec("height", .integer(1...100_000), "Height in pixels."),
+        ],
+        makeTransform: { parameters in
+            let (x, y) = (parameters.integer("x") ?? 0, parameters.integer("y") ?? 0)
+            let (width, height) = (parameters.integer("width") ?? 1, parameters.integer("height") ?? 1)
+            return { try PixelKernels.crop($0, x: x, y: y, width: width, height: height) }
+        })
+}

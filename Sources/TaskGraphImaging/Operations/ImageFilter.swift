@@ -1,0 +1,51 @@
+import TaskGraphCore
+/// The action of every image filter: one image in (decoded, or encoded bytes decoded here),
+/// one decoded image out, in the format of the input so `save` and bytes consumers keep it.
+struct ImageFilter: TaskAction {
+    /// The pixel transformation. It consumes its input so that an image decoded for this filter
+    /// alone can be overwritten in place.
+    typealias Transform = @Sendable (consuming Image) async throws -> Image
+
+    /// `max_pixels`, accepted by every filter.
+    static let maxPixelsParameter = ParameterSpec(
+        "max_pixels", .integer(1...Int.max), default: .integer(ImageCodec.defaultMaxPixels),
+        "Refuse images with more pixels than this, checked before decoding.")
+
+    /// Declares a filter type: it takes an image or encoded bytes and produces an image.
+    /// - Parameter makeTransform: builds the transformation from the checked parameters; what
+    ///   it throws is reported by `validate`.
+    static func type(
+        name: String, summary: String, parameters: [ParameterSpec],
+        makeTransform: @escaping @Sendable (Parameters) throws -> Transform
+    ) -> OperationType {
+        OperationType(
+            name: name, summary: summary, parameters: parameters + [maxPixelsParameter],
+            input: .one(of: [.image, .bytes]), produces: [.image],
+            makeAction: { setup in
+                ImageFilter(
+                    maxPixels: setup.parameters.integer("max_pixels") ?? ImageCodec.defaultMaxPixels,
+                    transform: try makeTransform(setup.parameters))
+            })
+    }
+
+    let maxPixels: Int
+    let transform: Transform
+
+    func run(in context: TaskContext) async throws -> any Artifact {
+        let (image, format) = try await Self.inputImage(of: context, maxPixels: maxPixels)
+        return DecodedImage(try await transform(consume image), format: format)
+    }
+
+    /// The input image, decoding encoded bytes (refusing more than `maxPixels`), and the format
+    /// a result should be encoded in.
+    static func inputImage(of context: TaskContext, maxPixels: Int) async throws -> (Image, ImageFormat) {
+        if let decoded = try? context.input(DecodedImage.self) {
+            return (decoded.image, decoded.format)
+        }
+        if let bytes = try? context.input((any BytesProvider).self) {
+            let encoded = EncodedImage(try await bytes.data, maxPixels: maxPixels)
+            return (try await encoded.image, encoded.format ?? .png)
+        }
+        return (try await context.input((any ImageDataProvider).self).image, .png)
+    }
+}

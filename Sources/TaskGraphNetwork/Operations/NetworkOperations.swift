@@ -1,0 +1,7 @@
+import TaskGraphCore
+
+/// The network operation types, for a registry to assemble.
+public enum NetworkOperations {
+    /// `download`.
+    public static let types: [OperationType] = [DownloadOperation.type]
+}

@@ -1,0 +1,96 @@
+import Foundation
+import TaskGraphCore
+
+/// Writes the engine's events as JSON Lines, one object per line, as they happen.
+///
+/// Every line has `event`, `time` (seconds since the run started) and `timestamp` (RFC 3339,
+/// UTC). Operation events add `id` and `type`. The schema is documented in `docs/events.md`
+/// and `docs/events.schema.json`; it only grows (new keys, new events), never changes meaning.
+public struct JSONEventWriter: EventSink {
+    /// The schema version written in `run_started`.
+    public static let schemaVersion = 1
+
+    private let ids: [String]
+    private let types: [String]
+    private let pipeline: String
+    private let output: TextOutput
+    private let start = Date()
+
+    /// A writer for a run of `graph` (from the pipeline called `pipeline`) to `output`.
+    public init(graph: ExecutionGraph, pipeline: String, output: TextOutput) {
+        ids = graph.nodes.map(\.id)
+        types = graph.nodes.map(\.type)
+        self.pipeline = pipeline
+        self.output = output
+    }
+
+    public func receive(_ event: EngineEvent) {
+        var fields = [
+            ("event", JSONText.quoted(Self.name(of: event.kind))),
+            ("time", JSONText.seconds(event.elapsed)),
+            ("timestamp", JSONText.quoted(JSONText.timestamp(start + Double(JSONText.microseconds(event.elapsed)) / 1e6))),
+        ]
+        fields += details(of: event.kind)
+        output.write("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n")
+    }
+
+    /// The `event` value for a kind.
+    static func name(of kind: EngineEvent.Kind) -> String {
+        switch kind {
+        case .runStarted: "run_started"
+        case .nodeQueued: "queued"
+        case .nodeStarted: "started"
+        case .nodeProgress(_, let update): update.message == nil ? "progress" : "log"
+        case .nodeRetrying: "retried"
+        case .nodeFinished(_, let outcome): stateName(outcome)
+        case .runFinished: "run_finished"
+        }
+    }
+
+    /// The state word for an outcome: `succeeded`, `failed`, `timed_out`, `cancelled`,
+    /// `skipped`, `not_started`.
+    static func stateName(_ outcome: NodeOutcome) -> String {
+        switch outcome {
+        case .succeeded: "succeeded"
+        case .failed: "failed"
+        case .timedOut: "timed_out"
+        case .cancelled: "cancelled"
+        case .skipped: "skipped"
+        case .notStarted: "not_started"
+        }
+    }
+
+    private func node(_ index: Int) -> [(String, String)] {
+        [("id", JSONText.quoted(ids[index])), ("type", JSONText.quoted(types[index]))]
+    }
+
+    private func details(of kind: EngineEvent.Kind) -> [(String, String)] {
+        switch kind {
+        case .runStarted(let count):
+            return [("schema_version", "\(Self.schemaVersion)"), ("pipeline", JSONText.quoted(pipeline)),
+                    ("operations", "\(count)")]
+        case .nodeQueued(let index):
+            return node(index)
+        case .nodeStarted(let index, let attempt, let lane):
+            return node(index) + [("attempt", "\(attempt)"), ("lane", "\(lane)")]
+        case .nodeProgress(let index, let update):
+            if let message = update.message { return node(index) + [("message", JSONText.quoted(message))] }
+            return node(index) + [("completed", "\(update.completed)"),
+                                  ("total", update.total.map(String.init) ?? "null"),
+                                  ("unit", JSONText.quoted(update.unit.rawValue))]
+        case .nodeRetrying(let index, let attempt, let message, let delay):
+            return node(index) + [("attempt", "\(attempt)"), ("message", JSONText.quoted(message)),
+                                  ("delay", JSONText.seconds(delay))]
+        case .nodeFinished(let index, let outcome):
+            var fields = node(index)
+            if case .skipped(let cause) = outcome { fields.append(("because", JSONText.quoted(cause))) }
+            if !outcome.reason.isEmpty, outcome.isFailure { fields.append(("reason", JSONText.quoted(outcome.reason))) }
+            return fields
+        case .runFinished(let report):
+            let counts = report.nodes.reduce(into: [String: Int]()) { $0[Self.stateName($1.outcome), default: 0] += 1 }
+            let countText = counts.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+            return [("wall_time", JSONText.seconds(report.wallTime)), ("cancelled", "\(report.wasCancelled)"),
+                    ("counts", "{\(countText)}")]
+        }
+    }
+}

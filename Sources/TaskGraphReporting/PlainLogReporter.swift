@@ -1,0 +1,53 @@
+import Foundation
+import TaskGraphCore
+
+/// Writes one readable line per event: what a log file or CI console should show.
+///
+///     [   0.0s] start     download[lake] (download)
+///     [   1.2s] ok        download[lake] 1.2s  2.4 MB
+///     [   1.3s] FAILED    tilt[lake]: 'convert' exited with status 1: bad input
+///     [   1.3s] skipped   save[lake]: 'tilt[lake]' failed
+public struct PlainLogReporter: EventSink {
+    private let nodes: [ExecutionGraph.Node]
+    private let output: TextOutput
+
+    /// A reporter for a run of `graph` writing to `output`.
+    public init(graph: ExecutionGraph, output: TextOutput = .standardError) {
+        nodes = graph.nodes
+        self.output = output
+    }
+
+    public func receive(_ event: EngineEvent) {
+        guard let line = line(for: event.kind) else { return }
+        let seconds = Double(event.elapsed.components.seconds) + Double(event.elapsed.components.attoseconds) * 1e-18
+        output.write("[" + String(format: "%7.1fs", seconds) + "] " + line + "\n")
+    }
+
+    private func line(for kind: EngineEvent.Kind) -> String? {
+        switch kind {
+        case .runStarted(let count):
+            return "run       \(count) operation\(count == 1 ? "" : "s")"
+        case .nodeStarted(let node, let attempt, _):
+            let retry = attempt > 1 ? " attempt \(attempt)" : ""
+            return "start     \(nodes[node].id) (\(nodes[node].type))\(retry)"
+        case .nodeProgress(let node, let update):
+            return update.message.map { "log       \(nodes[node].id): \($0)" }
+        case .nodeRetrying(let node, let attempt, let message, let delay):
+            return "retry     \(nodes[node].id) after attempt \(attempt) in \(DurationText.format(delay)): \(message)"
+        case .nodeFinished(let node, let outcome):
+            return finishedLine(nodes[node].id, outcome)
+        case .nodeQueued, .runFinished:
+            return nil
+        }
+    }
+
+    private func finishedLine(_ id: String, _ outcome: NodeOutcome) -> String? {
+        switch outcome {
+        case .succeeded: "ok        \(id)"
+        case .failed, .timedOut: "FAILED    \(id): \(outcome.reason)"
+        case .cancelled: "cancelled \(id)"
+        case .skipped: "skipped   \(id): \(outcome.reason)"
+        case .notStarted: nil
+        }
+    }
+}

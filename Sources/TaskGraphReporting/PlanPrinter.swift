@@ -1,0 +1,36 @@
+import TaskGraphCore
+/// Renders what a run would do, level by level, without running anything (`--dry-run`).
+public struct PlanPrinter {
+    /// The graph to describe.
+    public let graph: ExecutionGraph
+
+    /// A printer for `graph`.
+    public init(graph: ExecutionGraph) {
+        self.graph = graph
+    }
+
+    /// The plan as text: one section per level (operations in a level can run at the same time).
+    public func render() -> String {
+        guard let levels = dependencyLevels(graph.dependencyList) else { return "the graph has a cycle\n" }
+        var text = "plan: \(graph.nodes.count) operation\(graph.nodes.count == 1 ? "" : "s") in \(levels.count) level\(levels.count == 1 ? "" : "s")\n"
+        for (number, level) in levels.enumerated() {
+            text += "level \(number + 1):\n"
+            for index in level {
+                let node = graph.nodes[index]
+                var details = [node.type]
+                let parameters = node.parameters.values.sorted { $0.key < $1.key }
+                details += parameters.map { "\($0.key)=" + Self.escapingControlCharacters("\($0.value.redacted)") }
+                if node.settings.retries > 0 { details.append("retries=\(node.settings.retries)") }
+                if let timeout = node.settings.timeout { details.append("timeout=\(DurationParser.format(timeout))") }
+                if let pool = node.settings.pool { details.append("pool=\(pool)") }
+                text += "  \(node.id)  (\(details.joined(separator: ", ")))\n"
+            }
+        }
+        return text
+    }
+
+    /// `text` with newlines and tabs written as `\n` and `\t`, so each node stays on one line.
+    private static func escapingControlCharacters(_ text: String) -> String {
+        text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
+    }
+}

@@ -1,0 +1,67 @@
+import TaskGraphCore
+/// The table printed after a run: every operation's state, duration and reason, the totals,
+/// the wall time and the critical path.
+public struct RunSummary {
+    /// The run to summarise.
+    public let report: RunReport
+    /// Dependencies of each node (for the critical path).
+    public let graph: ExecutionGraph
+    /// At most this many rows; the rest are counted (failures always shown first).
+    public var maximumRows = 40
+
+    /// A summary of `report` for a run of `graph`.
+    public init(report: RunReport, graph: ExecutionGraph) {
+        self.report = report
+        self.graph = graph
+    }
+
+    /// The summary as text, ending with a newline.
+    public func render() -> String {
+        let rows = orderedRecords()
+        let shown = rows.prefix(maximumRows)
+        let idWidth = min(max(9, shown.map(\.id.count).max() ?? 0), 48)
+        var text = pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8) + "  detail\n"
+        for record in shown {
+            let time = record.duration.map(DurationText.format) ?? "-"
+            let detail = record.outcome == .succeeded ? record.summary : record.outcome.reason
+            text += pad(record.id, idWidth) + "  " + pad(record.outcome.label, 11) + "  " + pad(time, 8)
+                + "  " + detail + "\n"
+        }
+        if rows.count > shown.count { text += "… and \(rows.count - shown.count) more\n" }
+        text += totalsLine() + "\n"
+        if let path = criticalPathLine() { text += path + "\n" }
+        return text
+    }
+
+    /// `12 ok, 1 failed, 2 skipped in 3.4s`, or `cancelled after 1.2s: 3 ok, 2 cancelled`.
+    public func totalsLine() -> String {
+        let counts = report.counts
+        let order = ["ok", "failed", "timed out", "cancelled", "skipped", "not started"]
+        let parts = order.compactMap { label in counts[label].map { "\($0) \(label)" } }.joined(separator: ", ")
+        let time = DurationText.format(report.wallTime)
+        return report.wasCancelled ? "cancelled after \(time): \(parts)" : "\(parts) in \(time)"
+    }
+
+    private func criticalPathLine() -> String? {
+        let weights = report.nodes.map { record in
+            record.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? 0
+        }
+        guard report.nodes.count > 1,
+            let (path, total) = criticalPath(graph.dependencyList, weights: weights), path.count > 1
+        else { return nil }
+        let ids = path.map { report.nodes[$0].id }
+        let shown = ids.count > 8 ? ids.prefix(3) + ["…"] + ids.suffix(4) : ids[...]
+        let seconds = Duration.milliseconds(Int64(total * 1000))
+        return "critical path (\(DurationText.format(seconds))): " + shown.joined(separator: " -> ")
+    }
+
+    /// Failures first, then in graph order.
+    private func orderedRecords() -> [RunReport.NodeRecord] {
+        let failures = report.nodes.filter { $0.outcome.isFailure }
+        return failures + report.nodes.filter { !$0.outcome.isFailure }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? String(text.prefix(width)) : text + String(repeating: " ", count: width - text.count)
+    }
+}

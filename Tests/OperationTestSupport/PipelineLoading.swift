@@ -1,0 +1,28 @@
+import TaskGraphCore
+
+/// Loads `yaml` as `test.yaml` and returns the rendered diagnostics (empty when valid).
+public func diagnostics(
+    _ yaml: String, variables: [String: String] = [:], environment: [String: String] = [:],
+    registry: OperationRegistry = .core
+) -> [String] {
+    do {
+        let pipeline = try Pipeline.load(
+            text: yaml, file: "test.yaml",
+            options: PipelineOptions(
+                variables: variables, environment: environment, outputDirectory: "/tmp/out", registry: registry))
+        return pipeline.warnings.map(\.description)
+    } catch {
+        return error.diagnostics.map(\.description)
+    }
+}
+
+/// Loads `yaml`, which must be valid, as `test.yaml`.
+public func plannedGraph(
+    _ yaml: String, variables: [String: String] = [:], registry: OperationRegistry = .core
+) throws -> ExecutionGraph {
+    try Pipeline.load(
+        text: yaml, file: "test.yaml",
+        options: PipelineOptions(
+            variables: variables, environment: ["HOME": "/home/me"], outputDirectory: "/tmp/out", registry: registry)
+    ).graph
+}

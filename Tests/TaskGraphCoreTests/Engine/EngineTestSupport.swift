@@ -1,0 +1,79 @@
+import Foundation
+import Synchronization
+@testable import TaskGraphCore
+
+/// Collects events for assertions.
+final class EventLog: EventSink {
+    private let events = Locked<[EngineEvent.Kind]>([])
+
+    func receive(_ event: EngineEvent) {
+        events.withLock { $0.append(event.kind) }
+    }
+
+    /// Node indices in the order they started (first attempts only).
+    var startOrder: [Int] {
+        events.withLock { events in
+            events.compactMap { if case .nodeStarted(let node, 1, _) = $0 { node } else { nil } }
+        }
+    }
+
+    /// Every retry event's node and attempt.
+    var retries: [(node: Int, attempt: Int)] {
+        events.withLock { events in
+            events.compactMap { if case .nodeRetrying(let node, let attempt, _, _) = $0 { (node, attempt) } else { nil } }
+        }
+    }
+}
+
+/// Tracks how many actions run at once.
+final class ConcurrencyGauge: Sendable {
+    private let state = Locked((current: 0, peak: 0))
+
+    func enter() { state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) } }
+    func leave() { state.withLock { $0.current -= 1 } }
+    var peak: Int { state.withLock { $0.peak } }
+}
+
+/// An action that sleeps (cancellably) and records concurrency.
+func sleeping(_ duration: Duration, gauge: ConcurrencyGauge? = nil) -> ClosureAction {
+    ClosureAction { _ in
+        gauge?.enter()
+        defer { gauge?.leave() }
+        try await Task.sleep(for: duration)
+        return EmptyArtifact()
+    }
+}
+
+/// An error for tests.
+struct TestFailure: Error, CustomStringConvertible, RetryClassifying {
+    var description: String
+    var isRetryable = true
+}
+
+/// A thread-safe counter.
+final class Counter: Sendable {
+    private let count = Locked(0)
+
+    /// Adds one and returns the new value.
+    @discardableResult
+    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+    var value: Int { count.withLock { $0 } }
+}
+
+/// Lets a test wait until an action has started.
+final class Latch: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() {
+        (stream, continuation) = AsyncStream.makeStream()
+    }
+
+    /// Marks the latch as reached.
+    func signal() { continuation.yield() }
+
+    /// Waits until `signal()` was called.
+    func wait() async {
+        for await _ in stream { return }
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import TaskGraphCore
+
+@Suite struct EngineTests {
+    @Test func runsDependenciesFirstAndPassesResultsByProtocol() async throws {
+        var graph = ExecutionGraph()
+        let hello = try graph.add("hello", action: ClosureAction { _ in BytesArtifact(Data("hello".utf8)) })
+        let world = try graph.add("world", action: ClosureAction { _ in EmptyArtifact() })
+        try graph.add("shout", action: ClosureAction { context in
+            let text = String(decoding: try await context.input((any BytesProvider).self).data, as: UTF8.self)
+            return BytesArtifact(Data(text.uppercased().utf8))
+        }, needs: [hello, world])
+        let log = EventLog()
+        let report = await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log)
+        #expect(report.succeeded)
+        #expect(log.startOrder == [0, 1, 2])
+        let shout = try #require(report.finalResults["shout"] as? BytesArtifact)
+        #expect(String(decoding: shout.data, as: UTF8.self) == "HELLO")
+    }
+
+    @Test func jobsBoundConcurrencyAndPoolsBoundTheirOwn() async throws {
+        let cpu = ConcurrencyGauge()
+        let net = ConcurrencyGauge()
+        var graph = ExecutionGraph()
+        for index in 0..<12 {
+            try graph.add("cpu\(index)", action: sleeping(.milliseconds(20), gauge: cpu))
+            try graph.add("net\(index)", action: sleeping(.milliseconds(20), gauge: net), settings: NodeSettings(pool: "net"))
+        }
+        let report = await Engine(options: EngineOptions(jobs: 2, pools: ["net": 5])).run(graph)
+        #expect(report.succeeded)
+        #expect(cpu.peak == 2)
+        #expect(net.peak == 5)
+    }
+
+    @Test func failureSkipsDependentsButIndependentBranchesFinish() async throws {
+        var graph = ExecutionGraph()
+        let bad = try graph.add("bad", action: ClosureAction { _ in throw TestFailure(description: "boom") })
+        let child = try graph.add("child", action: ClosureAction { _ in EmptyArtifact() }, needs: [bad])
+        try graph.add("grandchild", action: ClosureAction { _ in EmptyArtifact() }, needs: [child])
+        try graph.add("independent", action: sleeping(.milliseconds(50)))
+        let report = await Engine(options: EngineOptions(jobs: 2)).run(graph)
+        #expect(report.nodes.map(\.outcome) == [
+            .failed("boom"), .skipped(because: "bad"), .skipped(because: "bad"), .succeeded,
+        ])
+        #expect(report.hasFailures)
+    }
+
+    @Test func failFastCancelsRunningWork() async throws {
+        var graph = ExecutionGraph()
+        let started = Latch()
+        try graph.add("slow", action: ClosureAction { _ in
+            started.signal()
+            try await Task.sleep(for: .seconds(60))
+            return EmptyArtifact()
+        })
+        try graph.add("bad", action: ClosureAction { _ in
+            await started.wait()
+            throw TestFailure(description: "boom")
+        })
+        let start = ContinuousClock.now
+        let report = await Engine(options: EngineOptions(jobs: 2, failFast: true)).run(graph)
+        #expect(ContinuousClock.now - start < .seconds(45))
+        #expect(report.nodes.map(\.outcome) == [.cancelled, .failed("boom")])
+    }
+
+    @Test func retriesWithBackoffUntilSuccess() async throws {
+        let attempts = Counter()
+        var graph = ExecutionGraph()
+        try graph.add("flaky", action: ClosureAction { context in
+            attempts.increment()
+            if context.attempt < 3 { throw TestFailure(description: "try again") }
+            return EmptyArtifact()
+        }, settings: NodeSettings(retries: 3))
+        let log = EventLog()
+        let options = EngineOptions(jobs: 1, retryBaseDelay: .milliseconds(10))
+        let report = await Engine(options: options).run(graph, events: log)
+        #expect(report.succeeded)
+        #expect(report.nodes[0].attempts == 3)
+        #expect(log.retries.map(\.attempt) == [1, 2])
+    }
+
+    @Test func nonRetryableErrorsAreNotRetried() async throws {
+        var graph = ExecutionGraph()
+        try graph.add("gone", action: ClosureAction { _ in
+            throw TestFailure(description: "HTTP 404", isRetryable: false)
+        }, settings: NodeSettings(retries: 5))
+        let report = await Engine().run(graph)
+        #expect(report.nodes[0].outcome == .failed("HTTP 404"))
+        #expect(report.nodes[0].attempts == 1)
+    }
+
+    @Test func timeoutCancelsTheAttempt() async throws {
+        var graph = ExecutionGraph()
+        try graph.add("stuck", action: sleeping(.seconds(60)), settings: NodeSettings(timeout: .milliseconds(100)))
+        let start = ContinuousClock.now
+        let report = await Engine().run(graph)
+        #expect(ContinuousClock.now - start < .seconds(45))
+        #expect(report.nodes[0].outcome == .timedOut(.milliseconds(100)))
+        #expect(report.nodes[0].outcome.reason == "timed out after 100ms")
+    }
+
+    @Test func cancellingTheRunCancelsRunningAndNeverStartsTheRest() async throws {
+        var graph = ExecutionGraph()
+        let started = Latch()
+        let first = try graph.add("first", action: ClosureAction { _ in
+            started.signal()
+            try await Task.sleep(for: .seconds(60))
+            return EmptyArtifact()
+        })
+        try graph.add("second", action: sleeping(.seconds(60)), needs: [first])
+        let run = Task { await Engine(options: EngineOptions(jobs: 1)).run(graph) }
+        await started.wait()
+        let start = ContinuousClock.now
+        run.cancel()
+        let report = await run.value
+        #expect(ContinuousClock.now - start < .seconds(45))
+        #expect(report.wasCancelled)
+        #expect(report.nodes.map(\.outcome) == [.cancelled, .notStarted])
+    }
+
+    @Test func readyNodesStartAsSoonAsTheirLastDependencyFinishes() async throws {
+        // "slow" only finishes once "after-quick" has run (or after 30 s): if the engine waited
+        // for "slow" before starting "after-quick", "slow" would end first.
+        let afterQuickRan = CancellationFlag()
+        var graph = ExecutionGraph()
+        let quick = try graph.add("quick", action: sleeping(.milliseconds(10)))
+        try graph.add("slow", action: ClosureAction { _ in
+            for _ in 0..<3000 where !afterQuickRan.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
+            return EmptyArtifact()
+        })
+        try graph.add("after-quick", action: ClosureAction { _ in
+            afterQuickRan.cancel()
+            return EmptyArtifact()
+        }, needs: [quick])
+        let report = await Engine(options: EngineOptions(jobs: 2)).run(graph)
+        let afterQuickEnd = try #require(report.nodes[2].endTime)
+        let slowEnd = try #require(report.nodes[1].endTime)
+        #expect(afterQuickEnd < slowEnd)
+    }
+
+    @Test func largeGraphsRunEveryNodeOnce() async throws {
+        let count = 100_000
+        let counter = Counter()
+        var graph = ExecutionGraph()
+        let action = ClosureAction { _ in
+            counter.increment()
+            return EmptyArtifact()
+        }
+        var previous: ExecutionGraph.NodeHandle?
+        for index in 0..<count {
+            previous = try graph.add("n\(index)", action: action, needs: previous.map { [$0] } ?? [])
+        }
+        let report = await Engine().run(graph)
+        #expect(report.succeeded)
+        #expect(counter.value == count)
+    }
+
+    @Test func emptyGraph() async {
+        let report = await Engine().run(ExecutionGraph())
+        #expect(report.nodes.isEmpty)
+        #expect(report.succeeded)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import TaskGraphCore
+@testable import TaskGraphImaging
+
+extension ImagingTests {
+    /// What `save` writes for bytes and for images.
+    @Suite struct ImageSaveTests {
+        /// A context whose single input is `artifact`.
+        private func context(_ artifact: any Artifact) -> TaskContext {
+            TaskContext(id: "save", inputs: [TaskContext.Input(id: "in", artifact: artifact)])
+        }
+
+        @Test func bytesAreWrittenUnchangedUnlessAnotherFormatIsAsked() async throws {
+            let jpeg = try fixture("sunset-320.jpg")
+            let loaded = LoadedFile(path: "sunset-320.jpg", data: jpeg)
+            let same = try await ImageSaveEncoder().data(for: context(loaded), path: "a.png", format: nil, quality: 90)!
+            #expect(same == jpeg)
+            let alsoSame = try await ImageSaveEncoder().data(for: context(loaded), path: "a.jpg", format: "jpeg", quality: 90)!
+            #expect(alsoSame == jpeg)
+            let converted = try await ImageSaveEncoder().data(for: context(loaded), path: "a.jpg", format: "png", quality: 90)!
+            #expect(ImageFormat.sniff(converted) == .png)
+            #expect(try await ImageCodec.decode(converted) == (try await ImageCodec.decode(jpeg)))
+        }
+
+        @Test func imagesAreEncodedByFormatThenExtensionThenOrigin() async throws {
+            let image = DecodedImage(Image(width: 2, height: 2, color: [1, 2, 3]), format: .jpeg)
+            let formats = [
+                try await ImageSaveEncoder().data(for: context(image), path: "a.png", format: nil, quality: 90)!,
+                try await ImageSaveEncoder().data(for: context(image), path: "a.png", format: "jpeg", quality: 90)!,
+                try await ImageSaveEncoder().data(for: context(image), path: "a.out", format: nil, quality: 90)!,
+            ].map(ImageFormat.sniff)
+            #expect(formats == [.png, .jpeg, .jpeg])
+            #expect(try await image.data == (try await ImageCodec.encode(image.image, as: .jpeg)))
+            #expect(image.summary == "2×2 RGB")
+            #expect(EncodedImage(try fixture("rgba.png")).summary == "PNG, 76 B")
+        }
+    }
+}
