@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/TaskGraph/Imaging/CaptionFontData.swift: printable ASCII rendered from
+"""Generates Sources/TaskGraphImaging/Kernels/CaptionFontData.swift: printable ASCII rendered from
 Pillow's built-in default font (Aileron Regular, CC0) as 4-bit alpha masks, for the captions
 of the contact sheet. Run from the repository root: python3 scripts/make-caption-font.py"""
 import base64
@@ -36,5 +36,5 @@ extension CaptionFont {{
         """
 }}
 '''
-open("Sources/TaskGraph/Imaging/CaptionFontData.swift", "w").write(swift)
+open("Sources/TaskGraphImaging/Kernels/CaptionFontData.swift", "w").write(swift)
 print(f"{len(widths)} glyphs, height {height}, {len(packed)} bytes")

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite (what .ci/run runs):
+#   0. the module layering check (scripts/check-layering.py: TaskGraphCore links no image,
+#      network or cipher library; families stay apart);
 #   1. unit and end-to-end tests of the built binary (real processes, signals, HTTP servers,
 #      JPEG/PNG files, a short interrupt-torture run);
 #   2. the same suite under ThreadSanitizer (scripts/sanitize.sh thread);
@@ -8,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+scripts/check-layering.py
 swift build --build-tests
 swift test --skip-build
 if [[ ${QUICK:-0} == 1 ]]; then exit 0; fi

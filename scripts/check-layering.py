@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Checks the module graph drawn in README.md (Layout) against Package.swift.
+
+Fails when a module depends, directly or through other targets, on something its layer may not
+link: TaskGraphCore on an image, network or cipher module or C library; an operation family on
+another family, on reporting or on the CLI. Run by scripts/test.sh.
+"""
+import json
+import subprocess
+import sys
+
+FORBIDDEN = {
+    "TaskGraphCore": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
+                      "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting", "taskgraph"},
+    "TaskGraphImaging": {"CCurl", "CCurlShim", "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting"},
+    "TaskGraphNetwork": {"CJPEG", "CPNG", "CImageShims", "TaskGraphImaging", "TaskGraphCrypto", "TaskGraphReporting"},
+    "TaskGraphCrypto": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
+                        "TaskGraphNetwork", "TaskGraphReporting"},
+    "TaskGraphReporting": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
+                           "TaskGraphNetwork", "TaskGraphCrypto"},
+}
+
+description = json.loads(subprocess.run(
+    ["swift", "package", "describe", "--type", "json"], check=True, capture_output=True, text=True).stdout)
+dependencies = {target["name"]: set(target.get("target_dependencies") or []) for target in description["targets"]}
+
+
+def closure(name):
+    """Every target `name` depends on, directly or not."""
+    seen, stack = set(), [name]
+    while stack:
+        for dependency in dependencies.get(stack.pop(), ()):
+            if dependency not in seen:
+                seen.add(dependency)
+                stack.append(dependency)
+    return seen
+
+
+problems = [f"{module} depends on {', '.join(sorted(closure(module) & forbidden))}"
+            for module, forbidden in FORBIDDEN.items() if closure(module) & forbidden]
+for problem in problems:
+    print(f"check-layering: {problem}", file=sys.stderr)
+if problems:
+    sys.exit(1)
+print(f"check-layering: {len(FORBIDDEN)} modules keep to their layers")
