@@ -46,9 +46,8 @@ enum InterruptibleRun {
 
     private static let state = Locked(State())
 
-    /// Traps SIGINT and SIGTERM, replacing their default action for the rest of the process,
-    /// and handles them until the calling task is cancelled. Start it first thing, beside the
-    /// command in one task group; `signals` must be trapping already.
+    /// Handles SIGINT and SIGTERM, which `signals` traps, until the calling task is cancelled.
+    /// Start it first thing, beside the command in one task group.
     static func handleSignals(_ signals: UnixSignalsSequence) async {
         for await signal in signals {
             handle(signal == .sigterm ? .terminate : .interrupt)
