@@ -2,21 +2,6 @@ import Foundation
 import Testing
 
 @Suite struct CancellationTests {
-    /// Waits until `count` files named `prefix-*` exist in `directory`.
-    private func waitForFiles(_ prefix: String, count: Int, in directory: URL) async throws -> [Int32] {
-        for _ in 0..<400 {
-            let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(prefix) }
-            let pids = names.compactMap { name in
-                (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
-                    .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            }
-            if pids.count == count { return pids }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        Issue.record("timed out waiting for \(count) '\(prefix)' files")
-        return []
-    }
-
     /// Whether `pid` is a running process (a zombie waiting for the container's init to reap it
     /// is not).
     private func isAlive(_ pid: Int32) -> Bool {
@@ -77,16 +62,8 @@ import Testing
         #expect(!process.standardError.contains("valid"))
     }
 
-    @Test func secondSigintExitsImmediately() async throws {
-        let directory = try fixtureDirectory()
-        try write("""
-            version: 1
-            operations:
-              stubborn:
-                op: exec
-                command: [sh, -c, "trap '' TERM; echo $$ > pid-stubborn; sleep 30 & wait; sleep 30"]
-                grace_period: 20s
-            """, to: "stubborn.yaml", in: directory)
+    @Test func secondSigintDiesImmediately() async throws {
+        let directory = try fixtureDirectory(["stubborn.yaml"])
         let process = try TaskGraphProcess(["run", "stubborn.yaml"], in: directory)
         let pids = try await waitForFiles("pid-", count: 1, in: directory)
         process.send(SIGINT)

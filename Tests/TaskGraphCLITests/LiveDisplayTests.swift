@@ -24,29 +24,13 @@ import Testing
     /// The second Ctrl-C ends the process at once, while the live display is drawn: it is erased
     /// and the cursor shown first.
     @Test func secondSigintErasesTheDisplayAndShowsTheCursor() async throws {
-        let directory = try fixtureDirectory()
-        try write("""
-            version: 1
-            operations:
-              stubborn:
-                op: exec
-                command: [sh, -c, "trap '' TERM; echo $PPID > taskgraph-pid; sleep 30 & wait; sleep 30"]
-                grace_period: 20s
-            """, to: "stubborn.yaml", in: directory)
+        let directory = try fixtureDirectory(["stubborn.yaml"])
         let command = "\(TaskGraphProcess.binary.path) run stubborn.yaml --output out"
         let terminal = try TaskGraphProcess(
             ["-qec", command, "typescript"], in: directory,
             environment: ["NO_COLOR": nil, "TERM": "xterm-256color", "COLUMNS": "100"],
             executable: URL(fileURLWithPath: "/usr/bin/script"))
-        let pidFile = directory.appendingPathComponent("taskgraph-pid")
-        var taskgraph: Int32?
-        for _ in 0..<400 {
-            taskgraph = (try? String(contentsOf: pidFile, encoding: .utf8))
-                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if taskgraph != nil { break }
-            try await Task.sleep(for: .milliseconds(25))
-        }
-        let pid = try #require(taskgraph, "the stubborn program never started")
+        let pid = try #require(try await waitForFiles("parent-", count: 1, in: directory).first)
         kill(pid, SIGINT)
         try await Task.sleep(for: .milliseconds(200))
         kill(pid, SIGINT)

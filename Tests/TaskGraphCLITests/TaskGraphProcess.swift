@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The built `taskgraph` binary, run as a real process with its output captured in files.
 final class TaskGraphProcess: @unchecked Sendable {
@@ -137,6 +138,22 @@ func fixtureDirectory(_ names: [String] = []) throws -> URL {
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
     }
     return directory
+}
+
+/// Waits until `count` files named `prefix-*` exist in `directory` and returns the process ids
+/// they hold.
+func waitForFiles(_ prefix: String, count: Int, in directory: URL) async throws -> [Int32] {
+    for _ in 0..<400 {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(prefix) }
+        let pids = names.compactMap { name in
+            (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        if pids.count == count { return pids }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    Issue.record("timed out waiting for \(count) '\(prefix)' files")
+    return []
 }
 
 /// Writes `text` to `name` inside `directory`.
