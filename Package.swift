@@ -78,6 +78,7 @@ let package = Package(
             dependencies: ["TaskGraphCrypto", "OperationTestSupport", "TestSupport"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "TaskGraphReportingTests", dependencies: ["TaskGraphReporting", "OperationTestSupport"]),
         .testTarget(
             name: "TaskGraphCLITests",
             dependencies: ["TaskGraphImaging", "TestSupport"],

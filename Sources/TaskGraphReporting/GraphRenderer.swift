@@ -57,7 +57,7 @@ public struct GraphRenderer {
 
     private func color(of index: Int) -> String? {
         guard let outcome = outcomes?[index] else { return nil }
-        switch outcome {
+        switch outcome.kind {
         case .succeeded: return "#b7e4c7"
         case .failed, .timedOut: return "#f4a6a6"
         case .cancelled: return "#ffd8a8"

@@ -42,21 +42,20 @@ public struct JSONEventWriter: EventSink {
         case .nodeStarted: "started"
         case .nodeProgress(_, let update): update.message == nil ? "progress" : "log"
         case .nodeRetrying: "retried"
-        case .nodeFinished(_, let outcome): stateName(outcome)
+        case .nodeFinished(_, let outcome): outcome.kind.eventName
         case .runFinished: "run_finished"
         }
     }
 
-    /// The state word for an outcome: `succeeded`, `failed`, `timed_out`, `cancelled`,
-    /// `skipped`, `not_started`.
-    static func stateName(_ outcome: NodeOutcome) -> String {
+    /// The keys an operation's final event adds for its outcome's details, so that
+    /// `RecordedOutcomes` reads the outcome back whole: `reason` for a failure, `reason` and
+    /// `timeout` (the limit, in seconds) for a timeout, `because` for a skip.
+    static func fields(of outcome: NodeOutcome) -> [(String, String)] {
         switch outcome {
-        case .succeeded: "succeeded"
-        case .failed: "failed"
-        case .timedOut: "timed_out"
-        case .cancelled: "cancelled"
-        case .skipped: "skipped"
-        case .notStarted: "not_started"
+        case .succeeded, .cancelled, .notStarted: []
+        case .failed(let message): [("reason", JSONText.quoted(message))]
+        case .timedOut(let limit): [("reason", JSONText.quoted(outcome.reason)), ("timeout", JSONText.seconds(limit))]
+        case .skipped(let cause): [("because", JSONText.quoted(cause))]
         }
     }
 
@@ -82,13 +81,10 @@ public struct JSONEventWriter: EventSink {
             return node(index) + [("attempt", "\(attempt)"), ("message", JSONText.quoted(message)),
                                   ("delay", JSONText.seconds(delay))]
         case .nodeFinished(let index, let outcome):
-            var fields = node(index)
-            if case .skipped(let cause) = outcome { fields.append(("because", JSONText.quoted(cause))) }
-            if !outcome.reason.isEmpty, outcome.isFailure { fields.append(("reason", JSONText.quoted(outcome.reason))) }
-            return fields
+            return node(index) + Self.fields(of: outcome)
         case .runFinished(let report):
-            let counts = report.nodes.reduce(into: [String: Int]()) { $0[Self.stateName($1.outcome), default: 0] += 1 }
-            let countText = counts.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+            let countText = report.counts.map { (name: $0.key.eventName, count: $0.value) }.sorted { $0.name < $1.name }
+                .map { "\"\($0.name)\":\($0.count)" }.joined(separator: ",")
             return [("wall_time", JSONText.seconds(report.wallTime)), ("cancelled", "\(report.wasCancelled)"),
                     ("counts", "{\(countText)}")]
         }

@@ -24,9 +24,12 @@ enum JSONText {
 
     /// Seconds with microsecond precision, e.g. `1.234567`.
     static func seconds(_ duration: Duration) -> String {
-        let components = duration.components
-        let micros = components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000
-        return String(format: "%.6f", Double(micros) / 1_000_000)
+        String(format: "%.6f", Double(microseconds(duration)) / 1_000_000)
+    }
+
+    /// The duration that `seconds` wrote as `value` (microsecond precision).
+    static func duration(seconds value: Double) -> Duration {
+        .microseconds(Int64((value * 1_000_000).rounded()))
     }
 
     /// Whole microseconds, as Chrome traces count time.

@@ -4,7 +4,11 @@ import TaskGraphCore
 
 /// A live status display for terminals: a progress bar with counts and ETA, and one line per
 /// running operation, redrawn in place ten times a second. Failures are printed above it as they
-/// happen. `finish()` clears it.
+/// happen.
+///
+/// Starts no task of its own: the caller runs `run()` beside the engine in its task group and
+/// cancels it once the engine has returned, which clears the display (swift-service-lifecycle's
+/// rule). A process that ends at once calls `restoreTerminal()` instead.
 public final class LiveStatusDisplay: EventSink, Sendable {
     private struct Running {
         var since: ContinuousClock.Instant
@@ -14,18 +18,21 @@ public final class LiveStatusDisplay: EventSink, Sendable {
 
     private struct State {
         var total = 0
-        var counts: [String: Int] = [:]
+        var counts: [NodeOutcome.Kind: Int] = [:]
         var running: [Int: Running] = [:]
         var started = ContinuousClock.now
         var frameHeight = 0
         var messages: [String] = []
+        /// Whether the display is on screen: the cursor is hidden and frames are drawn.
+        var isShown = false
     }
 
     private let nodes: [ExecutionGraph.Node]
     private let output: TextOutput
     private let useColor: Bool
+    /// Guards `State`. Frames are also written under it, so a frame and the erasing of the
+    /// display reach the terminal in the order they were made.
     private let state: Locked<State>
-    private let redrawLoop = Locked<Task<Void, Never>?>(nil)
 
     /// A display of a run of `graph` on `output` (which should be a terminal).
     public init(graph: ExecutionGraph, output: TextOutput = .standardError, useColor: Bool = true) {
@@ -33,15 +40,28 @@ public final class LiveStatusDisplay: EventSink, Sendable {
         self.output = output
         self.useColor = useColor
         state = Locked(State(total: graph.nodes.count))
-        output.write("\u{1B}[?25l")
-        redrawLoop.withLock { loop in
-            loop = Task { [weak self] in
-                while !Task.isCancelled {
-                    self?.redraw()
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-            }
+    }
+
+    /// Hides the cursor and redraws the display ten times a second until the calling task is
+    /// cancelled; then erases it and shows the cursor, leaving failure messages in place.
+    public func run() async {
+        state.withLock { state in
+            state.isShown = true
+            output.write("\u{1B}[?25l")
         }
+        while !Task.isCancelled {
+            redraw()
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        erase()
+    }
+
+    /// Erases the display and shows the cursor at once, if it is on screen, and waits until the
+    /// terminal has it: for a process about to end without waiting for `run()` to return.
+    /// Blocking.
+    public func restoreTerminal() {
+        erase()
+        output.flush()
     }
 
     public func receive(_ event: EngineEvent) {
@@ -57,7 +77,7 @@ public final class LiveStatusDisplay: EventSink, Sendable {
                 state.messages.append(paint("retry", 33) + " \(nodes[node].id) after attempt \(attempt): \(message)")
             case .nodeFinished(let node, let outcome):
                 state.running[node] = nil
-                state.counts[outcome.label, default: 0] += 1
+                state.counts[outcome.kind, default: 0] += 1
                 if outcome.isFailure {
                     state.messages.append(paint("FAILED", 31) + " \(nodes[node].id): \(outcome.reason)")
                 }
@@ -67,42 +87,46 @@ public final class LiveStatusDisplay: EventSink, Sendable {
         }
     }
 
-    /// Stops redrawing and erases the display, leaving failure messages in place.
-    public func finish() {
-        redrawLoop.withLock { $0?.cancel() }
-        redraw(final: true)
-        output.write("\u{1B}[?25h")
-        output.flush()
-    }
-
-    private func redraw(final: Bool = false) {
-        let frame = state.withLock { state -> String in
-            var text = state.frameHeight > 0 ? "\r\u{1B}[J" : ""
-            for message in state.messages { text += message + "\n" }
-            state.messages.removeAll()
-            guard !final else {
-                state.frameHeight = 0
-                return text
-            }
+    private func redraw() {
+        state.withLock { state in
+            guard state.isShown else { return }
+            var text = messagesReplacingFrame(&state)
             let lines = frameLines(state)
             state.frameHeight = lines.count
             text += lines.joined(separator: "\n")
             if lines.count > 1 { text += "\u{1B}[\(lines.count - 1)A" }
-            return text + "\r"
+            output.write(text + "\r")
         }
-        output.write(frame)
+    }
+
+    /// Erases the frame, prints the messages not printed yet and shows the cursor; once.
+    private func erase() {
+        state.withLock { state in
+            guard state.isShown else { return }
+            state.isShown = false
+            output.write(messagesReplacingFrame(&state) + "\u{1B}[?25h")
+            state.frameHeight = 0
+        }
+    }
+
+    /// The text that erases the frame on screen and prints the messages not printed yet instead.
+    private func messagesReplacingFrame(_ state: inout State) -> String {
+        var text = state.frameHeight > 0 ? "\r\u{1B}[J" : ""
+        for message in state.messages { text += message + "\n" }
+        state.messages.removeAll()
+        return text
     }
 
     private func frameLines(_ state: State) -> [String] {
         let width = max(output.terminalWidth ?? 80, 20)
         let finished = state.counts.values.reduce(0, +)
-        let failed = (state.counts["failed"] ?? 0) + (state.counts["timed out"] ?? 0)
+        let failed = state.counts.filter(\.key.isFailure).values.reduce(0, +)
         let elapsed = ContinuousClock.now - state.started
         let fraction = state.total == 0 ? 1 : Double(finished) / Double(state.total)
         let barWidth = max(10, min(30, width / 4))
         let filled = Int(fraction * Double(barWidth))
         var header = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "] "
-        header += "\(finished)/\(state.total)  done \(state.counts["ok"] ?? 0)  running \(state.running.count)"
+        header += "\(finished)/\(state.total)  done \(state.counts[.succeeded] ?? 0)  running \(state.running.count)"
         header += "  queued \(max(0, state.total - finished - state.running.count))"
         if failed > 0 { header += "  " + paint("failed \(failed)", 31) }
         header += "  " + DurationText.format(elapsed)

@@ -42,7 +42,7 @@ public struct PlainLogReporter: EventSink {
     }
 
     private func finishedLine(_ id: String, _ outcome: NodeOutcome) -> String? {
-        switch outcome {
+        switch outcome.kind {
         case .succeeded: "ok        \(id)"
         case .failed, .timedOut: "FAILED    \(id): \(outcome.reason)"
         case .cancelled: "cancelled \(id)"

@@ -2,33 +2,43 @@ import Foundation
 import TaskGraphCore
 
 /// Reads how each operation ended from a JSON Lines event file written by `run --events`, so a
-/// later `taskgraph graph --events` can colour the graph.
+/// later `taskgraph graph --events` can colour the graph. Reads back what `JSONEventWriter`
+/// wrote, whole: the kind of end and its details (failure reason, time limit, failed
+/// dependency).
 public enum RecordedOutcomes {
-    /// The final outcome of every operation id in the event file at `path`. Blocking.
+    /// The keys of an event line that tell how an operation ended.
+    private struct FinalEvent: Decodable {
+        let event: String
+        let id: String?
+        let reason: String?
+        let timeout: Double?
+        let because: String?
+    }
+
+    /// The final outcome of every operation id in the event file at `path`. Lines that are not
+    /// an operation's final event, or lack a detail its kind needs, are ignored. Blocking.
     /// - Throws: `OperationError.readFailed` if the file cannot be read.
     public static func load(_ path: String) throws -> [String: NodeOutcome] {
-        let text = String(decoding: try FileIO.read(path), as: UTF8.self)
+        let decoder = JSONDecoder()
         var outcomes: [String: NodeOutcome] = [:]
-        for line in text.split(separator: "\n") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                let event = object["event"] as? String, let id = object["id"] as? String,
-                let outcome = outcome(named: event, reason: object["reason"] as? String ?? "",
-                                      because: object["because"] as? String ?? "")
+        for line in try FileIO.read(path).split(separator: UInt8(ascii: "\n")) {
+            guard let event = try? decoder.decode(FinalEvent.self, from: Data(line)), let id = event.id,
+                let kind = NodeOutcome.Kind(eventName: event.event), let outcome = outcome(kind, of: event)
             else { continue }
             outcomes[id] = outcome
         }
         return outcomes
     }
 
-    private static func outcome(named event: String, reason: String, because: String) -> NodeOutcome? {
-        switch event {
-        case "succeeded": .succeeded
-        case "failed": .failed(reason)
-        case "timed_out": .timedOut(.zero)
-        case "cancelled": .cancelled
-        case "skipped": .skipped(because: because)
-        case "not_started": .notStarted
-        default: nil
+    /// The outcome of kind `kind` with the details `event` records, or nil if one is missing.
+    private static func outcome(_ kind: NodeOutcome.Kind, of event: FinalEvent) -> NodeOutcome? {
+        switch kind {
+        case .succeeded: .succeeded
+        case .failed: event.reason.map(NodeOutcome.failed)
+        case .timedOut: event.timeout.map { .timedOut(JSONText.duration(seconds: $0)) }
+        case .cancelled: .cancelled
+        case .skipped: event.because.map(NodeOutcome.skipped(because:))
+        case .notStarted: .notStarted
         }
     }
 }

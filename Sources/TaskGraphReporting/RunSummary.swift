@@ -24,7 +24,7 @@ public struct RunSummary {
         for record in shown {
             let time = record.duration.map(DurationText.format) ?? "-"
             let detail = record.outcome == .succeeded ? record.summary : record.outcome.reason
-            text += pad(record.id, idWidth) + "  " + pad(record.outcome.label, 11) + "  " + pad(time, 8)
+            text += pad(record.id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
                 + "  " + detail + "\n"
         }
         if rows.count > shown.count { text += "… and \(rows.count - shown.count) more\n" }
@@ -36,8 +36,8 @@ public struct RunSummary {
     /// `12 ok, 1 failed, 2 skipped in 3.4s`, or `cancelled after 1.2s: 3 ok, 2 cancelled`.
     public func totalsLine() -> String {
         let counts = report.counts
-        let order = ["ok", "failed", "timed out", "cancelled", "skipped", "not started"]
-        let parts = order.compactMap { label in counts[label].map { "\($0) \(label)" } }.joined(separator: ", ")
+        let parts = NodeOutcome.Kind.allCases.compactMap { kind in counts[kind].map { "\($0) \(kind.label)" } }
+            .joined(separator: ", ")
         let time = DurationText.format(report.wallTime)
         return report.wasCancelled ? "cancelled after \(time): \(parts)" : "\(parts) in \(time)"
     }

@@ -45,7 +45,7 @@ public final class TraceRecorder: EventSink, Sendable {
                 state.events.append(
                     "{\"name\":\(JSONText.quoted(ids[node])),\"cat\":\(JSONText.quoted(types[node])),"
                         + "\"ph\":\"X\",\"ts\":\(start),\"dur\":\(duration),\"pid\":1,\"tid\":\(span.lane + 1),"
-                        + "\"args\":{\"state\":\(JSONText.quoted(JSONEventWriter.stateName(outcome))),"
+                        + "\"args\":{\"state\":\(JSONText.quoted(outcome.kind.eventName)),"
                         + "\"attempts\":\(span.attempts)}}")
             default:
                 break

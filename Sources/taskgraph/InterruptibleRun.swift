@@ -13,14 +13,17 @@ import UnixSignals
 /// at once. At any other time (parsing arguments, loading or validating pipelines) there is
 /// nothing to cancel, so any signal ends the process at once. Ending at once means: kill every
 /// child process group still alive, remove the temporary files of unfinished atomic writes,
-/// `_exit` with 130 (SIGINT) or 143 (SIGTERM).
+/// restore the terminal, then die by the signal (`endProcess(by:)`).
 enum InterruptibleRun {
     /// The signal that cancelled a run.
     enum Signal: Sendable {
         case interrupt
         case terminate
 
-        /// The documented exit code for a process ended by this signal.
+        /// The signal's number.
+        var number: Int32 { self == .terminate ? SIGTERM : SIGINT }
+
+        /// The status a shell reports for a process killed by this signal (128 + its number).
         var exitCode: Int32 { self == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted }
     }
 
@@ -36,31 +39,54 @@ enum InterruptibleRun {
         var cancelWork: (@Sendable () -> Void)?
         /// The signal that cancelled the current work, if any.
         var first: Signal?
+        /// Puts the terminal back (live display erased, cursor shown) before the process ends
+        /// at once.
+        var restoreTerminal: (@Sendable () -> Void)?
     }
 
     private static let state = Locked(State())
 
-    /// Traps SIGINT and SIGTERM, replacing their default action (death by the signal, which the
-    /// exit code table does not promise) for the rest of the process. Call once, first thing.
-    static func trapSignals() async {
-        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
-        Task.detached {
-            for await signal in signals {
-                handle(signal == .sigterm ? .terminate : .interrupt)
-            }
+    /// Handles SIGINT and SIGTERM, which `signals` traps, until the calling task is cancelled.
+    /// Start it first thing, beside the command in one task group.
+    static func handleSignals(_ signals: UnixSignalsSequence) async {
+        for await signal in signals {
+            handle(signal == .sigterm ? .terminate : .interrupt)
         }
     }
 
     /// Runs `work` until it returns; the first signal meanwhile cancels it.
-    static func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Outcome<Result> {
+    /// - Parameter restoreTerminal: puts the terminal back if a second signal ends the process
+    ///   before `work` returns.
+    static func run<Result: Sendable>(
+        restoringTerminalWith restoreTerminal: (@Sendable () -> Void)? = nil,
+        _ work: @escaping @Sendable () async -> Result
+    ) async -> Outcome<Result> {
         let workTask = Task { await work() }
-        state.withLock { $0 = State(cancelWork: { workTask.cancel() }, first: nil) }
+        state.withLock {
+            $0 = State(cancelWork: { workTask.cancel() }, first: nil, restoreTerminal: restoreTerminal)
+        }
         let result = await workTask.value
         let signal = state.withLock { state in
             state.cancelWork = nil
             return state.first
         }
         return Outcome(report: result, signal: signal)
+    }
+
+    /// Ends the process by `signal`, as if it had never been trapped: restores the signal's
+    /// default action and raises it, so that a shell sees the true cause of death (status
+    /// 128 + number) and stops a loop or script, as make, bash and SwiftPM's Cancellator do.
+    /// Call once everything is cleaned up and printed.
+    static func endProcess(by signal: Signal) -> Never {
+        Foundation.signal(signal.number, SIG_DFL)
+        // Dispatch blocks trapped signals in the threads that received one; unblock it here so
+        // that raising it takes effect at once.
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        sigaddset(&mask, signal.number)
+        pthread_sigmask(SIG_UNBLOCK, &mask, nil)
+        raise(signal.number)
+        _exit(signal.exitCode)
     }
 
     /// Cancels the running work on its first signal; otherwise ends the process.
@@ -74,10 +100,12 @@ enum InterruptibleRun {
         cancel()
     }
 
-    /// Kills what is still running, removes unfinished temporary files and exits.
+    /// Kills what is still running, removes unfinished temporary files, restores the terminal
+    /// and dies by `signal`.
     private static func exitNow(_ signal: Signal) -> Never {
         ChildProcess.killAllImmediately()
         TemporaryFiles.shared.abandonAll()
-        _exit(signal.exitCode)
+        state.withLock { $0.restoreTerminal }?()
+        endProcess(by: signal)
     }
 }

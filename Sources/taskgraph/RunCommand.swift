@@ -14,8 +14,8 @@ struct RunCommand: AsyncParsableCommand {
         discussion: """
             Ctrl-C (SIGINT) or SIGTERM cancels the run: nothing new starts, running operations are \
             cancelled at once (exec children get SIGTERM, then SIGKILL after their grace period), \
-            no output file is left half-written, and a summary shows what finished. Exit 130 or 143. \
-            A second Ctrl-C exits immediately.
+            no output file is left half-written, and a summary shows what finished; then taskgraph \
+            dies by the signal (a shell reports 130 or 143). A second Ctrl-C exits immediately.
             """)
 
     @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
@@ -74,11 +74,13 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--events: \(error)")
         }
-        let outcome = await InterruptibleRun.run {
-            await Engine(options: options).run(graph, events: presenter.sink)
+        let outcome = await presenter.displaying {
+            await InterruptibleRun.run(restoringTerminalWith: { presenter.restoreTerminal() }) {
+                await Engine(options: options).run(graph, events: presenter.sink)
+            }
         }
         await presenter.finish(report: outcome.report, graph: graph)
-        if let signal = outcome.signal { throw ExitCode(signal == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted) }
+        if let signal = outcome.signal { InterruptibleRun.endProcess(by: signal) }
         if outcome.report.hasFailures { throw ExitCode(CLIExitCode.operationFailed) }
     }
 }

@@ -48,9 +48,25 @@ struct RunPresenter {
         sink = sinks.count == 1 ? sinks[0] : EventFanOut(sinks)
     }
 
-    /// Clears the live display, finishes the event stream and trace, prints the summary table.
+    /// Runs `body` with the live display (if any) drawing beside it, in one task group; the
+    /// display is erased once `body` returns.
+    func displaying<Result>(_ body: () async -> Result) async -> Result {
+        await withTaskGroup(of: Void.self) { group in
+            if let display { group.addTask { await display.run() } }
+            let result = await body()
+            group.cancelAll()
+            return result
+        }
+    }
+
+    /// Erases the live display (if any) and shows the cursor at once, for a process about to
+    /// end. Blocking.
+    func restoreTerminal() {
+        display?.restoreTerminal()
+    }
+
+    /// Finishes the event stream and trace, prints the summary table.
     func finish(report: RunReport, graph: ExecutionGraph) async {
-        display?.finish()
         eventOutput?.flush()
         let output = TextOutput.standardError
         if let (recorder, path) = trace {

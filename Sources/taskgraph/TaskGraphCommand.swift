@@ -4,6 +4,7 @@ import TaskGraphImaging
 import TaskGraphNetwork
 import TaskGraphCrypto
 import TaskGraphReporting
+import UnixSignals
 
 /// `taskgraph`: runs and checks dependency-graph pipelines.
 @main
@@ -12,8 +13,9 @@ struct TaskGraphCommand: AsyncParsableCommand {
         commandName: "taskgraph",
         abstract: "Run dependency-graph pipelines described in YAML.",
         discussion: """
-            Exit codes: 0 success, 1 an operation failed, 2 invalid pipeline, 64 usage error,
-            130 interrupted (SIGINT), 143 terminated (SIGTERM).
+            Exit codes: 0 success, 1 an operation failed, 2 invalid pipeline, 64 usage error. \
+            On SIGINT or SIGTERM taskgraph cleans up, then dies by the signal (a shell reports 130 \
+            or 143).
 
             \(OperationCatalog.renderKeys())
             """,
@@ -23,10 +25,15 @@ struct TaskGraphCommand: AsyncParsableCommand {
             SchemaCommand.self,
         ])
 
-    /// Traps SIGINT and SIGTERM before anything else (so every command exits 130 or 143 on
-    /// them), then parses the arguments and runs the command.
+    /// Traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
+    /// dies by them), then parses the arguments and runs the command, with the signal handler
+    /// beside it in one task group.
     static func main() async {
-        await InterruptibleRun.trapSignals()
-        await main(nil)
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        await withDiscardingTaskGroup { group in
+            group.addTask { await InterruptibleRun.handleSignals(signals) }
+            await main(nil)
+            group.cancelAll()
+        }
     }
 }

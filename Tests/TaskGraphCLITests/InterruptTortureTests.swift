@@ -3,7 +3,7 @@ import Testing
 
 /// A CI-sized run of scripts/torture.py against the built binary: the photos pipeline, served
 /// slowly, interrupted at random moments by SIGINT or SIGTERM, twice by SIGINT, and `validate` of
-/// a large file interrupted. Every run must exit 130 or 143 (or finish), leave no temporary or
+/// a large file interrupted. Every run must die by its signal (or finish), leave no temporary or
 /// partial file and no process behind. The latency limit and the per-run limit here are hang
 /// guards, generous enough for a sanitizer build beside CPU-heavy tests; bench/README.md has the
 /// release figures.

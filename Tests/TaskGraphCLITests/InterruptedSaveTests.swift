@@ -68,8 +68,8 @@ import Testing
 
     @Test func sigintStopsTheWritesAndRemovesTheTemporaryFiles() async throws {
         guard let (process, output) = try await interruptSaving(gaps: [.zero]) else { return }
-        let status = await process.waitForExit()
-        #expect(status == 130)
+        let termination = await process.waitForTermination()
+        #expect(termination == .killed(by: SIGINT))
         #expect(leftovers(in: output) == [])
         let lines = process.standardError.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("keep[") && $0.contains(" cancelled ") }, "\(process.standardError)")
@@ -78,8 +78,8 @@ import Testing
     @Test func secondSigintRemovesTheTemporaryFilesBeforeExiting() async throws {
         // 20 ms apart: not merged into one delivery.
         guard let (process, output) = try await interruptSaving(gaps: [.zero, .milliseconds(20)]) else { return }
-        let status = await process.waitForExit()
-        #expect(status == 130)
+        let termination = await process.waitForTermination()
+        #expect(termination == .killed(by: SIGINT))
         #expect(leftovers(in: output) == [])
     }
 }

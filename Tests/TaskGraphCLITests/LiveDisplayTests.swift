@@ -20,4 +20,26 @@ import Testing
         #expect(afterDisplay.contains("5 ok in "), "the summary follows the cleared display")
         #expect(!afterDisplay.contains("[    0.0s]"), "no plain log lines on a terminal")
     }
+
+    /// The second Ctrl-C ends the process at once, while the live display is drawn: it is erased
+    /// and the cursor shown first.
+    @Test func secondSigintErasesTheDisplayAndShowsTheCursor() async throws {
+        let directory = try fixtureDirectory(["stubborn.yaml"])
+        let command = "\(TaskGraphProcess.binary.path) run stubborn.yaml --output out"
+        let terminal = try TaskGraphProcess(
+            ["-qec", command, "typescript"], in: directory,
+            environment: ["NO_COLOR": nil, "TERM": "xterm-256color", "COLUMNS": "100"],
+            executable: URL(fileURLWithPath: "/usr/bin/script"))
+        let pid = try #require(try await waitForFiles("parent-", count: 1, in: directory).first)
+        kill(pid, SIGINT)
+        try await Task.sleep(for: .milliseconds(200))
+        kill(pid, SIGINT)
+        _ = await terminal.waitForExit()
+        let screen = try String(contentsOf: directory.appendingPathComponent("typescript"), encoding: .utf8)
+        #expect(screen.contains("/1  done "), "draws the progress line")
+        // `script` ends the record with a line of its own, "Script done on … [COMMAND_EXIT_CODE="130"]".
+        let shown = try #require(screen.components(separatedBy: "\nScript done on ").first)
+        #expect(shown.hasSuffix("\r\u{1B}[J\u{1B}[?25h"), "erases the display and shows the cursor last")
+        #expect(screen.hasSuffix("[COMMAND_EXIT_CODE=\"130\"]\n"), "killed by SIGINT")
+    }
 }

@@ -43,6 +43,28 @@ import Testing
         #expect(events.last?["event"] as? String == "run_finished")
     }
 
+    @Test func timedOutEventGivesItsLimitAndGraphReadsItBack() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            operations:
+              stuck: {op: exec, command: [sleep, "30"], timeout: 200ms}
+              after: {op: group, needs: stuck}
+            """, to: "stuck.yaml", in: directory)
+        let run = try await TaskGraphProcess.run(["run", "stuck.yaml", "--events", "events.jsonl"], in: directory)
+        #expect(run.status == 1)
+        let file = directory.appendingPathComponent("events.jsonl")
+        #expect(try await validateEvents(file) == "6 valid\n")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let timedOut = try #require(events.first { $0["event"] as? String == "timed_out" })
+        #expect(timedOut["reason"] as? String == "timed out after 200ms")
+        #expect(timedOut["timeout"] as? Double == 0.2)
+        let graph = try await TaskGraphProcess.run(
+            ["graph", "stuck.yaml", "--format", "mermaid", "--events", "events.jsonl"], in: directory)
+        #expect(graph.stdout.hasSuffix("  style n0 fill:#f4a6a6\n  style n1 fill:#dee2e6\n"))
+    }
+
     @Test func traceHasOneCompleteEventPerOperationThatRan() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
         let result = try await TaskGraphProcess.run(

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The built `taskgraph` binary, run as a real process with its output captured in files.
 final class TaskGraphProcess: @unchecked Sendable {
@@ -8,7 +9,7 @@ final class TaskGraphProcess: @unchecked Sendable {
     private let process = Process()
     private let stdoutPath: String
     private let stderrPath: String
-    private let exit: AsyncStream<Int32>
+    private let exit: AsyncStream<Termination>
 
     /// The directory holding the binary: the products directory the tests were built into.
     static var binary: URL {
@@ -42,10 +43,10 @@ final class TaskGraphProcess: @unchecked Sendable {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
+        let (stream, continuation) = AsyncStream<Termination>.makeStream()
         exit = stream
         process.terminationHandler = { process in
-            continuation.yield(process.terminationStatus)
+            continuation.yield(Termination(process))
             continuation.finish()
         }
         try process.run()
@@ -62,6 +63,12 @@ final class TaskGraphProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
+    /// Sends `signal` to the process's whole process group, as a terminal does on Ctrl-C: the
+    /// process is started as the leader of a group of its own, which its children join.
+    func sendToGroup(_ signal: Int32) {
+        kill(-process.processIdentifier, signal)
+    }
+
     /// Whether the process catches or ignores `signal` yet (from /proc: its handlers are
     /// installed a few milliseconds after the start).
     func catches(_ signal: Int32) -> Bool {
@@ -71,18 +78,27 @@ final class TaskGraphProcess: @unchecked Sendable {
         return masks.contains { $0 & (1 << UInt64(signal - 1)) != 0 }
     }
 
-    /// Waits for the exit status.
+    /// Waits for the exit status; if a signal killed the process, minus the signal's number (as
+    /// Python's subprocess reports it).
     func waitForExit() async -> Int32 {
-        var status: Int32?
-        for await exitStatus in exit {
-            status = exitStatus
+        switch await waitForTermination() {
+        case .exited(let status): status
+        case .killed(by: let signal): -signal
+        }
+    }
+
+    /// Waits until the process ends and tells how.
+    func waitForTermination() async -> Termination {
+        var termination: Termination?
+        for await ending in exit {
+            termination = ending
             break
         }
         // Returns at once (the process has exited). Foundation's Process on Linux keeps a run
         // loop source that retains the process until `waitUntilExit` drops it; without this call
         // every Process leaks (LeakSanitizer, scripts/sanitize.sh address).
         process.waitUntilExit()
-        return status ?? process.terminationStatus
+        return termination ?? Termination(process)
     }
 
     /// What the process wrote to standard output so far.
@@ -122,6 +138,22 @@ func fixtureDirectory(_ names: [String] = []) throws -> URL {
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
     }
     return directory
+}
+
+/// Waits until `count` files named `prefix-*` exist in `directory` and returns the process ids
+/// they hold.
+func waitForFiles(_ prefix: String, count: Int, in directory: URL) async throws -> [Int32] {
+    for _ in 0..<400 {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(prefix) }
+        let pids = names.compactMap { name in
+            (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8))
+                .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        if pids.count == count { return pids }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    Issue.record("timed out waiting for \(count) '\(prefix)' files")
+    return []
 }
 
 /// Writes `text` to `name` inside `directory`.

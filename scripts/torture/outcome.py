@@ -9,7 +9,8 @@ class Outcome:
     name: str
     # The first signal's name, "SIGINT" or "SIGTERM".
     signal: str
-    # The return code as Python reports it (negative: killed by that signal); None: hung.
+    # The return code as Python reports it (negative: killed by that signal, as taskgraph ends
+    # after cleaning up on one); None: hung.
     status: int | None
     # When each signal was sent, in seconds after the start.
     sent: list[float]
@@ -26,13 +27,14 @@ class Outcome:
         return not self.problems
 
     def describe(self):
-        """How the run ended, e.g. "exit 130 after 12 ms"."""
+        """How the run ended, e.g. "killed by signal 2 after 12 ms"."""
         if self.status is None:
             return "hung"
         if self.finished_first:
             return f"finished first (exit {self.status})"
         if self.before_handlers:
             return f"killed by signal {-self.status} before taskgraph trapped signals"
+        ending = f"killed by signal {-self.status}" if self.status < 0 else f"exit {self.status}"
         if self.latency is None:
-            return f"exit {self.status}"
-        return f"exit {self.status} after {self.latency * 1000:.0f} ms"
+            return ending
+        return f"{ending} after {self.latency * 1000:.0f} ms"

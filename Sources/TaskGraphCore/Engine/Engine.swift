@@ -6,7 +6,8 @@
 /// records the outcome and releases its dependents. No task is created per node, so scheduling
 /// costs well under a microsecond per node. Cancelling the task that calls `run` cancels the run:
 /// nothing new starts, running actions see cancellation at once, and the report says what
-/// finished, failed, was cancelled or never ran.
+/// finished, failed, was cancelled or never ran. Every task a run starts (its workers, its
+/// timeout watchdog) belongs to the run's task group: none is left when `run` returns.
 public struct Engine: Sendable {
     /// How this engine runs graphs.
     public var options: EngineOptions
@@ -28,7 +29,8 @@ public struct Engine: Sendable {
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
             laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
-        let runner = NodeRunner(options: options, events: events, clock: clock, watchdog: TimeoutWatchdog())
+        let watchdog = TimeoutWatchdog()
+        let runner = NodeRunner(options: options, events: events, clock: clock, watchdog: watchdog)
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             for node in 0..<plan.count where plan.dependencies.successors(of: node).isEmpty {
@@ -47,8 +49,10 @@ public struct Engine: Sendable {
                         }
                     }
                 }
+                group.addTask { await watchdog.run() }
                 let reason = await coordinator.waitForStop()
-                if reason != .completed { group.cancelAll() }
+                // Ends the watchdog, and unless every node has ended, the running ones.
+                group.cancelAll()
                 await group.waitForAll()
                 return reason
             }

@@ -1,4 +1,4 @@
-/// How one node of a run ended.
+/// How one node of a run ended, with the details of its kind (`Kind` names the kinds).
 public enum NodeOutcome: Hashable, Sendable, Codable {
     /// It ran and produced its result.
     case succeeded
@@ -13,25 +13,8 @@ public enum NodeOutcome: Hashable, Sendable, Codable {
     /// It never started: the run was cancelled or stopped first.
     case notStarted
 
-    /// One word for tables and logs.
-    public var label: String {
-        switch self {
-        case .succeeded: "ok"
-        case .failed: "failed"
-        case .timedOut: "timed out"
-        case .cancelled: "cancelled"
-        case .skipped: "skipped"
-        case .notStarted: "not started"
-        }
-    }
-
     /// Whether the node failed (including by timing out).
-    public var isFailure: Bool {
-        switch self {
-        case .failed, .timedOut: true
-        default: false
-        }
-    }
+    public var isFailure: Bool { kind.isFailure }
 
     /// The one-line reason, empty for success.
     public var reason: String {

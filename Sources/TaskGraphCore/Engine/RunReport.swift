@@ -33,9 +33,9 @@ public struct RunReport: Sendable {
     /// The results of nodes nothing else needs (the graph's outputs), by node id.
     public var finalResults: [String: any Artifact]
 
-    /// How many nodes ended with each label.
-    public var counts: [String: Int] {
-        nodes.reduce(into: [:]) { $0[$1.outcome.label, default: 0] += 1 }
+    /// How many nodes ended each way (kinds no node ended with are absent).
+    public var counts: [NodeOutcome.Kind: Int] {
+        nodes.reduce(into: [:]) { $0[$1.outcome.kind, default: 0] += 1 }
     }
 
     /// Whether every node succeeded.

@@ -1,8 +1,11 @@
 import Synchronization
 
-/// Enforces attempt time limits for one run with a single ticking task, instead of one timer
-/// per attempt: arming a deadline costs a lock and a dictionary entry, and the ticker wakes
-/// every `tick` only while some deadline is armed.
+/// Enforces attempt time limits for one run with a single ticking loop, instead of one timer
+/// per attempt: arming a deadline costs a lock and a dictionary entry, and `run()` wakes every
+/// `tick` only while some deadline is armed.
+///
+/// Starts no task of its own: the engine runs `run()` in the run's task group and cancels it when
+/// the run ends (swift-service-lifecycle's rule), so nothing outlives the run.
 final class TimeoutWatchdog: Sendable {
     private struct Entry {
         let deadline: ContinuousClock.Instant
@@ -12,28 +15,34 @@ final class TimeoutWatchdog: Sendable {
     private struct State {
         var entries: [Int: Entry] = [:]
         var nextID = 0
+        /// Whether `run()` is ticking (or has been woken to tick).
         var ticking = false
     }
 
     /// How often armed deadlines are checked; limits fire at most this late.
     let tick: Duration
     private let state = Locked(State())
+    /// Wakes `run()` when the first deadline is armed while it is idle.
+    private let wakeUps: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
 
     init(tick: Duration = .milliseconds(10)) {
         self.tick = tick
+        (wakeUps, wake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Calls `expire` once `limit` has passed, unless `disarm` is called first.
+    /// Calls `expire` once `limit` has passed, unless `disarm` is called first (while `run()` is
+    /// running: a deadline armed after the run ended never fires).
     /// - Returns: the id to disarm with.
     func arm(after limit: Duration, expire: @escaping @Sendable () -> Void) -> Int {
-        let (id, startTicker) = state.withLock { state in
+        let (id, wakeTicker) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             state.entries[id] = Entry(deadline: .now + limit, expire: expire)
             defer { state.ticking = true }
             return (id, !state.ticking)
         }
-        if startTicker { Task { await self.runTicker() } }
+        if wakeTicker { wake.yield() }
         return id
     }
 
@@ -42,18 +51,28 @@ final class TimeoutWatchdog: Sendable {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    private func runTicker() async {
-        while true {
-            try? await Task.sleep(for: tick)
-            let now = ContinuousClock.now
-            let (expired, keepTicking) = state.withLock { state in
-                let expired = state.entries.filter { $0.value.deadline <= now }
-                for id in expired.keys { state.entries.removeValue(forKey: id) }
-                state.ticking = !state.entries.isEmpty
-                return (expired.values.map(\.expire), state.ticking)
+    /// Fires expired deadlines, every `tick` while some are armed, idle otherwise. Returns when
+    /// the calling task is cancelled.
+    func run() async {
+        for await _ in wakeUps {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: tick)
+                if !fireExpired() { break }
             }
-            for expire in expired { expire() }
-            if !keepTicking { return }
         }
+    }
+
+    /// Calls the deadlines that have passed and forgets them.
+    /// - Returns: whether deadlines are still armed (keep ticking).
+    private func fireExpired() -> Bool {
+        let now = ContinuousClock.now
+        let (expired, keepTicking) = state.withLock { state in
+            let expired = state.entries.filter { $0.value.deadline <= now }
+            for id in expired.keys { state.entries.removeValue(forKey: id) }
+            state.ticking = !state.entries.isEmpty
+            return (expired.values.map(\.expire), state.ticking)
+        }
+        for expire in expired { expire() }
+        return keepTicking
     }
 }

@@ -1,0 +1,40 @@
+import Testing
+@testable import TaskGraphCore
+import TaskGraphReporting
+
+/// The live display draws only while its `run()` runs, in the caller's task group.
+@Suite struct LiveStatusDisplayTests {
+    @Test func runDrawsUntilCancelledThenErasesAndShowsTheCursor() async throws {
+        let graph = try graphOfEveryKind()
+        let (output, path) = try scratchOutput(named: "terminal")
+        let display = LiveStatusDisplay(graph: graph, output: output, useColor: false)
+        display.receive(EngineEvent(elapsed: .zero, kind: .runStarted(nodeCount: graph.nodes.count)))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await display.run() }
+            for (node, outcome) in everyOutcome.enumerated() { display.receive(finished(node, outcome)) }
+            group.cancelAll()
+        }
+        display.restoreTerminal()  // nothing left to restore: writes nothing
+        let screen = try contents(of: path)
+        #expect(screen.hasPrefix("\u{1B}[?25l"), "hides the cursor first")
+        #expect(screen.contains("FAILED op-failed: 'sh' exited with status 3: \"disk\" on fire\n"))
+        #expect(screen.contains("FAILED op-timed_out: timed out after 1500ms\n"))
+        #expect(screen.hasSuffix("\u{1B}[?25h"), "shows the cursor last")
+        #expect(screen.components(separatedBy: "\u{1B}[?25h").count == 2, "shows it once")
+    }
+
+    @Test func restoreTerminalErasesADisplayStillRunning() async throws {
+        let graph = try graphOfEveryKind()
+        let (output, path) = try scratchOutput(named: "terminal")
+        let display = LiveStatusDisplay(graph: graph, output: output, useColor: false)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await display.run() }
+            while try !contents(of: path).contains("/6  done ") { try? await Task.sleep(for: .milliseconds(10)) }
+            display.restoreTerminal()
+            #expect(try contents(of: path).hasSuffix("\r\u{1B}[J\u{1B}[?25h"))
+            group.cancelAll()
+        }
+        output.flush()
+        #expect(try contents(of: path).hasSuffix("\r\u{1B}[J\u{1B}[?25h"), "draws nothing after")
+    }
+}
