@@ -56,13 +56,15 @@ struct CryptoOperationTests {
     }
 
     @Test func keyFromEnvironmentInHexOrBase64() async throws {
-        let key = Data(hex: Self.keyHex)
-        setenv("TASKGRAPH_TEST_KEY_HEX", Self.keyHex, 1)
-        setenv("TASKGRAPH_TEST_KEY_B64", key.base64EncodedString(), 1)
+        let environment = [
+            "TASKGRAPH_TEST_KEY_HEX": Self.keyHex,
+            "TASKGRAPH_TEST_KEY_B64": Data(hex: Self.keyHex).base64EncodedString(),
+        ]
         let directory = try directoryWithKey()
         let sealed = try await seal(Data("secret".utf8), in: directory)
-        for name in ["TASKGRAPH_TEST_KEY_HEX", "TASKGRAPH_TEST_KEY_B64"] {
-            let result = try await runOperation(DecryptOperation.type, ["key_env": .string(name)], input: sealed)
+        for name in environment.keys.sorted() {
+            let result = try await runOperation(
+                DecryptOperation.type, ["key_env": .string(name)], input: sealed, environment: environment)
             #expect(try await (result as? any BytesProvider)?.data == Data("secret".utf8))
         }
     }
@@ -105,9 +107,10 @@ struct CryptoOperationTests {
         let raw = try directoryWithKey(Data(count: 31))
         #expect(await failure { try await open(Data(count: 40), in: raw) }
             == "key file '\(raw.path)/key' must hold 32 raw bytes, 64 hex characters or base64 of 32 bytes; it holds 31 bytes")
-        setenv("TASKGRAPH_TEST_SHORT_KEY", shortHex, 1)
         let message = await failure {
-            let result = try await runOperation(DecryptOperation.type, ["key_env": .string("TASKGRAPH_TEST_SHORT_KEY")], input: Data(count: 40))
+            let result = try await runOperation(
+                DecryptOperation.type, ["key_env": .string("TASKGRAPH_TEST_SHORT_KEY")], input: Data(count: 40),
+                environment: ["TASKGRAPH_TEST_SHORT_KEY": shortHex])
             return try await #require(result as? any BytesProvider).data
         }
         #expect(message == "environment variable 'TASKGRAPH_TEST_SHORT_KEY' must hold 64 hex characters or base64 of 32 bytes; it holds 62 bytes")

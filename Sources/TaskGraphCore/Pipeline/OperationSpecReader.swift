@@ -75,6 +75,12 @@ struct OperationSpecReader {
         }
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
+            if let advice = type.removedParameters[pair.key.text] {
+                diagnostics.append(.error(
+                    "\(subject()): '\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)",
+                    at: pair.key.location))
+                continue
+            }
             guard type.parameter(named: pair.key.text) != nil else {
                 let allowed = Self.commonKeys + type.parameters.map(\.name)
                 diagnostics.append(.error(
