@@ -69,6 +69,36 @@ struct CryptoOperationTests {
         }
     }
 
+    @Test func keyEnvReadsOnlyThePipelinesEnvironmentThroughTheSetup() async throws {
+        let directory = try directoryWithKey()
+        let sealed = try await seal(Data("secret".utf8), in: directory)
+        try sealed.write(to: directory.appendingPathComponent("sealed.bin"))
+        let graph = try plannedGraph("""
+            version: 1
+            operations:
+              sealed: {op: load, path: sealed.bin}
+              open: {op: decrypt, needs: sealed, key_env: TASKGRAPH_KEY}
+            """, file: directory.path + "/p.yaml", environment: ["TASKGRAPH_KEY": Self.keyHex, "OTHER": "x"],
+            registry: .crypto)
+        let setup = try #require(graph.nodes[1].setup)
+        #expect(setup.environment == ["TASKGRAPH_KEY": Self.keyHex])
+        #expect(try await outputText(of: "open", runningGraph: graph) == "secret")
+
+        let decoded = try JSONDecoder().decode(OperationSetup.self, from: setup.canonicalJSON())
+        var remade = ExecutionGraph()
+        let source = try remade.add("sealed", action: ClosureAction { _ in BytesArtifact(sealed) })
+        try remade.add("open", action: OperationRegistry.crypto.makeAction(for: decoded), needs: [source])
+        #expect(try await outputText(of: "open", runningGraph: remade) == "secret")
+
+        // PATH is set in this process, but not in the pipeline's environment: it is not read.
+        #expect(ProcessInfo.processInfo.environment["PATH"] != nil)
+        let unset = await failure {
+            let result = try await runOperation(DecryptOperation.type, ["key_env": .string("PATH")], input: sealed)
+            return try await #require(result as? any BytesProvider).data
+        }
+        #expect(unset == "environment variable 'PATH' holding the key is not set")
+    }
+
     @Test func wrongKeyAndEveryFlippedBitFailAuthentication() async throws {
         let directory = try directoryWithKey()
         let sealed = try await seal(Data("attack at dawn".utf8), in: directory)
