@@ -75,18 +75,14 @@ struct OperationSpecReader {
         }
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
-            if let advice = type.removedParameters[pair.key.text] {
-                diagnostics.append(.error(
-                    "\(subject()): '\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)",
-                    at: pair.key.location))
-                continue
-            }
             guard type.parameter(named: pair.key.text) != nil else {
-                let allowed = Self.commonKeys + type.parameters.map(\.name)
-                diagnostics.append(.error(
-                    "\(subject()): unknown key '\(pair.key.text)' for '\(type.name)'"
-                        + Suggestion.clause(for: pair.key.text, in: allowed),
-                    at: pair.key.location))
+                let message = if let advice = type.removedParameters[pair.key.text] {
+                    "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
+                } else {
+                    "unknown key '\(pair.key.text)' for '\(type.name)'"
+                        + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
+                }
+                diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
                 continue
             }
             spec.parameters.append(pair)
