@@ -71,6 +71,7 @@ struct PipelinePlanner {
         _ instances: Range<Int>, _ spec: PipelineSpec, _ expansion: InstanceExpansion,
         into nodes: inout [ExecutionGraph.Node], diagnostics: inout [Diagnostic]
     ) {
+        var environments = DeclaredEnvironments(spec.variables.environment)
         for index in instances {
             let instance = expansion.instances[index]
             let operation = spec.operations[instance.operation]
@@ -94,7 +95,7 @@ struct PipelinePlanner {
                 type: type.name, id: instance.id, parameters: parameters,
                 dependencies: dependencies.map { expansion.instances[$0].id },
                 preferredInput: preferredInput(of: operation, instance: instance, expansion),
-                environment: type.declaredEnvironment(for: parameters, in: spec.variables.environment),
+                environment: environments.variables(named: type.environmentNames(parameters)),
                 pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
             do {
                 let action = try type.makeAction(setup)

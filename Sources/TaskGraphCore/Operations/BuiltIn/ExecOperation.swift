@@ -24,7 +24,9 @@ struct ExecOperation: TaskAction {
                 + "from taskgraph's environment; name any other variable it needs in 'env_passthrough'",
         ],
         produces: [.bytes],
-        environmentNames: { parameters in passedThroughNames + (parameters.list("env_passthrough") ?? []) },
+        environmentNames: { parameters in
+            parameters.list("env_passthrough").map { passedThroughNames + $0 } ?? passedThroughNames
+        },
         makeAction: { setup in
             let parameters = setup.parameters
             let variables = parameters.map("env") ?? [:]

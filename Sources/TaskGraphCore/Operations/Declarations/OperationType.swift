@@ -48,10 +48,15 @@ public struct OperationType: Sendable {
     public func declaredEnvironment(
         for parameters: Parameters, in environment: [String: String]
     ) -> [String: String] {
-        var declared: [String: String] = [:]
-        for name in environmentNames(parameters) {
-            declared[name] = environment[name]
+        Self.variables(named: environmentNames(parameters), in: environment)
+    }
+
+    /// The variables of `environment` called `names` that are set.
+    package static func variables(named names: [String], in environment: [String: String]) -> [String: String] {
+        var found: [String: String] = [:]
+        for name in names {
+            found[name] = environment[name]
         }
-        return declared
+        return found
     }
 }
