@@ -7,17 +7,21 @@ import TaskGraphCore
 ///   - parameters: the checked parameters; defaults are filled in from the type.
 ///   - input: the bytes its one dependency produced, if any.
 ///   - directory: the pipeline and output directory.
+///   - environment: the pipeline's environment; the setup keeps what the type declares it reads.
 public func runOperation(
     _ type: OperationType, _ parameters: [String: ParameterValue], input: Data? = nil,
-    directory: String = FileManager.default.temporaryDirectory.path,
+    directory: String = FileManager.default.temporaryDirectory.path, environment: [String: String] = [:],
     progress: (@Sendable (ProgressUpdate) -> Void)? = nil
 ) async throws -> any Artifact {
     var values = parameters
     for parameter in type.parameters where values[parameter.name] == nil {
         values[parameter.name] = parameter.defaultValue
     }
+    let checked = Parameters(values)
     let setup = OperationSetup(
-        id: "op", parameters: Parameters(values), pipelineDirectory: directory, outputDirectory: directory)
+        type: type.name, id: "op", parameters: checked,
+        environment: type.declaredEnvironment(for: checked, in: environment),
+        pipelineDirectory: directory, outputDirectory: directory)
     let action = try type.makeAction(setup)
     let inputs = input.map { [TaskContext.Input(id: "in", artifact: BytesArtifact($0))] } ?? []
     return try await action.run(in: TaskContext(id: "op", inputs: inputs, progressHandler: progress))
@@ -45,4 +49,12 @@ extension Data {
 
     /// Lowercase hexadecimal text.
     public var hex: String { map { String(format: "%02x", $0) }.joined() }
+}
+
+/// Runs `graph` on a fresh engine and returns the bytes node `id` ended with, as text; nil
+/// unless it succeeded with bytes and nothing in the graph needs it.
+public func outputText(of id: String, runningGraph graph: ExecutionGraph) async throws -> String? {
+    let report = await Engine().run(graph)
+    guard let bytes = report.finalResults[id] as? any BytesProvider else { return nil }
+    return String(decoding: try await bytes.data, as: UTF8.self)
 }

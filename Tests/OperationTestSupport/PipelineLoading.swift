@@ -16,13 +16,14 @@ public func diagnostics(
     }
 }
 
-/// Loads `yaml`, which must be valid, as `test.yaml`.
+/// Loads `yaml`, which must be valid, as `file` (default `test.yaml`, in the current directory).
 public func plannedGraph(
-    _ yaml: String, variables: [String: String] = [:], registry: OperationRegistry = .core
+    _ yaml: String, file: String = "test.yaml", variables: [String: String] = [:],
+    environment: [String: String] = ["HOME": "/home/me"], registry: OperationRegistry = .core
 ) throws -> ExecutionGraph {
     try Pipeline.load(
-        text: yaml, file: "test.yaml",
+        text: yaml, file: file,
         options: PipelineOptions(
-            variables: variables, environment: ["HOME": "/home/me"], outputDirectory: "/tmp/out", registry: registry)
+            variables: variables, environment: environment, outputDirectory: "/tmp/out", registry: registry)
     ).graph
 }

@@ -39,8 +39,8 @@ import Testing
         #expect(result.stdout == """
             plan: 5 operations in 3 levels
             level 1:
-              greet[ann]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", ann], grace_period=2s, inherit_env=true)
-              greet[bob]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", bob], grace_period=2s, inherit_env=true)
+              greet[ann]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", ann], grace_period=2s)
+              greet[bob]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", bob], grace_period=2s)
             level 2:
               keep[ann]  (save, path=greetings/ann.txt)
               keep[bob]  (save, path=greetings/bob.txt)

@@ -56,15 +56,47 @@ struct CryptoOperationTests {
     }
 
     @Test func keyFromEnvironmentInHexOrBase64() async throws {
-        let key = Data(hex: Self.keyHex)
-        setenv("TASKGRAPH_TEST_KEY_HEX", Self.keyHex, 1)
-        setenv("TASKGRAPH_TEST_KEY_B64", key.base64EncodedString(), 1)
+        let environment = [
+            "TASKGRAPH_TEST_KEY_HEX": Self.keyHex,
+            "TASKGRAPH_TEST_KEY_B64": Data(hex: Self.keyHex).base64EncodedString(),
+        ]
         let directory = try directoryWithKey()
         let sealed = try await seal(Data("secret".utf8), in: directory)
-        for name in ["TASKGRAPH_TEST_KEY_HEX", "TASKGRAPH_TEST_KEY_B64"] {
-            let result = try await runOperation(DecryptOperation.type, ["key_env": .string(name)], input: sealed)
+        for name in environment.keys.sorted() {
+            let result = try await runOperation(
+                DecryptOperation.type, ["key_env": .string(name)], input: sealed, environment: environment)
             #expect(try await (result as? any BytesProvider)?.data == Data("secret".utf8))
         }
+    }
+
+    @Test func keyEnvReadsOnlyThePipelinesEnvironmentThroughTheSetup() async throws {
+        let directory = try directoryWithKey()
+        let sealed = try await seal(Data("secret".utf8), in: directory)
+        try sealed.write(to: directory.appendingPathComponent("sealed.bin"))
+        let graph = try plannedGraph("""
+            version: 1
+            operations:
+              sealed: {op: load, path: sealed.bin}
+              open: {op: decrypt, needs: sealed, key_env: TASKGRAPH_KEY}
+            """, file: directory.path + "/p.yaml", environment: ["TASKGRAPH_KEY": Self.keyHex, "OTHER": "x"],
+            registry: .crypto)
+        let setup = try #require(graph.nodes[1].setup)
+        #expect(setup.environment == ["TASKGRAPH_KEY": Self.keyHex])
+        #expect(try await outputText(of: "open", runningGraph: graph) == "secret")
+
+        let decoded = try JSONDecoder().decode(OperationSetup.self, from: setup.canonicalJSON())
+        var remade = ExecutionGraph()
+        let source = try remade.add("sealed", action: ClosureAction { _ in BytesArtifact(sealed) })
+        try remade.add("open", action: OperationRegistry.crypto.makeAction(for: decoded), needs: [source])
+        #expect(try await outputText(of: "open", runningGraph: remade) == "secret")
+
+        // PATH is set in this process, but not in the pipeline's environment: it is not read.
+        #expect(ProcessInfo.processInfo.environment["PATH"] != nil)
+        let unset = await failure {
+            let result = try await runOperation(DecryptOperation.type, ["key_env": .string("PATH")], input: sealed)
+            return try await #require(result as? any BytesProvider).data
+        }
+        #expect(unset == "environment variable 'PATH' holding the key is not set")
     }
 
     @Test func wrongKeyAndEveryFlippedBitFailAuthentication() async throws {
@@ -105,9 +137,10 @@ struct CryptoOperationTests {
         let raw = try directoryWithKey(Data(count: 31))
         #expect(await failure { try await open(Data(count: 40), in: raw) }
             == "key file '\(raw.path)/key' must hold 32 raw bytes, 64 hex characters or base64 of 32 bytes; it holds 31 bytes")
-        setenv("TASKGRAPH_TEST_SHORT_KEY", shortHex, 1)
         let message = await failure {
-            let result = try await runOperation(DecryptOperation.type, ["key_env": .string("TASKGRAPH_TEST_SHORT_KEY")], input: Data(count: 40))
+            let result = try await runOperation(
+                DecryptOperation.type, ["key_env": .string("TASKGRAPH_TEST_SHORT_KEY")], input: Data(count: 40),
+                environment: ["TASKGRAPH_TEST_SHORT_KEY": shortHex])
             return try await #require(result as? any BytesProvider).data
         }
         #expect(message == "environment variable 'TASKGRAPH_TEST_SHORT_KEY' must hold 64 hex characters or base64 of 32 bytes; it holds 62 bytes")

@@ -193,7 +193,7 @@ struct DownloadTests {
     private func runInEngine(url: String, retries: Int = 0, timeout: Duration? = nil) async throws -> RunReport {
         var graph = ExecutionGraph()
         let setup = OperationSetup(
-            id: "fetch", parameters: Parameters(Self.defaults.merging(["url": .string(url)]) { _, new in new }),
+            type: "download", id: "fetch", parameters: Parameters(Self.defaults.merging(["url": .string(url)]) { _, new in new }),
             pipelineDirectory: "/", outputDirectory: "/")
         try graph.add("fetch", action: DownloadOperation.type.makeAction(setup), settings: NodeSettings(retries: retries, timeout: timeout))
         return await Engine(options: EngineOptions(retryBaseDelay: .milliseconds(10))).run(graph)

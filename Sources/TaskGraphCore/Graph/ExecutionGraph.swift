@@ -16,12 +16,16 @@ public struct ExecutionGraph: Sendable {
         public var dependencies: [Int]
         /// Retries, timeout and pool.
         public var settings: NodeSettings
-        /// The dependency chosen explicitly as input, by id.
-        public var preferredInputID: String?
-        /// The checked parameters, when the node comes from a pipeline file.
-        public var parameters: Parameters
+        /// The data the action was made from, when the node comes from a pipeline file: a cache
+        /// keys on it, a cluster worker remakes the action from it.
+        public var setup: OperationSetup?
         /// Where the operation is declared, when it comes from a pipeline file.
         public var location: SourceLocation?
+
+        /// The dependency chosen explicitly as input, by id.
+        public var preferredInputID: String? { setup?.preferredInput }
+        /// The checked parameters, when the node comes from a pipeline file (else none).
+        public var parameters: Parameters { setup?.parameters ?? Parameters() }
     }
 
     /// A handle to a node added in code.
@@ -57,7 +61,7 @@ public struct ExecutionGraph: Sendable {
         guard indexByID[id] == nil else { throw GraphError.duplicateID(id) }
         let node = Node(
             id: id, type: type, action: action, dependencies: needs.map(\.index),
-            settings: settings, preferredInputID: nil, parameters: Parameters(), location: nil)
+            settings: settings, setup: nil, location: nil)
         return NodeHandle(index: append(node))
     }
 

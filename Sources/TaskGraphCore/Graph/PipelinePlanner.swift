@@ -1,5 +1,6 @@
 /// Turns a checked `PipelineSpec` into an `ExecutionGraph`: expands `foreach`, resolves `needs`,
-/// checks pools, data flow and cycles, and type-checks every instance's parameters.
+/// checks pools, data flow and cycles, type-checks every instance's parameters, and makes each
+/// instance's `OperationSetup` and, from it alone, its action.
 struct PipelinePlanner {
     let registry: OperationRegistry
     /// Directory of the pipeline file (relative input paths).
@@ -70,6 +71,7 @@ struct PipelinePlanner {
         _ instances: Range<Int>, _ spec: PipelineSpec, _ expansion: InstanceExpansion,
         into nodes: inout [ExecutionGraph.Node], diagnostics: inout [Diagnostic]
     ) {
+        var environments = DeclaredEnvironments(spec.variables.environment)
         for index in instances {
             let instance = expansion.instances[index]
             let operation = spec.operations[instance.operation]
@@ -87,20 +89,22 @@ struct PipelinePlanner {
                     values[parameter.name] = defaultValue
                 }
             }
+            let parameters = Parameters(values)
+            let dependencies = expansion.dependencies[index]
             let setup = OperationSetup(
-                id: instance.id, parameters: Parameters(values),
-                pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory,
-                environment: spec.variables.environment)
+                type: type.name, id: instance.id, parameters: parameters,
+                dependencies: dependencies.map { expansion.instances[$0].id },
+                preferredInput: preferredInput(of: operation, instance: instance, expansion),
+                environment: environments.variables(named: type.environmentNames(parameters)),
+                pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
             do {
                 let action = try type.makeAction(setup)
                 nodes.append(ExecutionGraph.Node(
-                    id: instance.id, type: type.name, action: action,
-                    dependencies: expansion.dependencies[index],
+                    id: instance.id, type: type.name, action: action, dependencies: dependencies,
                     settings: NodeSettings(
                         retries: operation.retries?.value ?? 0, timeout: operation.timeout?.value,
                         pool: operation.pool?.value),
-                    preferredInputID: preferredInput(of: operation, instance: instance, expansion),
-                    parameters: setup.parameters, location: operation.id.location))
+                    setup: setup, location: operation.id.location))
             } catch {
                 diagnostics.append(.error("operation '\(operation.id.value)': \(error)", at: typeName.location))
             }

@@ -10,6 +10,10 @@ public enum OperationError: Error, Equatable, Sendable {
     case readFailed(path: String, reason: String)
     /// A file could not be written.
     case writeFailed(path: String, reason: String)
+    /// A setup names an operation type the registry does not hold.
+    case unknownType(String)
+    /// A parameter names an environment variable that no environment can hold.
+    case invalidEnvironmentName(parameter: String, name: String)
 }
 
 extension OperationError: CustomStringConvertible {
@@ -23,6 +27,11 @@ extension OperationError: CustomStringConvertible {
             "cannot read '\(path)': \(reason)"
         case .writeFailed(let path, let reason):
             "cannot write '\(path)': \(reason)"
+        case .unknownType(let name):
+            "no operation type '\(name)' is registered"
+        case .invalidEnvironmentName(let parameter, let name):
+            "'\(parameter)' names '\(name)', which is not an environment variable name "
+                + "(non-empty, without '=' or NUL)"
         }
     }
 

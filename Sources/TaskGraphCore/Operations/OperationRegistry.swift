@@ -19,6 +19,15 @@ public struct OperationRegistry: Sendable {
     /// The type called `name`, if registered.
     public subscript(name: String) -> OperationType? { types[name] }
 
+    /// The action of `setup`, made by its type: how a setup planned elsewhere (a cache, a cluster
+    /// worker) becomes work again.
+    /// - Throws: `OperationError.unknownType` if no type has the setup's type name, or whatever
+    ///   the type's `makeAction` throws.
+    public func makeAction(for setup: OperationSetup) throws -> any TaskAction {
+        guard let type = types[setup.type] else { throw OperationError.unknownType(setup.type) }
+        return try type.makeAction(setup)
+    }
+
     /// Every type, sorted by name.
     public var sorted: [OperationType] { types.values.sorted { $0.name < $1.name } }
 }

@@ -76,11 +76,13 @@ struct OperationSpecReader {
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) != nil else {
-                let allowed = Self.commonKeys + type.parameters.map(\.name)
-                diagnostics.append(.error(
-                    "\(subject()): unknown key '\(pair.key.text)' for '\(type.name)'"
-                        + Suggestion.clause(for: pair.key.text, in: allowed),
-                    at: pair.key.location))
+                let message = if let advice = type.removedParameters[pair.key.text] {
+                    "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
+                } else {
+                    "unknown key '\(pair.key.text)' for '\(type.name)'"
+                        + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
+                }
+                diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
                 continue
             }
             spec.parameters.append(pair)

@@ -56,7 +56,8 @@ public struct Pipeline: Sendable {
 public struct PipelineOptions: Sendable {
     /// `--var name=value` overrides.
     public var variables: [String: String]
-    /// Environment for `${env.NAME}` and `exec`.
+    /// The pipeline's environment: for `${env.NAME}`, and the only source of the variables
+    /// operations declare they read (`exec`'s passed-through ones, `key_env`).
     public var environment: [String: String]
     /// `--output`: overrides the file's `output:`.
     public var outputDirectory: String?

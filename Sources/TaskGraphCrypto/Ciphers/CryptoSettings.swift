@@ -1,4 +1,3 @@
-import Foundation
 import TaskGraphCore
 
 /// The parameters `encrypt` and `decrypt` share: the cipher and where the key comes from.
@@ -10,10 +9,17 @@ struct CryptoSettings: Sendable {
         ParameterSpec("cipher", .choice(AEADCipher.allCases.map(\.rawValue)), default: .string(AEADCipher.aes256GCM.rawValue), "Layout nonce(12) ‖ ciphertext ‖ tag(16) either way."),
     ]
 
+    /// The environment variable an instance reads: the one `key_env` names, if any.
+    static let environmentNames: @Sendable (Parameters) -> [String] = { parameters in
+        parameters.string("key_env").map { [$0] } ?? []
+    }
+
     /// The cipher.
     let cipher: AEADCipher
     /// Where the key is read from when the operation runs.
     let keySource: CipherKey.Source
+    /// The declared environment of the setup: the `key_env` variable, if it is set.
+    let environment: [String: String]
 
     /// Reads the settings of one operation instance.
     /// - Throws: `CryptoError.keySourceNotChosen` unless exactly one of `key_file` and `key_env` is set.
@@ -25,10 +31,11 @@ struct CryptoSettings: Sendable {
         default: throw .keySourceNotChosen
         }
         cipher = parameters.string("cipher").flatMap(AEADCipher.init(rawValue:)) ?? .aes256GCM
+        environment = setup.environment
     }
 
     /// Reads the key now (blocking: call it through `BlockingIO.run`).
     func loadKey() throws(CryptoError) -> CipherKey {
-        try CipherKey(from: keySource, environment: ProcessInfo.processInfo.environment)
+        try CipherKey(from: keySource, environment: environment)
     }
 }

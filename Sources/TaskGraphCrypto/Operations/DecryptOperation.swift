@@ -7,6 +7,7 @@ struct DecryptOperation: TaskAction {
         parameters: CryptoSettings.parameters,
         input: .one(of: [.bytes]),
         produces: [.bytes],
+        environmentNames: CryptoSettings.environmentNames,
         makeAction: { setup in try DecryptOperation(settings: CryptoSettings(setup)) })
 
     let settings: CryptoSettings

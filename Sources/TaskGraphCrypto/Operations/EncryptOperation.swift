@@ -8,6 +8,7 @@ struct EncryptOperation: TaskAction {
         parameters: CryptoSettings.parameters,
         input: .one(of: [.bytes]),
         produces: [.bytes],
+        environmentNames: CryptoSettings.environmentNames,
         makeAction: { setup in try EncryptOperation(settings: CryptoSettings(setup)) })
 
     let settings: CryptoSettings

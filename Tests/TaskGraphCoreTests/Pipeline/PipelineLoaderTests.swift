@@ -94,12 +94,25 @@ import OperationTestSupport
                 command: echo
                 timeout: soon
                 retries: 1000
-                inherit_env: maybe
             """) == [
             "test.yaml:5:14: error: operation 'a': 'command' must be a list of strings, not 'echo'",
             "test.yaml:6:14: error: operation 'a': 'timeout' must be a duration such as 30s, 500ms or 2m, not 'soon'",
             "test.yaml:7:14: error: operation 'a': 'retries' must be a whole number from 0 to 100, not '1000'",
-            "test.yaml:8:18: error: operation 'a': 'inherit_env' must be true or false, not 'maybe'",
+        ])
+    }
+
+    @Test func booleansAreTrueOrFalse() {
+        let flagged = OperationType(
+            name: "flagged", summary: "Has a boolean parameter.",
+            parameters: [ParameterSpec("verbose", .boolean, default: .boolean(false), "A flag.")],
+            makeAction: { _ in ClosureAction { _ in EmptyArtifact() } })
+        #expect(diagnostics("""
+            version: 1
+            operations:
+              a: {op: flagged, verbose: maybe}
+              b: {op: flagged, verbose: yes}
+            """, registry: OperationRegistry([flagged])) == [
+            "test.yaml:3:29: error: operation 'a': 'verbose' must be true or false, not 'maybe'",
         ])
     }
 

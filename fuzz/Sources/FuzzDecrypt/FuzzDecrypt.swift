@@ -22,11 +22,10 @@ func fuzzDecrypt(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         key = String(decoding: line, as: UTF8.self)
         sealed = sealed.dropFirst(line.count + 1)
     }
-    setenv("TASKGRAPH_FUZZ_KEY", key, 1)
     let cipher = mode & 1 != 0 ? "chacha20-poly1305" : "aes-256-gcm"
     let done = DispatchSemaphore(value: 0)
-    Task.detached { [sealed = Data(sealed)] in
-        _ = try? await decrypt(sealed, cipher: cipher)
+    Task.detached { [sealed = Data(sealed), key] in
+        _ = try? await decrypt(sealed, cipher: cipher, key: key)
         done.signal()
     }
     done.wait()
@@ -36,12 +35,14 @@ func fuzzDecrypt(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 /// The key the seed messages were sealed with (64 hex characters).
 private let fixedKey = String(repeating: "0123456789abcdef", count: 4)
 
-/// Runs a real `decrypt` operation, as a pipeline would, on `sealed`.
-private func decrypt(_ sealed: Data, cipher: String) async throws {
+/// Runs a real `decrypt` operation, as a pipeline would, on `sealed`, with `key` as the value of
+/// the environment variable `key_env` names.
+private func decrypt(_ sealed: Data, cipher: String, key: String) async throws {
     guard let type = OperationRegistry(CryptoOperations.types)["decrypt"] else { fatalError("decrypt is not registered") }
     let action = try type.makeAction(OperationSetup(
-        id: "decrypt",
+        type: "decrypt", id: "decrypt",
         parameters: Parameters(["key_env": .string("TASKGRAPH_FUZZ_KEY"), "cipher": .string(cipher)]),
+        dependencies: ["sealed"], environment: ["TASKGRAPH_FUZZ_KEY": key],
         pipelineDirectory: "/nonexistent", outputDirectory: "/nonexistent/out"))
     var graph = ExecutionGraph()
     let source = try graph.add("sealed", action: ClosureAction { _ in BytesArtifact(sealed) })

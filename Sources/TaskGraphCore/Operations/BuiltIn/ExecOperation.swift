@@ -1,28 +1,51 @@
 import Foundation
 
 /// `exec`: runs a program (no shell unless the command asks for one), capturing its output.
+///
+/// The program's environment is declared, never inherited whole: `env:`, over the variables of
+/// `passedThroughNames` and `env_passthrough` that the pipeline's environment sets.
 struct ExecOperation: TaskAction {
+    /// The variables of the pipeline's environment every program sees when they are set: enough
+    /// to find programs, locate home and temporary directories, and read text and times.
+    static let passedThroughNames = ["HOME", "LANG", "LC_ALL", "LC_CTYPE", "PATH", "TERM", "TMPDIR", "TZ", "USER"]
+
     static let type = OperationType(
         name: "exec",
         summary: "Runs a program; its standard output is the result. Non-zero exit fails with the tail of stderr.",
         parameters: [
             ParameterSpec("command", .stringList(minimumCount: 1), "Program and arguments, e.g. [convert, in.png, out.jpg]; no shell unless you write [sh, -c, \"...\"]."),
-            ParameterSpec("env", .stringMap, optional: true, "Extra environment variables for the program."),
-            ParameterSpec("inherit_env", .boolean, default: .boolean(true), "Whether the program sees taskgraph's own environment."),
+            ParameterSpec("env", .stringMap, optional: true, "Environment variables for the program; they override passed-through ones."),
+            ParameterSpec("env_passthrough", .stringList(minimumCount: 0), optional: true, "More variables of taskgraph's environment for the program, besides \(passedThroughNames.joined(separator: ", ")); one that is not set stays unset."),
             ParameterSpec("cwd", .inputPath, optional: true, "Working directory, relative to the pipeline file (default: the current directory)."),
             ParameterSpec("grace_period", .duration, default: .duration(.seconds(2)), "On cancellation, time between SIGTERM and SIGKILL to the program's process group."),
         ],
+        removedParameters: [
+            "inherit_env": "the program sees only 'env' and \(passedThroughNames.joined(separator: ", ")) "
+                + "from taskgraph's environment; name any other variable it needs in 'env_passthrough'",
+        ],
         produces: [.bytes],
+        environmentNames: { parameters in
+            parameters.list("env_passthrough").map { passedThroughNames + $0 } ?? passedThroughNames
+        },
         makeAction: { setup in
             let parameters = setup.parameters
-            var environment = parameters.boolean("inherit_env") == false ? [:] : setup.environment
-            environment.merge(parameters.map("env") ?? [:]) { _, new in new }
+            let variables = parameters.map("env") ?? [:]
+            try checkNames(variables.keys.sorted(), parameter: "env")
+            try checkNames(parameters.list("env_passthrough") ?? [], parameter: "env_passthrough")
             return ExecOperation(
                 command: parameters.list("command") ?? [],
-                environment: environment,
+                environment: setup.environment.merging(variables) { _, new in new },
                 workingDirectory: parameters.string("cwd").map { PathResolver.resolve($0, in: setup.pipelineDirectory) },
                 gracePeriod: parameters.duration("grace_period") ?? .seconds(2))
         })
+
+    /// Checks that every name in `names` (from `parameter`) can name an environment variable.
+    /// - Throws: `OperationError.invalidEnvironmentName` for the first that cannot.
+    private static func checkNames(_ names: [String], parameter: String) throws(OperationError) {
+        if let invalid = names.first(where: { $0.isEmpty || $0.contains("=") || $0.contains("\0") }) {
+            throw .invalidEnvironmentName(parameter: parameter, name: invalid)
+        }
+    }
 
     let command: [String]
     let environment: [String: String]

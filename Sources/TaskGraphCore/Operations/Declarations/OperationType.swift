@@ -1,7 +1,5 @@
-import Foundation
-
 /// An operation type a pipeline can use (`op: exec`): its parameters, what it consumes and
-/// produces, and how to make the action for one configured instance.
+/// produces, the environment variables it reads, and how to make the action of one instance.
 public struct OperationType: Sendable {
     /// The name pipelines write after `op:`.
     public var name: String
@@ -9,24 +7,34 @@ public struct OperationType: Sendable {
     public var summary: String
     /// The parameters it accepts.
     public var parameters: [ParameterSpec]
+    /// Parameters it no longer accepts, with what to write instead: a pipeline using one gets
+    /// this advice as its error, e.g. `["inherit_env": "name the variables in 'env_passthrough'"]`.
+    public var removedParameters: [String: String]
     /// What it needs from its dependencies.
     public var input: InputRequirement
     /// What its result provides to dependents.
     public var produces: Set<DataKind>
-    /// Makes the action for one operation instance from its checked parameters.
+    /// The names of the environment variables an instance reads, given its checked parameters;
+    /// only these reach its setup (`OperationSetup.environment`).
+    public var environmentNames: @Sendable (Parameters) -> [String]
+    /// Makes the action for one operation instance from its setup, and from nothing else.
     public var makeAction: @Sendable (OperationSetup) throws -> any TaskAction
 
     /// Declares an operation type.
     public init(
         name: String, summary: String, parameters: [ParameterSpec] = [],
+        removedParameters: [String: String] = [:],
         input: InputRequirement = .none, produces: Set<DataKind> = [],
+        environmentNames: @escaping @Sendable (Parameters) -> [String] = { _ in [] },
         makeAction: @escaping @Sendable (OperationSetup) throws -> any TaskAction
     ) {
         self.name = name
         self.summary = summary
         self.parameters = parameters
+        self.removedParameters = removedParameters
         self.input = input
         self.produces = produces
+        self.environmentNames = environmentNames
         self.makeAction = makeAction
     }
 
@@ -34,30 +42,21 @@ public struct OperationType: Sendable {
     public func parameter(named name: String) -> ParameterSpec? {
         parameters.first { $0.name == name }
     }
-}
 
-/// Everything an operation type needs to make the action of one instance.
-public struct OperationSetup: Sendable {
-    /// The instance id, e.g. `save[lake]`.
-    public var id: String
-    /// Its checked parameters, defaults filled in.
-    public var parameters: Parameters
-    /// The directory of the pipeline file: relative input paths start here.
-    public var pipelineDirectory: String
-    /// The run's output directory: relative output paths start here.
-    public var outputDirectory: String
-    /// The environment the pipeline was loaded with (for programs, keys from `key_env`, …).
-    public var environment: [String: String]
+    /// The variables of `environment` that an instance with `parameters` reads: those named by
+    /// `environmentNames` that are set.
+    public func declaredEnvironment(
+        for parameters: Parameters, in environment: [String: String]
+    ) -> [String: String] {
+        Self.variables(named: environmentNames(parameters), in: environment)
+    }
 
-    /// Creates a setup.
-    public init(
-        id: String, parameters: Parameters, pipelineDirectory: String, outputDirectory: String,
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) {
-        self.id = id
-        self.parameters = parameters
-        self.pipelineDirectory = pipelineDirectory
-        self.outputDirectory = outputDirectory
-        self.environment = environment
+    /// The variables of `environment` called `names` that are set.
+    package static func variables(named names: [String], in environment: [String: String]) -> [String: String] {
+        var found: [String: String] = [:]
+        for name in names {
+            found[name] = environment[name]
+        }
+        return found
     }
 }
