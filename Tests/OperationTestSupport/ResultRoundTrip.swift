@@ -35,6 +35,15 @@ public func damagedCopies(of encoded: Data) -> [Data] {
     (0..<encoded.count).map { encoded.prefix($0) } + [encoded + [0]]
 }
 
+/// Copies of `encoded` with one byte inverted, one copy per byte.
+public func flippedCopies(of encoded: Data) -> [Data] {
+    encoded.indices.map { index in
+        var copy = encoded
+        copy[index] ^= 0xff
+        return copy
+    }
+}
+
 /// The message each of `copies` fails with when read through `registry`, or `decoded` for one
 /// that reads (which none should).
 public func decodingFailures(of copies: [Data], through registry: ResultRegistry) -> [String] {

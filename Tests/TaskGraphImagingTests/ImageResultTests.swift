@@ -53,7 +53,7 @@ extension ImagingTests {
             #expect(trip.digest == trip.digestOfEncoding)
             // 2.8 MB of pixels: the digest, streamed from the pixels, crosses slice boundaries.
             let large = DecodedImage(Image(width: 1000, height: 700, color: [1, 2, 3, 4]), format: .png)
-            #expect(large.image.height * large.image.rowStride > 2 * DecodedImage.digestChunkSize)
+            #expect(large.image.height * large.image.rowStride > 2 * ContentHasher.defaultSliceSize)
             let largeTrip = try await roundTrip(large, through: registry)
             #expect(largeTrip.digest == largeTrip.digestOfEncoding)
             #expect(largeTrip.decoded == large)
@@ -69,6 +69,8 @@ extension ImagingTests {
             let failures = decodingFailures(of: damagedCopies(of: encoded), through: registry)
             #expect(failures.count == encoded.count + 1)
             #expect(!failures.contains { $0 == "decoded" || $0.hasPrefix("unexpected") }, "\(failures)")
+            let flipped = decodingFailures(of: flippedCopies(of: encoded), through: registry)
+            #expect(!flipped.contains { $0.hasPrefix("unexpected") }, "\(flipped)")
             // The payload alone, cut anywhere.
             let payload = try await value.serialized()
             for count in 0..<payload.count {

@@ -40,8 +40,6 @@ public struct DecodedImage: DecodedImageProvider, BytesProvider, Equatable, Coda
     static let layoutVersion: UInt8 = 1
     /// The bytes before the pixels.
     static let headerCount = 16
-    /// Bytes of pixels hashed between checks for cancellation.
-    static let digestChunkSize = 1 << 20
 
     /// The header (magic, version, channels, format, quality, width, height) then the samples,
     /// row after row, as `Image` holds them.
@@ -60,13 +58,8 @@ public struct DecodedImage: DecodedImageProvider, BytesProvider, Equatable, Coda
             let pixelCount = image.height * image.rowStride
             var hasher = try ContentHasher(resultKind: Self.kind, payloadCount: header.count + pixelCount)
             hasher.update(header)
-            var start = 0
-            while start < pixelCount {
-                try Task.checkCancellation()
-                let end = min(start + Self.digestChunkSize, pixelCount)
-                image.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
-                start = end
-                if end < pixelCount { await Task.yield() }
+            try await hasher.update(count: pixelCount) { range, hasher in
+                image.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[range])) }
             }
             return hasher.finalize()
         }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Unlike `Hashable`, which Swift seeds differently in every process, a digest is the same on
 /// every machine and in every run: it names content in logs, events and stores.
-public struct ContentDigest: Hashable, Sendable, Comparable {
+public struct ContentDigest: Hashable, Sendable {
     /// The algorithm's name, the prefix of `description`.
     public static let algorithm = "sha256"
     /// How many bytes a digest has.
@@ -51,11 +51,6 @@ public struct ContentDigest: Hashable, Sendable, Comparable {
             text.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: text, as: UTF8.self)
-    }
-
-    /// Orders digests by their bytes, for stable listings.
-    public static func < (lhs: ContentDigest, rhs: ContentDigest) -> Bool {
-        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
 
     /// The value of one hexadecimal digit.

@@ -39,17 +39,32 @@ public struct ContentHasher {
         }
     }
 
-    /// Feeds `data` in slices of `chunkSize` bytes, checking for cancellation and yielding the
-    /// thread between them, so hashing hundreds of megabytes does not hold a cooperative thread.
+    /// Feeds `data` in slices (`update(count:sliceSize:slices:)`).
     /// - Throws: `CancellationError`.
-    public mutating func update(chunked data: Data, chunkSize: Int = 1 << 20) async throws {
-        var start = data.startIndex
-        while start < data.endIndex {
+    public mutating func update(chunked data: Data, sliceSize: Int = defaultSliceSize) async throws {
+        try await update(count: data.count, sliceSize: sliceSize) { range, hasher in
+            hasher.update(data[(data.startIndex + range.lowerBound)..<(data.startIndex + range.upperBound)])
+        }
+    }
+
+    /// The bytes hashed between checks for cancellation: 1 MiB, a millisecond or two.
+    public static let defaultSliceSize = 1 << 20
+
+    /// Feeds `count` bytes slice by slice: `feed` is handed each range of at most `sliceSize`
+    /// bytes, in order, and feeds those bytes to the hasher it is given. Between slices it checks
+    /// for cancellation and yields the thread, so hashing hundreds of megabytes does not hold a
+    /// cooperative thread.
+    /// - Throws: `CancellationError`.
+    public mutating func update(
+        count: Int, sliceSize: Int = defaultSliceSize, slices feed: (Range<Int>, inout ContentHasher) -> Void
+    ) async throws {
+        var start = 0
+        while start < count {
             try Task.checkCancellation()
-            let end = data.index(start, offsetBy: chunkSize, limitedBy: data.endIndex) ?? data.endIndex
-            update(data[start..<end])
+            let end = start + min(sliceSize, count - start)
+            feed(start..<end, &self)
             start = end
-            if end < data.endIndex { await Task.yield() }
+            if end < count { await Task.yield() }
         }
     }
 

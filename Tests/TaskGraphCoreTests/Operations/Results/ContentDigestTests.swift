@@ -18,10 +18,10 @@ import TaskGraphCore
     @Test func hashingInPiecesGivesTheSameDigest() async throws {
         let data = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         var hasher = ContentHasher()
-        try await hasher.update(chunked: data, chunkSize: 999)
+        try await hasher.update(chunked: data, sliceSize: 999)
         #expect(hasher.finalize() == ContentDigest.sha256(of: data))
         var sliced = ContentHasher()
-        sliced.update(data[100...])
+        try await sliced.update(chunked: data[100...], sliceSize: 999)
         #expect(sliced.finalize() == ContentDigest.sha256(of: Data(data[100...])))
     }
 

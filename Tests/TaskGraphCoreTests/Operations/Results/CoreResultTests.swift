@@ -102,6 +102,18 @@ import Testing
         }
     }
 
+    @Test func everyFlippedByteReadsOrFailsWithAResultError() async throws {
+        let values: [any Artifact] = [
+            EmptyArtifact(), LoadedFile(path: "a", data: Data([1, 2])), WrittenFile(path: "b", byteCount: 7),
+            ProcessOutput(data: Data("x".utf8), status: .exited(1), standardErrorTail: "y"),
+        ]
+        for value in values {
+            let encoded = try await SerializedResult(of: value).encoded
+            let failures = decodingFailures(of: flippedCopies(of: encoded), through: .core)
+            #expect(!failures.contains { $0.hasPrefix("unexpected") }, "\(failures)")
+        }
+    }
+
     @Test func damagedEncodingsSayWhatIsWrong() async throws {
         let encoded = try await SerializedResult(of: LoadedFile(path: "a", data: Data([1, 2]))).encoded
         #expect(decodingFailures(of: [Data(), Data("GIF89a".utf8), encoded.prefix(20), encoded + [0]], through: .core) == [
