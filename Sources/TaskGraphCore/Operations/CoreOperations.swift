@@ -4,4 +4,11 @@ public enum CoreOperations {
     public static func types(saveEncoder: (any SaveEncoder)? = nil) -> [OperationType] {
         [GroupOperation.type, ExecOperation.type, LoadOperation.type, SaveOperation.type(encoder: saveEncoder)]
     }
+
+    /// The kinds of the core's results: `empty`, `bytes`, `file.loaded`, `file.written`,
+    /// `process.output`.
+    public static let resultKinds: [ResultKind] = [
+        ResultKind(EmptyArtifact.self), ResultKind(BytesArtifact.self), ResultKind(LoadedFile.self),
+        ResultKind(WrittenFile.self), ResultKind(ProcessOutput.self),
+    ]
 }

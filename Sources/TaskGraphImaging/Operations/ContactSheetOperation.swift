@@ -26,22 +26,8 @@ struct ContactSheetOperation: TaskAction {
     let maxPixels: Int
 
     func run(in context: TaskContext) async throws -> any Artifact {
-        var entries: [(caption: String, image: Image)] = []
-        for input in context.inputs {
-            let image: Image
-            if let decoded = input.artifact as? DecodedImage {
-                image = decoded.image
-            } else if let bytes = input.artifact as? any BytesProvider {
-                image = try await EncodedImage(try await bytes.data, maxPixels: maxPixels).image
-            } else if let provider = input.artifact as? any ImageDataProvider {
-                image = try await provider.image
-            } else {
-                continue
-            }
-            entries.append((Self.caption(for: input.id), image))
-        }
-        guard !entries.isEmpty else {
-            throw OperationError.missingInput(node: context.id, expected: "ImageDataProvider")
+        let entries = try await context.inputImages(maxPixels: maxPixels).map {
+            (caption: Self.caption(for: $0.id), image: $0.image)
         }
         return DecodedImage(try await sheet.render(entries), format: .jpeg)
     }

@@ -32,20 +32,7 @@ struct ImageFilter: TaskAction {
     let transform: Transform
 
     func run(in context: TaskContext) async throws -> any Artifact {
-        let (image, format) = try await Self.inputImage(of: context, maxPixels: maxPixels)
+        let (image, format) = try await context.inputImage(maxPixels: maxPixels)
         return DecodedImage(try await transform(consume image), format: format)
-    }
-
-    /// The input image, decoding encoded bytes (refusing more than `maxPixels`), and the format
-    /// a result should be encoded in.
-    static func inputImage(of context: TaskContext, maxPixels: Int) async throws -> (Image, ImageFormat) {
-        if let decoded = try? context.input(DecodedImage.self) {
-            return (decoded.image, decoded.format)
-        }
-        if let bytes = try? context.input((any BytesProvider).self) {
-            let encoded = EncodedImage(try await bytes.data, maxPixels: maxPixels)
-            return (try await encoded.image, encoded.format ?? .png)
-        }
-        return (try await context.input((any ImageDataProvider).self).image, .png)
     }
 }

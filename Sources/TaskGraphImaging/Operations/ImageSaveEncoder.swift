@@ -13,26 +13,27 @@ public struct ImageSaveEncoder: SaveEncoder {
 
     /// The bytes to write for the input of `context`.
     ///
-    /// A decoded image (or any image provider that is not bytes) is encoded as `format`, else as
-    /// the format of `path`'s extension, else in the format it was decoded from. Bytes are
-    /// written unchanged, unless `format` is set and they are an image in another format: then
-    /// they are converted.
+    /// The input is found as every image consumer finds it (`TaskContext.imageInput()`). A
+    /// decoded image (or any image provider that is not bytes) is encoded as `format`, else as
+    /// the format of `path`'s extension, else in the format it was decoded from (PNG for a
+    /// provider that does not say). Bytes are written unchanged, unless `format` is set and they
+    /// are an image in another format: then they are converted.
     /// - Throws: `ImageError` from the codecs, `OperationError.missingInput`.
     public func data(for context: TaskContext, path: String, format formatName: String?, quality: Int?) async throws -> Data? {
         let format = formatName.flatMap(ImageFormat.init(rawValue:))
         let quality = quality ?? ImageCodec.defaultQuality
         let chosen = format ?? ImageFormat(pathExtension: path)
-        if let decoded = try? context.input(DecodedImage.self) {
-            return try await ImageCodec.encode(decoded.image, as: chosen ?? decoded.format, quality: quality)
-        }
-        if let bytes = try? context.input((any BytesProvider).self) {
+        switch context.imageInput() {
+        case .decoded(let decoded):
+            return try await ImageCodec.encode(decoded.decodedImage, as: chosen ?? decoded.format, quality: quality)
+        case .bytes(let bytes):
             let data = try await bytes.data
             guard let format, let current = ImageFormat.sniff(data), current != format else { return data }
             return try await ImageCodec.encode(try await ImageCodec.decode(data), as: format, quality: quality)
-        }
-        guard let provider = try? context.input((any ImageDataProvider).self) else {
+        case .provider(let provider):
+            return try await ImageCodec.encode(try await provider.image, as: chosen ?? .png, quality: quality)
+        case nil:
             throw OperationError.missingInput(node: context.id, expected: "bytes or an image")
         }
-        return try await ImageCodec.encode(try await provider.image, as: chosen ?? .png, quality: quality)
     }
 }

@@ -8,6 +8,9 @@ public enum ImagingOperations {
         GeometryOperations.resize, GeometryOperations.crop, ContactSheetOperation.type,
     ]
 
+    /// The kinds of the imaging results: `image.encoded`, `image.decoded`.
+    public static let resultKinds: [ResultKind] = [ResultKind(EncodedImage.self), ResultKind(DecodedImage.self)]
+
     /// What `save` uses to write images.
     public static let saveEncoder: any SaveEncoder = ImageSaveEncoder()
 }

@@ -36,6 +36,18 @@ public struct Image: Sendable, Equatable {
         self.init(width: width, height: height, channels: color.count, storage: storage)
     }
 
+    /// An image of the `width * height * channels` samples of `bytes` (copied), or nil when
+    /// the sizes are not those of an image or `bytes` holds another number of samples.
+    init?(width: Int, height: Int, channels: Int, copying bytes: Data) {
+        guard channels == 3 || channels == 4, width > 0, height > 0 else { return nil }
+        let (area, areaOverflow) = width.multipliedReportingOverflow(by: height)
+        let (count, countOverflow) = area.multipliedReportingOverflow(by: channels)
+        guard !areaOverflow, !countOverflow, bytes.count == count else { return nil }
+        let storage = PixelStorage<UInt8>(count: count)
+        _ = bytes.copyBytes(to: UnsafeMutableBufferPointer(start: storage.base, count: count))
+        self.init(width: width, height: height, channels: channels, storage: storage)
+    }
+
     /// Wraps filled storage.
     init(width: Int, height: Int, channels: Int, storage: PixelStorage<UInt8>) {
         precondition(channels == 3 || channels == 4, "channels must be 3 or 4")
@@ -55,6 +67,13 @@ public struct Image: Sendable, Equatable {
 
     /// A copy of the samples, row after row.
     public var pixels: [UInt8] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+
+    /// Calls `body` with the samples, row after row, as raw bytes.
+    func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(storage) {
+            try body(UnsafeRawBufferPointer(start: storage.base, count: storage.count))
+        }
+    }
 
     /// Bytes per row.
     public var rowStride: Int { width * channels }

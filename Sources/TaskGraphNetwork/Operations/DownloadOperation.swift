@@ -78,14 +78,3 @@ struct DownloadOperation: TaskAction {
         return DownloadedData(url: request.displayURL, data: data)
     }
 }
-
-/// The body of a download, with the URL it came from (without credentials).
-public struct DownloadedData: BytesProvider, Codable, Hashable {
-    /// The URL, credentials removed.
-    public var url: String
-    /// The body.
-    public var data: Data
-
-    /// The size, e.g. `2.4 MB`.
-    public var summary: String { ByteCountText.format(data.count) }
-}

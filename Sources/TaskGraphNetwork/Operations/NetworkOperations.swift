@@ -4,4 +4,7 @@ import TaskGraphCore
 public enum NetworkOperations {
     /// `download`.
     public static let types: [OperationType] = [DownloadOperation.type]
+
+    /// The kinds of the network results: `network.download`.
+    public static let resultKinds: [ResultKind] = [ResultKind(DownloadedData.self)]
 }

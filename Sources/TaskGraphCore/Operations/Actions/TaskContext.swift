@@ -40,11 +40,19 @@ public struct TaskContext: Sendable {
     /// first dependency result conforming to it.
     /// - Throws: `OperationError.missingInput` when no dependency provides it.
     public func input<Provider>(_ provider: Provider.Type) throws -> Provider {
-        let candidates = inputs.filter { preferredInputID == nil || $0.id == preferredInputID }
-        for input in candidates {
+        guard let match = inputIfPresent(provider) else {
+            throw OperationError.missingInput(node: id, expected: String(describing: provider))
+        }
+        return match
+    }
+
+    /// `input(_:)`, or nil when no dependency provides `provider`: for a consumer that tries
+    /// several providers in turn and fails only when none is there.
+    public func inputIfPresent<Provider>(_ provider: Provider.Type) -> Provider? {
+        for input in inputs where preferredInputID == nil || input.id == preferredInputID {
             if let match = input.artifact as? Provider { return match }
         }
-        throw OperationError.missingInput(node: id, expected: String(describing: provider))
+        return nil
     }
 
     /// Every input that provides `provider`, in dependency order (for fan-in operations).

@@ -64,31 +64,3 @@ struct ExecOperation: TaskAction {
         return output
     }
 }
-
-/// What a finished `exec` left: its standard output as bytes, its status and stderr tail.
-public struct ProcessOutput: BytesProvider, Codable, Hashable {
-    /// The program's standard output.
-    public var data: Data
-    /// `exited with status 3`, `was killed by signal 9`.
-    public var statusText: String
-    /// The last bytes of its standard error.
-    public var standardErrorTail: String
-
-    init(_ result: ProcessResult) {
-        data = Data(result.standardOutput)
-        switch result.status {
-        case .exited(let code): statusText = "exited with status \(code)"
-        case .signalled(let signal): statusText = "was killed by signal \(signal)"
-        }
-        standardErrorTail = String(decoding: result.standardErrorTail, as: UTF8.self)
-    }
-
-    /// The last `lines` non-empty lines of standard error, joined with ` | `.
-    public func errorTail(lines: Int) -> String {
-        standardErrorTail.split(separator: "\n").suffix(lines)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " | ")
-    }
-
-    /// `exited with status 0, 12 B of output`.
-    public var summary: String { "\(statusText), \(ByteCountText.format(data.count)) of output" }
-}

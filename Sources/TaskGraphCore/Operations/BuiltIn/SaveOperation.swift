@@ -39,7 +39,7 @@ public struct SaveOperation: TaskAction {
         let data: Data
         if let encoded = try await encoder?.data(for: context, path: path, format: format, quality: quality) {
             data = encoded
-        } else if let bytes = try? context.input((any BytesProvider).self) {
+        } else if let bytes = context.inputIfPresent((any BytesProvider).self) {
             data = try await bytes.data
         } else {
             throw OperationError.missingInput(node: context.id, expected: "bytes")

@@ -5,9 +5,47 @@ import Foundation
 /// A result says what it can provide by conforming to provider protocols (`BytesProvider`,
 /// `FileProvider`, …); a consumer finds its input among its dependencies' results by protocol,
 /// never by knowing which operation produced it.
+///
+/// Every result is also a value with a stable serialised form and a content digest
+/// (docs/results.md): `serialized()` writes the canonical payload of its `kind`, `init(serialized:)`
+/// reads it back into an equal value, and `digest` is the SHA-256 of `SerializedResult.encoded`.
+/// A store reads results back through a `ResultRegistry`, by kind, without knowing their types.
 public protocol Artifact: Sendable {
     /// A short human description for reports, e.g. `2.4 MB` or `exit 0`.
     var summary: String { get }
+
+    /// The stable name of this type's serialised layout, e.g. `bytes` or `image.decoded`: 1 to 64
+    /// characters from `a-z`, `0-9`, `.`, `-`, `_`. It never changes once data has been written
+    /// with it; a new layout gets a new version inside the payload, or a new kind.
+    static var kind: String { get }
+
+    /// The canonical payload of `kind`: the same value always gives the same bytes, on every
+    /// machine and in every process.
+    /// - Throws: `ResultCodingError.unrepresentable` for a value the layout cannot hold,
+    ///   `CancellationError`.
+    func serialized() async throws -> Data
+
+    /// Reads a payload written by `serialized()` back into an equal value.
+    /// - Throws: `ResultCodingError` when the payload is truncated, too long or not of this layout.
+    init(serialized payload: Data) throws
+
+    /// The SHA-256 of this result's canonical encoding (`SerializedResult.encoded`): equal values
+    /// have equal digests, on every machine. The default serialises and hashes; a type may hash
+    /// the same bytes without building them, as long as the digest stays the same.
+    var digest: ContentDigest { get async throws }
+}
+
+extension Artifact {
+    /// The SHA-256 of `SerializedResult(kind: Self.kind, payload: serialized()).encoded`, hashed
+    /// in slices so a large result does not hold a cooperative thread.
+    public var digest: ContentDigest {
+        get async throws {
+            let payload = try await serialized()
+            var hasher = try ContentHasher(resultKind: Self.kind, payloadCount: payload.count)
+            try await hasher.update(chunked: payload)
+            return hasher.finalize()
+        }
+    }
 }
 
 /// A result that can hand over a byte buffer.
@@ -20,60 +58,4 @@ public protocol BytesProvider: Artifact {
 public protocol FileProvider: Artifact {
     /// The file's path.
     var path: String { get }
-}
-
-/// The result of an operation that produces nothing, such as `group`.
-public struct EmptyArtifact: Artifact, Codable, Hashable {
-    /// Creates the empty result.
-    public init() {}
-    /// An empty string: nothing to report.
-    public var summary: String { "" }
-}
-
-/// Bytes held in memory.
-public struct BytesArtifact: BytesProvider, Codable, Hashable {
-    /// The bytes.
-    public var data: Data
-
-    /// Wraps `data`.
-    public init(_ data: Data) {
-        self.data = data
-    }
-
-    /// The size, e.g. `2.4 MB`.
-    public var summary: String { ByteCountText.format(data.count) }
-}
-
-/// A file that was read into memory: both its bytes and its path are available.
-public struct LoadedFile: BytesProvider, FileProvider, Codable, Hashable {
-    /// Where the file was read from.
-    public var path: String
-    /// Its contents.
-    public var data: Data
-
-    /// Describes a loaded file.
-    public init(path: String, data: Data) {
-        self.path = path
-        self.data = data
-    }
-
-    /// The size, e.g. `2.4 MB`.
-    public var summary: String { ByteCountText.format(data.count) }
-}
-
-/// A file written by an operation.
-public struct WrittenFile: FileProvider, Codable, Hashable {
-    /// Where the file is.
-    public var path: String
-    /// How many bytes were written.
-    public var byteCount: Int
-
-    /// Describes a written file.
-    public init(path: String, byteCount: Int) {
-        self.path = path
-        self.byteCount = byteCount
-    }
-
-    /// The path and size.
-    public var summary: String { "\(path) (\(ByteCountText.format(byteCount)))" }
 }

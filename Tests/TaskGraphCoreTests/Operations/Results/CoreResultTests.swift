@@ -1,0 +1,171 @@
+import Foundation
+import OperationTestSupport
+import Testing
+@testable import TaskGraphCore
+
+/// The serialised forms and digests of the core's results. The digests and encodings are
+/// written out literally: they are a wire format (docs/results.md) and must never change.
+@Suite struct CoreResultTests {
+    @Test func emptyHasAnEmptyPayload() async throws {
+        let trip = try await roundTrip(EmptyArtifact(), through: .core)
+        #expect(trip.payload.isEmpty)
+        #expect(trip.encoded.hex == "54475253010000000000000005656d7074790000000000000000")
+        #expect(trip.decoded == EmptyArtifact())
+        #expect(trip.fromRegistry as? EmptyArtifact == EmptyArtifact())
+        #expect(trip.digest.description == "sha256:290e3bbf7f579d0f5335096a138484b78a98b0c306b476b2be17e35457f30395")
+        #expect(trip.digest == trip.digestOfEncoding)
+        #expect(throws: ResultCodingError.trailingBytes(subject: "'empty' result", count: 1)) {
+            try EmptyArtifact(serialized: Data([0]))
+        }
+    }
+
+    @Test func bytesArePayloadAsTheyAre() async throws {
+        let value = BytesArtifact(Data("hello".utf8))
+        let trip = try await roundTrip(value, through: .core)
+        #expect(trip.payload == Data("hello".utf8))
+        #expect(trip.encoded.hex == "544752530100000000000000056279746573000000000000000568656c6c6f")
+        #expect(trip.decoded == value)
+        #expect(trip.fromRegistry as? BytesArtifact == value)
+        #expect(trip.digest.description == "sha256:11cc88ffad4e4f6be3114fe89623ea8c64e823056fbfd1ce6bf89e615a9c4eba")
+        #expect(trip.digest == trip.digestOfEncoding)
+        let empty = try await roundTrip(BytesArtifact(Data()), through: .core)
+        #expect(empty.decoded == BytesArtifact(Data()))
+    }
+
+    @Test func loadedFileKeepsItsPathInUTF8() async throws {
+        let value = LoadedFile(path: "photos/café.jpg", data: Data([0, 1, 2, 255]))
+        let trip = try await roundTrip(value, through: .core)
+        #expect(trip.payload.hex == "01000000000000001070686f746f732f636166c3a92e6a70670000000000000004000102ff")
+        #expect(trip.decoded == value)
+        #expect(trip.fromRegistry as? LoadedFile == value)
+        #expect(trip.digest.description == "sha256:9674b4d3bf6ed69219576d9974ac446b315dfc72e594e11ebfddf0e625bc99de")
+        #expect(trip.digest == trip.digestOfEncoding)
+    }
+
+    @Test func writtenFileKeepsItsByteCount() async throws {
+        let value = WrittenFile(path: "out/lake.jpg", byteCount: 123_456)
+        let trip = try await roundTrip(value, through: .core)
+        #expect(trip.payload.hex == "01000000000000000c6f75742f6c616b652e6a7067000000000001e240")
+        #expect(trip.decoded == value)
+        #expect(trip.fromRegistry as? WrittenFile == value)
+        #expect(trip.digest.description == "sha256:432869c3bcf5ae94a2e9bfdfffaa28b88a9e78fa0f94cbe76be471add90c25e1")
+        #expect(trip.digest == trip.digestOfEncoding)
+        #expect(throws: ResultCodingError.unrepresentable(subject: "'file.written' result", reason: "byte count -1 is negative")) {
+            try WrittenFile(path: "x", byteCount: -1).serialized()
+        }
+    }
+
+    @Test func processOutputKeepsHowTheProgramEnded() async throws {
+        let cases: [(ProcessOutput, payload: String, digest: String)] = [
+            (ProcessOutput(data: Data("hi\n".utf8), status: .exited(3), standardErrorTail: "oops\n"),
+             "01000000000300000000000000056f6f70730a000000000000000368690a",
+             "sha256:30d71fcd12914957926fc08a70f26472bf4e58787388cb91f21e4389d6549602"),
+            (ProcessOutput(data: Data(), status: .signalled(9), standardErrorTail: ""),
+             "01010000000900000000000000000000000000000000",
+             "sha256:9a4413e333dba64d33bc5bf5341012ada7b244f172f209f6caa245edd7d0edc6"),
+            (ProcessOutput(data: Data([0]), status: .exited(-1), standardErrorTail: "é"),
+             "0100ffffffff0000000000000002c3a9000000000000000100",
+             "sha256:98b2c3b864569ea4171ce8fa0399a40d0479b2f43608864f530243358488fdd1"),
+        ]
+        for (value, payload, digest) in cases {
+            let trip = try await roundTrip(value, through: .core)
+            #expect(trip.payload.hex == payload)
+            #expect(trip.decoded == value)
+            #expect(trip.fromRegistry as? ProcessOutput == value)
+            #expect(trip.digest.description == digest)
+            #expect(trip.digest == trip.digestOfEncoding)
+        }
+        #expect(cases[0].0.summary == "exited with status 3, 3 B of output")
+        #expect(cases[1].0.statusText == "was killed by signal 9")
+    }
+
+    @Test func execResultsRoundTrip() async throws {
+        let output = try await runOperation(ExecOperation.type, ["command": .list(["sh", "-c", "printf out; printf err >&2"])])
+        let value = try #require(output as? ProcessOutput)
+        #expect(value.status == .exited(0))
+        #expect(value.standardErrorTail == "err")
+        let trip = try await roundTrip(value, through: .core)
+        #expect(trip.fromRegistry as? ProcessOutput == value)
+    }
+
+    @Test func everyTruncationOrExtraByteIsAnError() async throws {
+        let values: [any Artifact] = [
+            EmptyArtifact(), BytesArtifact(Data("hello".utf8)), LoadedFile(path: "a", data: Data([1, 2])),
+            WrittenFile(path: "b", byteCount: 7),
+            ProcessOutput(data: Data("x".utf8), status: .signalled(15), standardErrorTail: "y"),
+        ]
+        for value in values {
+            let encoded = try await SerializedResult(of: value).encoded
+            let failures = decodingFailures(of: damagedCopies(of: encoded), through: .core)
+            #expect(failures.count == encoded.count + 1)
+            #expect(!failures.contains { $0 == "decoded" || $0.hasPrefix("unexpected") }, "\(failures)")
+        }
+    }
+
+    @Test func everyFlippedByteReadsOrFailsWithAResultError() async throws {
+        let values: [any Artifact] = [
+            EmptyArtifact(), LoadedFile(path: "a", data: Data([1, 2])), WrittenFile(path: "b", byteCount: 7),
+            ProcessOutput(data: Data("x".utf8), status: .exited(1), standardErrorTail: "y"),
+        ]
+        for value in values {
+            let encoded = try await SerializedResult(of: value).encoded
+            let failures = decodingFailures(of: flippedCopies(of: encoded), through: .core)
+            #expect(!failures.contains { $0.hasPrefix("unexpected") }, "\(failures)")
+        }
+    }
+
+    @Test func damagedEncodingsSayWhatIsWrong() async throws {
+        let encoded = try await SerializedResult(of: LoadedFile(path: "a", data: Data([1, 2]))).encoded
+        #expect(decodingFailures(of: [Data(), Data("GIF89a".utf8), encoded.prefix(20), encoded + [0]], through: .core) == [
+            "serialised result does not start with 'TGRS'",
+            "serialised result does not start with 'TGRS'",
+            "truncated serialised result: kind needs 11 bytes at offset 13, only 7 remain",
+            "serialised result has 1 unexpected bytes after its last field",
+        ])
+        var newer = encoded
+        newer[4] = 2
+        #expect(decodingFailures(of: [newer], through: .core) == [
+            "serialised result has layout version 2; this build reads version 1",
+        ])
+    }
+
+    @Test func damagedPayloadsSayWhatIsWrong() throws {
+        func failure(_ kind: String, _ payload: [UInt8]) -> String {
+            decodingFailures(of: [try! SerializedResult(kind: kind, payload: Data(payload)).encoded], through: .core)[0]
+        }
+        #expect(failure("file.loaded", [1, 0, 0, 0, 0, 0, 0, 0, 5, 0x61]) == "truncated 'file.loaded' result: path needs 5 bytes at offset 9, only 1 remain")
+        #expect(failure("file.loaded", [1, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0, 0, 0, 0, 0, 0, 0, 0]) == "invalid 'file.loaded' result: path is not valid UTF-8")
+        #expect(failure("file.loaded", [3]) == "'file.loaded' result has layout version 3; this build reads version 1")
+        #expect(failure("file.written", [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) == "truncated 'file.written' result: byte count needs 8 bytes at offset 9, only 3 remain")
+        #expect(failure("process.output", [1, 2, 0, 0, 0, 0]) == "invalid 'process.output' result: status is 2, not 0 (exited) or 1 (signalled)")
+        #expect(failure("process.output", []) == "truncated 'process.output' result: version needs 1 bytes at offset 0, only 0 remain")
+        #expect(failure("image.decoded", []) == "unknown result kind 'image.decoded'; known kinds: bytes, empty, file.loaded, file.written, process.output")
+    }
+
+    @Test func kindNamesAreChecked() async throws {
+        #expect(throws: ResultCodingError.invalidKindName("Bytes")) { try SerializedResult(kind: "Bytes", payload: Data()) }
+        #expect(throws: ResultCodingError.invalidKindName("")) { try SerializedResult(kind: "", payload: Data()) }
+        #expect(throws: ResultCodingError.invalidKindName(String(repeating: "a", count: 65))) {
+            try SerializedResult(kind: String(repeating: "a", count: 65), payload: Data())
+        }
+        #expect(try SerializedResult(kind: "a.b-c_9", payload: Data()).kind == "a.b-c_9")
+        #expect(ResultCodingError.invalidKindName("Bytes").description
+            == "'Bytes' is not a result kind name (1 to 64 of a-z, 0-9, '.', '-', '_')")
+    }
+
+    @Test func aStoreThatKnowsTheTypeReadsItDirectly() async throws {
+        let stored = try await SerializedResult(of: LoadedFile(path: "a", data: Data([1])))
+        #expect(try stored.decode(as: LoadedFile.self) == LoadedFile(path: "a", data: Data([1])))
+        #expect(throws: ResultCodingError.kindMismatch(expected: "bytes", found: "file.loaded")) {
+            try stored.decode(as: BytesArtifact.self)
+        }
+        #expect(ResultCodingError.kindMismatch(expected: "bytes", found: "file.loaded").description
+            == "expected a 'bytes' result, found 'file.loaded'")
+    }
+
+    @Test func theCoreRegistryKnowsEveryCoreResult() {
+        #expect(ResultRegistry.core.names == ["bytes", "empty", "file.loaded", "file.written", "process.output"])
+        #expect(ResultRegistry.core["bytes"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(BytesArtifact.self))
+        #expect(ResultRegistry()["bytes"] == nil)
+    }
+}
