@@ -36,6 +36,8 @@ enum InterruptibleRun {
         var cancelWork: (@Sendable () -> Void)?
         /// The signal that cancelled the current work, if any.
         var first: Signal?
+        /// The resources of the current work: its children and temporary files.
+        var resources: RunResources?
     }
 
     private static let state = Locked(State())
@@ -51,13 +53,17 @@ enum InterruptibleRun {
         }
     }
 
-    /// Runs `work` until it returns; the first signal meanwhile cancels it.
-    static func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Outcome<Result> {
+    /// Runs `work`, which uses `resources`, until it returns; the first signal meanwhile cancels
+    /// it, a second one kills the children of `resources` and removes its temporary files.
+    static func run<Result: Sendable>(
+        resources: RunResources, _ work: @escaping @Sendable () async -> Result
+    ) async -> Outcome<Result> {
         let workTask = Task { await work() }
-        state.withLock { $0 = State(cancelWork: { workTask.cancel() }, first: nil) }
+        state.withLock { $0 = State(cancelWork: { workTask.cancel() }, first: nil, resources: resources) }
         let result = await workTask.value
         let signal = state.withLock { state in
             state.cancelWork = nil
+            state.resources = nil
             return state.first
         }
         return Outcome(report: result, signal: signal)
@@ -76,8 +82,7 @@ enum InterruptibleRun {
 
     /// Kills what is still running, removes unfinished temporary files and exits.
     private static func exitNow(_ signal: Signal) -> Never {
-        ChildProcess.killAllImmediately()
-        TemporaryFiles.shared.abandonAll()
+        state.withLock { $0.resources }?.killAllImmediately()
         _exit(signal.exitCode)
     }
 }

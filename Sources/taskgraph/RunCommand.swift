@@ -74,9 +74,11 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--events: \(error)")
         }
-        let outcome = await InterruptibleRun.run {
-            await Engine(options: options).run(graph, events: presenter.sink)
+        let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
+        let outcome = await InterruptibleRun.run(resources: resources) {
+            await Engine(options: options).run(graph, events: presenter.sink, resources: resources)
         }
+        await resources.shutDown()
         await presenter.finish(report: outcome.report, graph: graph)
         if let signal = outcome.signal { throw ExitCode(signal == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted) }
         if outcome.report.hasFailures { throw ExitCode(CLIExitCode.operationFailed) }

@@ -3,17 +3,20 @@ import Testing
 
 @testable import TaskGraphCore
 
-/// Tests for `ChildProcess`, running real processes.
+/// Tests for `ChildProcesses` and its reaper, running real processes.
 struct ChildProcessTests {
     /// The environment most tests give their children.
     private static let environment = ["PATH": "/usr/bin:/bin"]
+
+    /// The resources of this test's children.
+    private let resources = RunResources()
 
     /// Runs `arguments` with `environment` unless told otherwise.
     private func run(
         _ arguments: [String], environment: [String: String] = environment,
         workingDirectory: String? = nil, outputLimit: Int = 1 << 20, errorTailLimit: Int = 1 << 10
     ) async throws -> ProcessResult {
-        try await ChildProcess.run(
+        try await resources.childProcesses.run(
             arguments: arguments, environment: environment, workingDirectory: workingDirectory,
             outputLimit: outputLimit, errorTailLimit: errorTailLimit)
     }
@@ -205,7 +208,7 @@ struct ChildProcessTests {
         try await withTemporaryDirectory { directory in
             let pidFile = directory + "/pids"
             let task = Task {
-                try await ChildProcess.run(
+                try await resources.childProcesses.run(
                     arguments: ["sh", "-c", "trap '' TERM; echo $$ > \(pidFile); sleep 30"],
                     environment: Self.environment, workingDirectory: nil,
                     gracePeriod: .milliseconds(300))
@@ -218,6 +221,55 @@ struct ChildProcessTests {
             #expect(elapsed >= .milliseconds(250))
             #expect(elapsed < .seconds(25))  // hang guard: the sleep lasts 30 s
             #expect(await processIsGone(pids[0]))
+        }
+    }
+
+    @Test func runningChildrenHoldNoBlockingThread() async throws {
+        let resources = RunResources(blockingThreads: 1)
+        try await withTemporaryDirectory { directory in
+            let pidFile = directory + "/pids"
+            let count = 8
+            let children = Task {
+                try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+                    for _ in 0..<count {
+                        group.addTask {
+                            try await resources.childProcesses.run(
+                                arguments: ["sh", "-c", "echo $$ >> \(pidFile); exec sleep 30"],
+                                environment: Self.environment, workingDirectory: nil)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            let pids = try await waitForPids(in: pidFile, count: count)
+            // The pool's only thread is free while all children run: the reaper watches them.
+            #expect(try await resources.blockingIO.run { 7 } == 7)
+            #expect(pids.allSatisfy { kill($0, 0) == 0 })
+            #expect(resources.childProcesses.reaperIsRunning)
+            children.cancel()
+            await #expect(throws: CancellationError.self) { try await children.value }
+            for pid in pids {
+                #expect(await processIsGone(pid))
+            }
+        }
+        await resources.shutDown()
+        #expect(!resources.childProcesses.reaperIsRunning)
+        #expect(resources.blockingIO.threadCount == 0)
+    }
+
+    @Test func theReaperThreadExitsOnceNoChildIsLeft() async throws {
+        let result = try await run(["sh", "-c", "echo one; echo two >&2"])
+        #expect(result.standardOutput == Array("one\n".utf8))
+        await resources.childProcesses.shutDown()
+        #expect(!resources.childProcesses.reaperIsRunning)
+        // A later child starts a new reaper thread.
+        #expect(try await run(["true"]).status == .exited(0))
+    }
+
+    @Test func refusesToSpawnAfterKillAll() async throws {
+        resources.childProcesses.killAllImmediately()
+        await #expect(throws: ChildProcessError.spawnFailed("true", "taskgraph is exiting")) {
+            try await run(["true"])
         }
     }
 
@@ -245,15 +297,16 @@ struct ChildProcessTests {
         _ = try? await BlockingIO.run(remove)
     }
 
-    /// Waits (up to 30 s) until a script has written a line of space-separated pids to `path`.
-    private func waitForPids(in path: String) async throws -> [pid_t] {
+    /// Waits (up to 30 s) until scripts have written `count` lines (default 1) of
+    /// space-separated pids to `path`.
+    private func waitForPids(in path: String, count: Int = 1) async throws -> [pid_t] {
         let deadline = ContinuousClock.now + .seconds(30)
         var line: String?
         while line == nil, ContinuousClock.now < deadline {
             let text = try await BlockingIO.run {
                 try? String(contentsOfFile: path, encoding: .utf8)
             }
-            if let text, text.hasSuffix("\n") {
+            if let text, text.hasSuffix("\n"), text.split(separator: "\n").count >= count {
                 line = text
             } else {
                 try await Task.sleep(for: .milliseconds(10))
