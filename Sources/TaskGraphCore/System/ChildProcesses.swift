@@ -8,12 +8,13 @@ public final class ChildProcesses: Sendable {
     let registry = ChildRegistry()
     /// Reads the children's output and reaps them.
     private let reaper: ChildReaper
-    /// Where `posix_spawn`, a short blocking call, runs.
-    private let pool: BlockingThreadPool
+    /// Where `posix_spawn`, a short blocking call, runs: one spawn at a time on one of the
+    /// pool's threads.
+    private let spawner: SerialLane
 
     /// The children of a run whose spawning runs on `pool`.
     init(spawningOn pool: BlockingThreadPool) {
-        self.pool = pool
+        spawner = SerialLane(on: pool)
         reaper = ChildReaper(registry: registry)
     }
 
@@ -47,7 +48,7 @@ public final class ChildProcesses: Sendable {
         gracePeriod: Duration = .seconds(2)
     ) async throws -> ProcessResult {
         let registry = registry
-        let child = try await pool.run {
+        let child = try await spawner.run {
             try Self.spawn(
                 arguments: arguments, environment: environment, in: workingDirectory,
                 registry: registry)
