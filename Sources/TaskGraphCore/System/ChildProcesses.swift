@@ -13,9 +13,10 @@ public final class ChildProcesses: Sendable {
     private let spawner: SerialLane
 
     /// The children of a run whose spawning runs on `pool`.
-    init(spawningOn pool: BlockingThreadPool) {
+    /// - Parameter pollsExits: Find exits by polling `waitid`, as without pidfds (for tests).
+    init(spawningOn pool: BlockingThreadPool, pollsExits: Bool = false) {
         spawner = SerialLane(on: pool)
-        reaper = ChildReaper(registry: registry)
+        reaper = ChildReaper(registry: registry, pollsExits: pollsExits)
     }
 
     /// A started child: its pid, which is also its process group id, and its pipes' read ends.

@@ -37,10 +37,14 @@ final class ChildReaper: Sendable {
 
     private let registry: ChildRegistry
     private let mailbox = Locked(Mailbox())
+    /// Whether exits are found by polling `waitid` even where pidfds exist (to test the fallback).
+    private let pollsExits: Bool
 
     /// A reaper for the children registered in `registry`.
-    init(registry: ChildRegistry) {
+    /// - Parameter pollsExits: Find exits by polling `waitid`, as without pidfds (for tests).
+    init(registry: ChildRegistry, pollsExits: Bool = false) {
         self.registry = registry
+        self.pollsExits = pollsExits
     }
 
     /// Watches `child` until it is reaped, then resumes `whenReaped` with what it left.
@@ -52,7 +56,7 @@ final class ChildReaper: Sendable {
             standardOutput: child.standardOutput, standardError: child.standardError,
             outputLimit: outputLimit, errorTailLimit: errorTailLimit)
         send(.watch(WatchedChild(
-            child: child, collector: collector, exitDescriptor: tg_pidfd_open(child.pid),
+            child: child, collector: collector, exitDescriptor: pollsExits ? -1 : tg_pidfd_open(child.pid),
             whenReaped: whenReaped)))
     }
 

@@ -273,6 +273,32 @@ struct ChildProcessTests {
         }
     }
 
+    @Test func withoutPidfdsTheReaperPollsForExitsWithTheSameResults() async throws {
+        let children = ChildProcesses(spawningOn: BlockingThreadPool(maximumThreads: 1), pollsExits: true)
+        let environment = Self.environment
+        let output = try await children.run(
+            arguments: ["sh", "-c", "echo out; echo err >&2; exit 4"], environment: environment,
+            workingDirectory: nil)
+        #expect(output.status == .exited(4))
+        #expect(output.standardOutput == Array("out\n".utf8))
+        #expect(output.standardErrorTail == Array("err\n".utf8))
+        let orphaned = try await children.run(
+            arguments: ["sh", "-c", "sleep 30 & echo $!"], environment: environment, workingDirectory: nil)
+        let grandchild = try #require(pid_t(String(decoding: orphaned.standardOutput, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(await processIsGone(grandchild))
+        let stubborn = Task {
+            try await children.run(
+                arguments: ["sh", "-c", "trap '' TERM; sleep 30"], environment: environment,
+                workingDirectory: nil, gracePeriod: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        stubborn.cancel()
+        await #expect(throws: CancellationError.self) { try await stubborn.value }
+        await children.shutDown()
+        #expect(!children.reaperIsRunning)
+    }
+
     @Test func decodesWaitStatuses() {
         #expect(ExitStatus(waitStatus: 0) == .exited(0))
         #expect(ExitStatus(waitStatus: 3 << 8) == .exited(3))
