@@ -53,26 +53,45 @@ import Testing
             ["run", "crowd.yaml", "--jobs", "\(Self.sleepers)", "--output", "out", "--no-progress"],
             in: directory)
 
-        var mostThreads = 0
-        var childrenWhenCopied: Int?
-        let deadline = ContinuousClock.now + .seconds(120)  // hang guard
-        while process.isRunning, ContinuousClock.now < deadline {
-            mostThreads = max(mostThreads, Self.threadCount(of: process.pid) ?? 0)
-            if childrenWhenCopied == nil, FileManager.default.fileExists(atPath: copied.path) {
-                childrenWhenCopied = Self.childCount(of: process.pid)
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        let observation = await Self.observe(process, until: copied)
         let status = await process.waitForExit()
 
         #expect(status == 0, "\(process.standardError)")
         // The chain finished while sleeps were still running.
-        let children = try #require(childrenWhenCopied, "copied.bin appeared only after the run")
+        let children = try #require(observation.childrenWhenCopied, "copied.bin appeared only after the run")
         #expect(children > 0)
         #expect(try Data(contentsOf: copied) == input)
-        #expect(mostThreads > 0)
-        #expect(mostThreads <= Self.threadBound)
+        #expect(observation.mostThreads > 0)
+        #expect(observation.mostThreads <= Self.threadBound)
         #expect(process.standardError.contains("\(Self.sleepers + 2) ok"))
+    }
+
+    /// What the test saw of the running process.
+    private struct Observation: Sendable {
+        /// The most threads it had at once.
+        var mostThreads = 0
+        /// How many children it had when `copied` first existed; nil if only after it exited.
+        var childrenWhenCopied: Int?
+    }
+
+    /// Samples `process` every 20 ms until it exits, on a thread of its own: the cooperative
+    /// pool may be held for seconds by CPU-heavy tests running in parallel, which would make the
+    /// samples miss what happens meanwhile.
+    private static func observe(_ process: TaskGraphProcess, until copied: URL) async -> Observation {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                var observation = Observation()
+                let deadline = ContinuousClock.now + .seconds(120)  // hang guard
+                while process.isRunning, ContinuousClock.now < deadline {
+                    observation.mostThreads = max(observation.mostThreads, threadCount(of: process.pid) ?? 0)
+                    if observation.childrenWhenCopied == nil, FileManager.default.fileExists(atPath: copied.path) {
+                        observation.childrenWhenCopied = childCount(of: process.pid)
+                    }
+                    usleep(20_000)
+                }
+                continuation.resume(returning: observation)
+            }
+        }
     }
 
     /// The `Threads:` line of /proc/PID/status.

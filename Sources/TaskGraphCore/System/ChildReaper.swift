@@ -124,6 +124,8 @@ final class ChildReaper: Sendable {
                 case .killGroup(let child, let deadline): loop.scheduleKill(of: child, at: deadline)
                 }
             }
+            // A SIGKILL asked for a child reaped meanwhile leaves nothing to wait for.
+            if loop.isIdle { continue }
             loop.waitAndHandle(pollInterval: Self.exitPollInterval) {
                 var count: UInt64 = 0
                 _ = read(wake, &count, 8)
