@@ -42,6 +42,8 @@ enum InterruptibleRun {
         /// Puts the terminal back (live display erased, cursor shown) before the process ends
         /// at once.
         var restoreTerminal: (@Sendable () -> Void)?
+        /// The resources of the current work: its children and temporary files.
+        var resources: RunResources?
     }
 
     private static let state = Locked(State())
@@ -54,20 +56,24 @@ enum InterruptibleRun {
         }
     }
 
-    /// Runs `work` until it returns; the first signal meanwhile cancels it.
+    /// Runs `work`, which uses `resources`, until it returns; the first signal meanwhile cancels
+    /// it, a second one kills the children of `resources`, removes its temporary files and
+    /// ends the process.
     /// - Parameter restoreTerminal: puts the terminal back if a second signal ends the process
     ///   before `work` returns.
     static func run<Result: Sendable>(
-        restoringTerminalWith restoreTerminal: (@Sendable () -> Void)? = nil,
+        resources: RunResources, restoringTerminalWith restoreTerminal: (@Sendable () -> Void)? = nil,
         _ work: @escaping @Sendable () async -> Result
     ) async -> Outcome<Result> {
         let workTask = Task { await work() }
         state.withLock {
-            $0 = State(cancelWork: { workTask.cancel() }, first: nil, restoreTerminal: restoreTerminal)
+            $0 = State(
+                cancelWork: { workTask.cancel() }, first: nil, restoreTerminal: restoreTerminal, resources: resources)
         }
         let result = await workTask.value
         let signal = state.withLock { state in
             state.cancelWork = nil
+            state.resources = nil
             return state.first
         }
         return Outcome(report: result, signal: signal)
@@ -103,9 +109,9 @@ enum InterruptibleRun {
     /// Kills what is still running, removes unfinished temporary files, restores the terminal
     /// and dies by `signal`.
     private static func exitNow(_ signal: Signal) -> Never {
-        ChildProcess.killAllImmediately()
-        TemporaryFiles.shared.abandonAll()
-        state.withLock { $0.restoreTerminal }?()
+        let (resources, restoreTerminal) = state.withLock { ($0.resources, $0.restoreTerminal) }
+        resources?.killAllImmediately()
+        restoreTerminal?()
         endProcess(by: signal)
     }
 }

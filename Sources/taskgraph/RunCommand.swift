@@ -74,11 +74,13 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--events: \(error)")
         }
+        let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
         let outcome = await presenter.displaying {
-            await InterruptibleRun.run(restoringTerminalWith: { presenter.restoreTerminal() }) {
-                await Engine(options: options).run(graph, events: presenter.sink)
+            await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
+                await Engine(options: options).run(graph, events: presenter.sink, resources: resources)
             }
         }
+        await resources.shutDown()
         await presenter.finish(report: outcome.report, graph: graph)
         if let signal = outcome.signal { InterruptibleRun.endProcess(by: signal) }
         if outcome.report.hasFailures { throw ExitCode(CLIExitCode.operationFailed) }

@@ -64,7 +64,7 @@ struct CryptoInteropTests {
             blob = bytes.fromhex(sys.argv[2])
             sys.stdout.write(\(pythonClass)(bytes.fromhex(sys.argv[1])).decrypt(blob[:12], blob[12:], None).decode())
             """
-        let python = try await ChildProcess.run(
+        let python = try await RunResources().childProcesses.run(
             arguments: ["/usr/bin/env", "python3", "-c", script, vectors.key_hex, sealed.hex],
             environment: ProcessInfo.processInfo.environment, workingDirectory: nil)
         #expect(python.status == .exited(0))

@@ -2,7 +2,7 @@
 #define TASKGRAPH_IMAGE_SHIMS_H
 
 // Typed wrappers around libjpeg-turbo and libpng for Swift, the one pixel loop that needs
-// CPU-specific builds (tg_sepia), and glibc's malloc tuning. Every codec function reports failure by returning 0 and
+// CPU-specific builds (tg_sepia). Every codec function reports failure by returning 0 and
 // copying the codec's own message into `message` (NUL-terminated); nothing is printed.
 // libjpeg's setjmp/longjmp never crosses into Swift.
 
@@ -67,10 +67,6 @@ int tg_png_encode(const uint8_t *pixels, int width, int height, int channels,
 /// matrix M row by row in 16.16 fixed point, entries in 0...65536.
 void tg_sepia(const uint8_t *restrict input, uint8_t *restrict output, size_t count, int channels,
               const int32_t matrix[9]);
-
-/// Makes glibc's malloc serve blocks of `bytes` or more with mmap and unmap them when freed,
-/// instead of adjusting that threshold as blocks are freed; returns 1 on success, 0 elsewhere.
-int tg_malloc_set_mmap_threshold(size_t bytes);
 
 /// Frees a buffer returned by an encoder.
 void tg_free(void *buffer);

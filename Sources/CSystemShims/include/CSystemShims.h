@@ -3,6 +3,14 @@
 
 #include <stdint.h>
 
+#if defined(__linux__)
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 /// Asks the CPU to start loading the cache line at `address` for writing. Only a hint: it
 /// never faults and never changes memory, so any address, even a stale one, is harmless.
 static inline void tg_prefetch_for_write(uintptr_t address) {
@@ -14,5 +22,52 @@ static inline void tg_prefetch_for_write(uintptr_t address) {
 static inline void tg_prefetch_for_read(uintptr_t address) {
     __builtin_prefetch((const void *)address, 0, 3);
 }
+
+#if defined(__linux__)
+/// `pidfd_open(pid, 0)` with close-on-exec (pidfds always are), through `syscall`, which Swift
+/// cannot call (it is variadic). -1 with `errno` set on failure: `ENOSYS` before Linux 5.3.
+static inline int tg_pidfd_open(int pid) {
+#if defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/// A new epoll instance, closed on exec; -1 with `errno` set on failure.
+static inline int tg_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/// Watches `fd` for input (and hang-up) in `epoll`, reporting it with `token`.
+/// 0 on success, -1 with `errno` set on failure.
+static inline int tg_epoll_add(int epoll, int fd, uint64_t token) {
+    struct epoll_event event = { .events = EPOLLIN, .data = { .u64 = token } };
+    return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+}
+
+/// Stops watching `fd` in `epoll`.
+static inline void tg_epoll_remove(int epoll, int fd) {
+    struct epoll_event unused = { 0 };
+    (void)epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &unused);
+}
+
+/// Waits up to `timeout` milliseconds (-1: without limit) for watched descriptors to be ready
+/// and stores the tokens of at most `capacity` of them in `tokens` (`struct epoll_event` is
+/// packed on x86-64, which Swift does not import reliably). The count, or -1 with `errno` set.
+static inline int tg_epoll_wait(int epoll, uint64_t *tokens, int capacity, int timeout) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(epoll, events, capacity, timeout);
+    for (int index = 0; index < count; index++) tokens[index] = events[index].data.u64;
+    return count;
+}
+
+/// A new eventfd counter, closed on exec and non-blocking; -1 with `errno` set on failure.
+static inline int tg_eventfd_create(void) {
+    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+#endif
 
 #endif

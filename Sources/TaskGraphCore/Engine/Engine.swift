@@ -22,7 +22,32 @@ public struct Engine: Sendable {
     /// - Parameters:
     ///   - graph: the nodes to run.
     ///   - events: receives the run's events (for displays, logs, traces), if given.
-    public func run(_ graph: ExecutionGraph, events: (any EventSink)? = nil) async -> RunReport {
+    ///   - resources: the threads, memory budget, temporary files and children of the run; the
+    ///     caller shuts them down. By default the engine makes a set for this run
+    ///     (`blockingThreads(for:)` threads) and shuts it down before returning.
+    public func run(
+        _ graph: ExecutionGraph, events: (any EventSink)? = nil, resources: RunResources? = nil
+    ) async -> RunReport {
+        guard let resources else {
+            let owned = RunResources(blockingThreads: Self.blockingThreads(for: options))
+            let report = await run(graph, events: events, resources: owned)
+            await owned.shutDown()
+            return report
+        }
+        // Every task of the run (workers, actions, what they start) sees the run's resources.
+        return await RunResources.$current.withValue(resources) {
+            await run(graph, events: events, on: resources)
+        }
+    }
+
+    /// The blocking-IO threads a run with `options` gets: two per core for codecs, kernels and
+    /// file IO, plus one for each worker of a named pool, where operations such as downloads
+    /// hold a thread for as long as they wait (at most 64 of those).
+    public static func blockingThreads(for options: EngineOptions) -> Int {
+        RunResources.defaultBlockingThreads + min(64, options.pools.values.reduce(0) { $0 + max(0, $1) })
+    }
+
+    private func run(_ graph: ExecutionGraph, events: (any EventSink)?, on resources: RunResources) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
         let pools = PoolLayout(plan: plan, options: options)
@@ -30,7 +55,7 @@ public struct Engine: Sendable {
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
             laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
         let watchdog = TimeoutWatchdog()
-        let runner = NodeRunner(options: options, events: events, clock: clock, watchdog: watchdog)
+        let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog)
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             for node in 0..<plan.count where plan.dependencies.successors(of: node).isEmpty {

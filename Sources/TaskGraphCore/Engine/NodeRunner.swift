@@ -3,6 +3,8 @@ struct NodeRunner: Sendable {
     let options: EngineOptions
     let events: (any EventSink)?
     let clock: RunClock
+    /// The run's threads, memory budget, temporary files and children, handed to every action.
+    let resources: RunResources
     /// Enforces `timeout` for the run's attempts.
     let watchdog: TimeoutWatchdog
 
@@ -28,7 +30,8 @@ struct NodeRunner: Sendable {
             emit(.nodeStarted(node: index, attempt: attempt, lane: lane))
             let context = TaskContext(
                 id: id, attempt: attempt, inputs: inputs,
-                preferredInputID: preferredInputID, progressHandler: progressHandler(for: index))
+                preferredInputID: preferredInputID, resources: resources,
+                progressHandler: progressHandler(for: index))
             do {
                 let result = try await runAttempt(action, timeout: settings.timeout, context: context)
                 return Completion(outcome: .succeeded, result: result, attempts: attempt)

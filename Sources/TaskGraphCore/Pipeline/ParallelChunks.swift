@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// Runs independent work over `0..<count` in contiguous chunks on every core at once, for the
@@ -6,9 +5,10 @@ import Foundation
 /// a caller that concatenates them gets exactly what a single pass would give, whatever the
 /// timing.
 ///
-/// The calling thread takes the first chunk; each other chunk gets a thread of its own, started
-/// for it and joined before returning, so no work lands on the cooperative pool. Call it only
-/// where blocking is allowed (`Pipeline.load` already runs on a `BlockingIO` thread).
+/// The calling thread takes the first chunk; the others are `ParallelBands` of one chunk each,
+/// on threads started for this call (pipeline loading runs before any run, so there is no run's
+/// pool to borrow) and done before returning, so no work lands on the cooperative pool. Call it
+/// only where blocking is allowed (`Pipeline.load` runs on a blocking thread).
 enum ParallelChunks {
     /// Below this many items per chunk the work runs as one chunk on the calling thread: a
     /// thread costs tens of microseconds, a couple of thousand operations several milliseconds.
@@ -30,23 +30,24 @@ enum ParallelChunks {
             ProcessInfo.processInfo.activeProcessorCount, max(1, count / max(minimumChunkSize, 1)))
         let bounds = (0...chunkCount).map { $0 * count / chunkCount }
         let others = ChunkResults<(elements: [Element], diagnostics: [Diagnostic])>(count: chunkCount)
-        let finished = DispatchSemaphore(value: 0)
-        for chunk in 1..<chunkCount {
-            let range = bounds[chunk]..<bounds[chunk + 1]
-            Thread.detachNewThread {
-                var elements: [Element] = []
-                var diagnostics: [Diagnostic] = []
-                elements.reserveCapacity(range.count)
-                body(range, &elements, &diagnostics)
-                others.store((elements, diagnostics), at: chunk)
-                finished.signal()
-            }
-        }
         var elements: [Element] = []
         var diagnostics: [Diagnostic] = []
-        elements.reserveCapacity(count)
-        body(bounds[0]..<bounds[1], &elements, &diagnostics)
-        for _ in 1..<chunkCount { finished.wait() }
+        ParallelBands.runBlocking(
+            count: chunkCount - 1, bandSize: 1, workers: chunkCount,
+            submit: BlockingThreadPool.startThread,
+            callerFirst: {
+                elements.reserveCapacity(count)
+                body(bounds[0]..<bounds[1], &elements, &diagnostics)
+            }
+        ) { otherChunks in
+            for chunk in otherChunks.map({ $0 + 1 }) {
+                var chunkElements: [Element] = []
+                var chunkDiagnostics: [Diagnostic] = []
+                chunkElements.reserveCapacity(bounds[chunk + 1] - bounds[chunk])
+                body(bounds[chunk]..<bounds[chunk + 1], &chunkElements, &chunkDiagnostics)
+                others.store((chunkElements, chunkDiagnostics), at: chunk)
+            }
+        }
         for chunk in others.taken(from: 1) {
             elements += chunk.elements
             diagnostics += chunk.diagnostics

@@ -1,89 +1,30 @@
-import Dispatch
-import Foundation
-import Synchronization
-
-/// Runs blocking work (file IO, blocking C calls, waitpid) on dedicated threads, never on the
-/// cooperative pool.
+/// Runs blocking work (file IO, blocking C calls) off the cooperative pool, for library code
+/// below an action, which has no `TaskContext` to reach its run's `RunResources` through.
 ///
-/// Threads are started lazily, one whenever work arrives and none is idle, up to
-/// `maximumThreads`; they are kept for reuse. Beyond the cap, work waits in a FIFO queue until a
-/// thread becomes free, so work items must not wait on each other.
+/// Inside a run (a task the engine started for it) the work goes to the run's own
+/// `BlockingThreadPool`, found through the task-local `RunResources.current`; outside any run (a
+/// program decoding an image directly, a test) it gets a thread started for that one call, which
+/// exits when the work is done. Either way no thread outlives what it was started for.
 public enum BlockingIO {
-    /// The most threads the pool ever starts.
-    static let maximumThreads = 64
-
-    /// Runs `body` on a dedicated thread and returns its result.
+    /// Runs `body` on a thread of the current run's pool, or on a thread of its own outside a run,
+    /// and returns its result.
     ///
     /// - Parameter body: The blocking work.
     /// - Throws: `CancellationError`, without running `body`, if the task is already cancelled
     ///   when the work would start; otherwise whatever `body` throws.
     public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await CancellationFlag.run { cancelled in
-            try await withCheckedThrowingContinuation { continuation in
-                submit {
-                    if cancelled.isCancelled {
-                        continuation.resume(throwing: CancellationError())
-                    } else {
-                        continuation.resume(with: Result(catching: body))
-                    }
-                }
-            }
+        if let pool = RunResources.current?.blockingIO {
+            return try await pool.run(body)
         }
+        return try await BlockingThreadPool.run(body, submit: BlockingThreadPool.startThread)
     }
 
-    /// Runs `body` on a dedicated thread even if the task is cancelled; for cleanup that must
-    /// happen, such as reaping a child process.
-    ///
-    /// - Parameter body: The blocking work.
-    static func runIgnoringCancellation<T: Sendable>(
-        _ body: @escaping @Sendable () -> T
-    ) async -> T {
-        await withCheckedContinuation { continuation in
-            submit { continuation.resume(returning: body()) }
+    /// Where work of the current task goes: `submit` of the run's pool, or a new thread for each
+    /// item outside a run. Read it in async code: the task-local is not visible on other threads.
+    package static var currentSubmit: @Sendable (@escaping @Sendable () -> Void) -> Void {
+        if let pool = RunResources.current?.blockingIO {
+            return { pool.submit($0) }
         }
-    }
-
-    /// The queue and thread accounting shared by all workers.
-    private struct PoolState {
-        /// Work not yet taken by a thread, oldest first.
-        var queue: [@Sendable () -> Void] = []
-        /// Threads waiting for work that no `submit` has counted on yet.
-        var idleThreads = 0
-        /// Threads started so far; they never exit.
-        var startedThreads = 0
-    }
-
-    /// Guards the queue; `available` is signalled once per queued item.
-    private static let state = Locked(PoolState())
-
-    /// Counts queued items, acting as the condition variable workers sleep on.
-    private static let available = DispatchSemaphore(value: 0)
-
-    /// Queues `work`, starting a new thread if none is idle and the cap allows it.
-    private static func submit(_ work: @escaping @Sendable () -> Void) {
-        let startThread = state.withLock { state in
-            state.queue.append(work)
-            if state.idleThreads > 0 {
-                state.idleThreads -= 1
-                return false
-            }
-            guard state.startedThreads < maximumThreads else { return false }
-            state.startedThreads += 1
-            return true
-        }
-        available.signal()
-        if startThread {
-            Thread.detachNewThread { workLoop() }
-        }
-    }
-
-    /// The body of every worker thread: take the oldest item, run it, repeat.
-    private static func workLoop() -> Never {
-        while true {
-            available.wait()
-            let work = state.withLock { $0.queue.removeFirst() }
-            work()
-            state.withLock { $0.idleThreads += 1 }
-        }
+        return { BlockingThreadPool.startThread($0) }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whole-file reads and atomic writes with POSIX error messages. Blocking: call through
-/// `BlockingIO.run`.
+/// `BlockingIO.run` or a run's `RunResources.blockingIO`.
 package enum FileIO {
     /// The contents of `path`.
     /// - Throws: `OperationError.readFailed` with the system's reason.
@@ -37,11 +37,12 @@ package enum FileIO {
     /// - Parameters:
     ///   - isCancelled: checked before every chunk of `writeChunkSize` bytes, before the flush
     ///     and before the rename; when it returns true nothing is written.
-    ///   - temporaryFiles: where the temporary file is registered while it exists.
+    ///   - temporaryFiles: where the temporary file is registered while it exists: a run's
+    ///     (`RunResources.temporaryFiles`), or by default a registry of this write's own.
     /// - Throws: `OperationError.writeFailed`, or `CancellationError`.
     package static func writeAtomically(
         _ data: Data, to path: String, isCancelled: () -> Bool = { false },
-        temporaryFiles: TemporaryFiles = .shared
+        temporaryFiles: TemporaryFiles = TemporaryFiles()
     ) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty {

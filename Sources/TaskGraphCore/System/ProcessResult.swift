@@ -1,3 +1,4 @@
+import CSystemShims
 import Foundation
 
 /// How a child process ended.
@@ -30,57 +31,61 @@ struct ProcessResult: Sendable, Codable {
     var standardErrorTail: [UInt8]
 }
 
-/// Reads a child's standard output and error from the read ends of its pipes, keeping the head of
-/// the output and the tail of the errors. It blocks: use it on a `BlockingIO` thread.
+/// Collects a child's standard output and error from the read ends of its pipes, keeping the
+/// head of the output and the tail of the errors. The reaper reads a pipe only when `epoll` says
+/// it is ready, so no read blocks.
 struct OutputCollector {
-    /// The pipes, standard output first; a closed one gets fd -1, which `poll` skips.
-    private var pipes: [pollfd]
+    /// The read ends, standard output first; -1 once closed.
+    private(set) var pipes: [Int32]
     /// The start of standard output.
     private var output: HeadBuffer
     /// The end of standard error.
     private var errorTail: TailBuffer
-    /// Scratch space for `read`.
-    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
 
-    /// Takes ownership of the two read ends; `finish` closes them.
+    /// Takes ownership of the two read ends; `finish` closes those still open.
     init(standardOutput: Int32, standardError: Int32, outputLimit: Int, errorTailLimit: Int) {
-        pipes = [standardOutput, standardError].map {
-            pollfd(fd: $0, events: Int16(POLLIN), revents: 0)
-        }
+        pipes = [standardOutput, standardError]
         output = HeadBuffer(limit: outputLimit)
         errorTail = TailBuffer(limit: errorTailLimit)
     }
 
     /// Whether either pipe has not reached its end yet.
-    var isOpen: Bool { pipes.contains { $0.fd >= 0 } }
+    var isOpen: Bool { pipes.contains { $0 >= 0 } }
 
-    /// Waits up to `timeout` milliseconds for data or an end of file, then takes what is there.
-    mutating func readAvailable(timeout: Int32) {
-        guard poll(&pipes, nfds_t(pipes.count), timeout) > 0 else { return }
-        for index in pipes.indices where pipes[index].revents != 0 {
-            let fd = pipes[index].fd
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                if index == 0 {
-                    output.append(chunk[..<count])
-                } else {
-                    errorTail.append(chunk[..<count])
-                }
-            } else if count == 0 || errno != EINTR {
-                close(fd)
-                pipes[index].fd = -1
+    /// Reads what pipe `index` (0: standard output, 1: standard error) holds, into `chunk` and
+    /// from there into its buffer; at its end (or on an error) removes it from `epoll` and
+    /// closes it.
+    mutating func read(pipe index: Int, using chunk: inout [UInt8], epoll: Int32) {
+        let fd = pipes[index]
+        guard fd >= 0 else { return }
+        let count = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+        if count > 0 {
+            if index == 0 {
+                output.append(chunk[..<count])
+            } else {
+                errorTail.append(chunk[..<count])
             }
+        } else if count == 0 || errno != EINTR {
+            close(pipe: index, epoll: epoll)
         }
     }
 
-    /// Closes the pipes still open and returns what was collected, with `status`.
-    consuming func finish(status: ExitStatus) -> ProcessResult {
-        for pipe in pipes where pipe.fd >= 0 {
-            close(pipe.fd)
+    /// Closes the pipes still open (removing them from `epoll`) and returns what was collected,
+    /// with `status`.
+    consuming func finish(status: ExitStatus, epoll: Int32) -> ProcessResult {
+        for index in pipes.indices {
+            close(pipe: index, epoll: epoll)
         }
         return ProcessResult(
             status: status, standardOutput: output.bytes,
             standardOutputTruncated: output.truncated, standardErrorTail: errorTail.bytes)
+    }
+
+    private mutating func close(pipe index: Int, epoll: Int32) {
+        guard pipes[index] >= 0 else { return }
+        tg_epoll_remove(epoll, pipes[index])
+        Foundation.close(pipes[index])
+        pipes[index] = -1
     }
 }
 

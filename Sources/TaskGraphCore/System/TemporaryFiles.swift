@@ -7,9 +7,6 @@ import Synchronization
 /// Creating, renaming and removing a temporary file happen under one lock, so `abandonAll`
 /// sees every temporary file that exists, and none is created or renamed after it.
 public final class TemporaryFiles: Sendable {
-    /// The registry `FileIO.writeAtomically` uses by default.
-    public static let shared = TemporaryFiles()
-
     /// The temporary files that exist, and whether `abandonAll` was called.
     private struct State {
         var paths: Set<String> = []
@@ -18,8 +15,8 @@ public final class TemporaryFiles: Sendable {
 
     private let state = Locked(State())
 
-    /// An empty registry (tests use their own; the process uses `shared`).
-    init() {}
+    /// An empty registry; a run's is `RunResources.temporaryFiles`.
+    public init() {}
 
     /// Creates an empty file beside `path`, named `.NAME.tmp-XXXXXX`, mode 0600, and registers it.
     ///

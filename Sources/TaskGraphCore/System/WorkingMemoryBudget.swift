@@ -14,10 +14,6 @@ import Synchronization
 /// reservation, however large it is, and waiters start in arrival order; reservations last only
 /// while the work runs, so they cannot wait on each other.
 package final class WorkingMemoryBudget: Sendable {
-    /// The budget shared by every decode and kernel: a filter's second image, or the blur's
-    /// buffers, at a time, with progressive decodes alongside.
-    package static let shared = WorkingMemoryBudget(limit: 64 << 20)
-
     /// Bytes that may be reserved at once (one reservation may exceed it alone).
     let limit: Int
 
@@ -53,6 +49,16 @@ package final class WorkingMemoryBudget: Sendable {
         try await reserve(bytes)
         defer { release(bytes) }
         return try await body()
+    }
+
+    /// Runs `body` holding a reservation of `bytes` in the budget of the current run
+    /// (`RunResources.current`); outside a run there is no budget, and `body` runs at once.
+    /// - Throws: `CancellationError` if the task is cancelled while waiting; whatever `body` throws.
+    package static func withReservationInCurrentRun<T>(
+        of bytes: Int, _ body: () async throws -> T
+    ) async throws -> T {
+        guard let budget = RunResources.current?.workingMemory else { return try await body() }
+        return try await budget.withReservation(of: bytes, body)
     }
 
     /// Bytes reserved right now (for tests).

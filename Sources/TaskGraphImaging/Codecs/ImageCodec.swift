@@ -2,8 +2,9 @@ import Foundation
 import CImageShims
 import TaskGraphCore
 
-/// Decodes and encodes JPEG and PNG. The async entry points run the codec on `BlockingIO`
-/// threads, never on the cooperative pool.
+/// Decodes and encodes JPEG and PNG. The async entry points run the codec through `BlockingIO`
+/// (the current run's threads, or a thread of its own outside a run), never on the cooperative
+/// pool.
 public enum ImageCodec {
     /// The default `max_pixels`: 100 megapixels.
     public static let defaultMaxPixels = 100_000_000
@@ -12,13 +13,13 @@ public enum ImageCodec {
     public static let defaultQuality = 90
 
     /// Decodes `data` (JPEG or PNG, sniffed from its signature), applying a JPEG's EXIF orientation.
-    /// A progressive JPEG waits, if need be, for `WorkingMemoryBudget.shared` to admit the
-    /// memory its decoder holds.
+    /// Inside a run, a progressive JPEG waits, if need be, for the run's working-memory budget to
+    /// admit the memory its decoder holds.
     /// - Parameter maxPixels: larger images are refused before any pixel memory is allocated.
     /// - Throws: `ImageError` with the codec's own message, or `CancellationError`.
     public static func decode(_ data: Data, maxPixels: Int = defaultMaxPixels) async throws -> Image {
         let workingMemory = try await BlockingIO.run { decoderWorkingMemory(data, maxPixels: maxPixels) }
-        return try await WorkingMemoryBudget.shared.withReservation(of: workingMemory) {
+        return try await WorkingMemoryBudget.withReservationInCurrentRun(of: workingMemory) {
             try await BlockingIO.run { try decodeNow(data, maxPixels: maxPixels) }
         }
     }

@@ -50,7 +50,7 @@ enum GaussianBlur {
         let scratchBytes = ChunkScratch.bytes(radii: radii, rowBytes: rowBytes)
         let workingMemory = ParallelBands.workerCount(bands: jobs.count) * scratchBytes
             + (blur.inPlace ? haloBytes : output.count)
-        try await WorkingMemoryBudget.shared.withReservation(of: workingMemory) {
+        try await WorkingMemoryBudget.withReservationInCurrentRun(of: workingMemory) {
             let halo = blur.inPlace
                 ? try await BlurHalo(of: output, chunks: chunks, support: support, height: height, rowBytes: rowBytes) : nil
             try await ParallelBands.run(

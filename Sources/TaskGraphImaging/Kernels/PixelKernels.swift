@@ -10,7 +10,7 @@ enum PixelKernels {
         let (source, channels, rowBytes) = (image.storage, image.channels, image.rowStride)
         let (width, height, bandSize) = (image.width, image.height, ParallelBands.bandSize(itemSize: rowBytes))
         let secondImage = output === source ? 0 : output.count
-        try await WorkingMemoryBudget.shared.withReservation(of: secondImage) {
+        try await WorkingMemoryBudget.withReservationInCurrentRun(of: secondImage) {
             try await ParallelBands.run(count: height, bandSize: bandSize) { rows in
                 let input = source.base, out = output.base
                 for index in stride(from: rows.lowerBound * rowBytes, to: rows.upperBound * rowBytes, by: channels) {

@@ -27,7 +27,7 @@ enum SepiaKernel {
         let rowBytes = image.rowStride, bandSize = ParallelBands.bandSize(itemSize: rowBytes)
         // A second image, when the input cannot be overwritten, is working memory.
         let secondImage = output === source ? 0 : output.count
-        try await WorkingMemoryBudget.shared.withReservation(of: secondImage) {
+        try await WorkingMemoryBudget.withReservationInCurrentRun(of: secondImage) {
             try await ParallelBands.run(count: height, bandSize: bandSize) { rows in
                 // tg_sepia's input and output must not overlap: in place, each chunk of a row is
                 // copied out first (it stays in L1).

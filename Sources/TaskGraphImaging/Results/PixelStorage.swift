@@ -1,5 +1,12 @@
+import Foundation
 import TaskGraphCore
-/// Heap memory for the samples of one image (or a kernel's intermediate plane).
+
+/// Memory for the samples of one image (or a kernel's intermediate plane).
+///
+/// Blocks of `mappingThreshold` bytes or more are mapped with `mmap` and unmapped when freed, so
+/// an image's memory goes back to the system as soon as the image is dropped, whatever thread
+/// frees it, without changing how malloc behaves for the rest of the process. Smaller blocks
+/// come from the heap.
 ///
 /// `@unchecked Sendable` is safe because of how it is used: a codec or kernel fills it, with
 /// parallel workers writing disjoint row or column ranges, and `ParallelBands.run` returns only
@@ -8,19 +15,38 @@ import TaskGraphCore
 /// that the kernel's `Image` holds the sole reference (`Image.storageForResult()`): no other
 /// thread can then be reading it, and the image that held it is consumed by the kernel.
 final class PixelStorage<Element>: @unchecked Sendable {
+    /// Blocks at least this large are mapped rather than taken from the heap: 1 MiB, glibc's
+    /// default mmap threshold before it starts raising it.
+    static var mappingThreshold: Int { 1 << 20 }
+
     /// The first element.
     let base: UnsafeMutablePointer<Element>
     /// How many elements.
     let count: Int
+    /// The size of the mapping, or 0 for heap memory.
+    private let mappedBytes: Int
 
     /// Allocates `count` uninitialized elements (kernels write every one before reading).
     init(count: Int) {
-        LargeBlockAllocation.returnFreedBlocksToTheSystem()
-        base = .allocate(capacity: count)
         self.count = count
+        let bytes = count * MemoryLayout<Element>.stride
+        if bytes >= Self.mappingThreshold,
+            let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            mapped != UnsafeMutableRawPointer(bitPattern: -1)
+        {
+            base = mapped.bindMemory(to: Element.self, capacity: count)
+            mappedBytes = bytes
+        } else {
+            base = .allocate(capacity: count)
+            mappedBytes = 0
+        }
     }
 
     deinit {
-        base.deallocate()
+        if mappedBytes > 0 {
+            munmap(base, mappedBytes)
+        } else {
+            base.deallocate()
+        }
     }
 }

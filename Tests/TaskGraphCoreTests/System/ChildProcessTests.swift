@@ -3,17 +3,20 @@ import Testing
 
 @testable import TaskGraphCore
 
-/// Tests for `ChildProcess`, running real processes.
+/// Tests for `ChildProcesses` and its reaper, running real processes.
 struct ChildProcessTests {
     /// The environment most tests give their children.
     private static let environment = ["PATH": "/usr/bin:/bin"]
+
+    /// The resources of this test's children.
+    private let resources = RunResources()
 
     /// Runs `arguments` with `environment` unless told otherwise.
     private func run(
         _ arguments: [String], environment: [String: String] = environment,
         workingDirectory: String? = nil, outputLimit: Int = 1 << 20, errorTailLimit: Int = 1 << 10
     ) async throws -> ProcessResult {
-        try await ChildProcess.run(
+        try await resources.childProcesses.run(
             arguments: arguments, environment: environment, workingDirectory: workingDirectory,
             outputLimit: outputLimit, errorTailLimit: errorTailLimit)
     }
@@ -205,7 +208,7 @@ struct ChildProcessTests {
         try await withTemporaryDirectory { directory in
             let pidFile = directory + "/pids"
             let task = Task {
-                try await ChildProcess.run(
+                try await resources.childProcesses.run(
                     arguments: ["sh", "-c", "trap '' TERM; echo $$ > \(pidFile); sleep 30"],
                     environment: Self.environment, workingDirectory: nil,
                     gracePeriod: .milliseconds(300))
@@ -219,6 +222,91 @@ struct ChildProcessTests {
             #expect(elapsed < .seconds(25))  // hang guard: the sleep lasts 30 s
             #expect(await processIsGone(pids[0]))
         }
+    }
+
+    @Test func runningChildrenHoldNoBlockingThread() async throws {
+        let resources = RunResources(blockingThreads: 1)
+        try await withTemporaryDirectory { directory in
+            let pidFile = directory + "/pids"
+            let count = 8
+            let children = Task {
+                try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+                    for _ in 0..<count {
+                        group.addTask {
+                            try await resources.childProcesses.run(
+                                arguments: ["sh", "-c", "echo $$ >> \(pidFile); exec sleep 30"],
+                                environment: Self.environment, workingDirectory: nil)
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            let pids = try await waitForPids(in: pidFile, count: count)
+            // The pool's only thread is free while all children run: the reaper watches them.
+            #expect(try await resources.blockingIO.run { 7 } == 7)
+            #expect(pids.allSatisfy { kill($0, 0) == 0 })
+            #expect(resources.childProcesses.reaperIsRunning)
+            children.cancel()
+            await #expect(throws: CancellationError.self) { try await children.value }
+            for pid in pids {
+                #expect(await processIsGone(pid))
+            }
+        }
+        await resources.shutDown()
+        #expect(!resources.childProcesses.reaperIsRunning)
+        #expect(resources.blockingIO.threadCount == 0)
+    }
+
+    @Test func theReaperThreadExitsOnceNoChildIsLeft() async throws {
+        let result = try await run(["sh", "-c", "echo one; echo two >&2"])
+        #expect(result.standardOutput == Array("one\n".utf8))
+        await resources.childProcesses.shutDown()
+        #expect(!resources.childProcesses.reaperIsRunning)
+        // A later child starts a new reaper thread.
+        #expect(try await run(["true"]).status == .exited(0))
+    }
+
+    @Test func refusesToSpawnAfterKillAll() async throws {
+        resources.childProcesses.killAllImmediately()
+        await #expect(throws: ChildProcessError.spawnFailed("true", "taskgraph is exiting")) {
+            try await run(["true"])
+        }
+    }
+
+    @Test func withoutPidfdsTheReaperPollsForExitsWithTheSameResults() async throws {
+        let children = ChildProcesses(spawningOn: BlockingThreadPool(maximumThreads: 1), pollsExits: true)
+        let environment = Self.environment
+        let output = try await children.run(
+            arguments: ["sh", "-c", "echo out; echo err >&2; exit 4"], environment: environment,
+            workingDirectory: nil)
+        #expect(output.status == .exited(4))
+        #expect(output.standardOutput == Array("out\n".utf8))
+        #expect(output.standardErrorTail == Array("err\n".utf8))
+        let orphaned = try await children.run(
+            arguments: ["sh", "-c", "sleep 30 & echo $!"], environment: environment, workingDirectory: nil)
+        let grandchild = try #require(pid_t(String(decoding: orphaned.standardOutput, as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(await processIsGone(grandchild))
+        let stubborn = Task {
+            try await children.run(
+                arguments: ["sh", "-c", "trap '' TERM; sleep 30"], environment: environment,
+                workingDirectory: nil, gracePeriod: .milliseconds(100))
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        stubborn.cancel()
+        await #expect(throws: CancellationError.self) { try await stubborn.value }
+        await children.shutDown()
+        #expect(!children.reaperIsRunning)
+    }
+
+    @Test func aSIGKILLAskedForAChildAlreadyReapedLeavesTheReaperIdle() async {
+        // terminate() found the child registered, then the reaper reaped it before it took the
+        // SIGKILL request: the request is dropped and the thread must not wait for nothing.
+        let reaper = ChildReaper(registry: ChildRegistry())
+        let reaped = ChildProcesses.Child(spawnNumber: 1, pid: 999_999, standardOutput: -1, standardError: -1)
+        reaper.killGroup(of: reaped, at: .now + .seconds(60))
+        await reaper.waitUntilIdle()
+        #expect(!reaper.isRunning)
     }
 
     @Test func decodesWaitStatuses() {
@@ -245,15 +333,16 @@ struct ChildProcessTests {
         _ = try? await BlockingIO.run(remove)
     }
 
-    /// Waits (up to 30 s) until a script has written a line of space-separated pids to `path`.
-    private func waitForPids(in path: String) async throws -> [pid_t] {
+    /// Waits (up to 30 s) until scripts have written `count` lines (default 1) of
+    /// space-separated pids to `path`.
+    private func waitForPids(in path: String, count: Int = 1) async throws -> [pid_t] {
         let deadline = ContinuousClock.now + .seconds(30)
         var line: String?
         while line == nil, ContinuousClock.now < deadline {
             let text = try await BlockingIO.run {
                 try? String(contentsOfFile: path, encoding: .utf8)
             }
-            if let text, text.hasSuffix("\n") {
+            if let text, text.hasSuffix("\n"), text.split(separator: "\n").count >= count {
                 line = text
             } else {
                 try await Task.sleep(for: .milliseconds(10))

@@ -60,7 +60,7 @@ struct FileIOTests {
         #expect(temporary.hasPrefix(directory + "/.out.jpg.tmp-"))
         #expect(contents(of: directory).count == 1)
 
-        await BlockingIO.runIgnoringCancellation { registry.abandonAll() }
+        try await BlockingIO.run { registry.abandonAll() }
         #expect(contents(of: directory) == [])
         #expect(throws: CancellationError.self) { try registry.commit(temporary, to: directory + "/out.jpg") }
         await #expect(throws: CancellationError.self) {

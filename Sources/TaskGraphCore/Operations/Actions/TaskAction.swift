@@ -5,7 +5,7 @@ public protocol TaskAction: Sendable {
     ///
     /// Implementations check `Task.isCancelled` (or call `try Task.checkCancellation()`) at least
     /// every few milliseconds of work and never block the cooperative thread pool: blocking calls
-    /// go through `BlockingIO.run`.
+    /// go through `context.resources.blockingIO` (or, in code without the context, `BlockingIO.run`).
     /// - Parameter context: the node's identity, its dependencies' results and a progress channel.
     /// - Throws: any error; it fails the node (and is retried if the node allows retries).
     func run(in context: TaskContext) async throws -> any Artifact

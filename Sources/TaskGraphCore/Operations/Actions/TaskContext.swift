@@ -22,14 +22,20 @@ public struct TaskContext: Sendable {
     public let inputs: [Input]
     /// The dependency chosen explicitly (`input:`) when several could provide what is needed.
     public let preferredInputID: String?
+    /// The run's threads for blocking work, working-memory budget, temporary files and child
+    /// processes.
+    public let resources: RunResources
     let progressHandler: (@Sendable (ProgressUpdate) -> Void)?
 
     /// Creates a context; the engine does this for every attempt.
+    /// - Parameter resources: the run's resources; by default those of the current run
+    ///   (`RunResources.current`), or outside a run a new set for this context alone.
     public init(
         id: String, attempt: Int = 1, inputs: [Input] = [], preferredInputID: String? = nil,
-        progressHandler: (@Sendable (ProgressUpdate) -> Void)? = nil
+        resources: RunResources? = nil, progressHandler: (@Sendable (ProgressUpdate) -> Void)? = nil
     ) {
         self.id = id
+        self.resources = resources ?? RunResources.current ?? RunResources()
         self.attempt = attempt
         self.inputs = inputs
         self.preferredInputID = preferredInputID

@@ -53,7 +53,7 @@ struct ExecOperation: TaskAction {
     let gracePeriod: Duration
 
     func run(in context: TaskContext) async throws -> any Artifact {
-        let result = try await ChildProcess.run(
+        let result = try await context.resources.childProcesses.run(
             arguments: command, environment: environment, workingDirectory: workingDirectory,
             gracePeriod: gracePeriod)
         let output = ProcessOutput(result)

@@ -14,7 +14,7 @@ struct LoadOperation: TaskAction {
 
     func run(in context: TaskContext) async throws -> any Artifact {
         let path = path
-        let data = try await BlockingIO.run { try FileIO.read(path) }
+        let data = try await context.resources.blockingIO.run { try FileIO.read(path) }
         return LoadedFile(path: path, data: data)
     }
 }

@@ -44,10 +44,11 @@ public struct SaveOperation: TaskAction {
         } else {
             throw OperationError.missingInput(node: context.id, expected: "bytes")
         }
-        let path = path
+        let (path, temporaryFiles) = (path, context.resources.temporaryFiles)
         try await CancellationFlag.run { flag in
-            try await BlockingIO.run {
-                try FileIO.writeAtomically(data, to: path) { flag.isCancelled }
+            try await context.resources.blockingIO.run {
+                try FileIO.writeAtomically(
+                    data, to: path, isCancelled: { flag.isCancelled }, temporaryFiles: temporaryFiles)
             }
         }
         return WrittenFile(path: path, byteCount: data.count)

@@ -2,12 +2,13 @@ import Foundation
 
 /// Starting a child: resolving the program, the pipes, and `posix_spawn` into a new process group
 /// with default signal handling, registered before anyone can signal it.
-extension ChildProcess {
+extension ChildProcesses {
     /// Starts the program in a new process group and registers the group.
     ///
     /// - Throws: `ChildProcessError` when the program cannot be started.
     static func spawn(
-        arguments: [String], environment: [String: String], in workingDirectory: String?
+        arguments: [String], environment: [String: String], in workingDirectory: String?,
+        registry: ChildRegistry
     ) throws -> Child {
         guard let name = arguments.first else { throw ChildProcessError.emptyCommand }
         if let workingDirectory, !hasFileType(S_IFDIR, at: workingDirectory) {
@@ -24,7 +25,7 @@ extension ChildProcess {
                 program, arguments: arguments,
                 environment: environment.map { "\($0.key)=\($0.value)" },
                 workingDirectory: workingDirectory,
-                standardOutput: pipes[0].write, standardError: pipes[1].write)
+                standardOutput: pipes[0].write, standardError: pipes[1].write, registry: registry)
             return Child(
                 spawnNumber: spawnNumber, pid: pid,
                 standardOutput: pipes[0].read, standardError: pipes[1].read)
@@ -77,8 +78,7 @@ extension ChildProcess {
 
     /// Spawns `program` in a new process group, with an empty signal mask, default dispositions
     /// for the signals a parent may ignore or catch, stdin from /dev/null and the given pipe ends
-    /// as stdout and stderr. The child is registered under the registry's lock, so
-    /// `killAllImmediately` cannot miss a child that was just started.
+    /// as stdout and stderr, registered in `registry` (`ChildRegistry.register`).
     ///
     /// - Parameters:
     ///   - environment: The complete environment as "NAME=value" strings.
@@ -87,7 +87,8 @@ extension ChildProcess {
     /// - Throws: `ChildProcessError` when the child cannot be started.
     private static func posixSpawn(
         _ program: String, arguments: [String], environment: [String],
-        workingDirectory: String?, standardOutput: Int32, standardError: Int32
+        workingDirectory: String?, standardOutput: Int32, standardError: Int32,
+        registry: ChildRegistry
     ) throws -> (spawnNumber: UInt64, pid: pid_t) {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t?
@@ -135,10 +136,7 @@ extension ChildProcess {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        return try registry.withLock { registry in
-            guard !registry.closed else {
-                throw ChildProcessError.spawnFailed(arguments[0], "taskgraph is exiting")
-            }
+        return try registry.register(arguments[0]) {
             var pid: pid_t = 0
             let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
             guard code == 0 else {
@@ -146,9 +144,7 @@ extension ChildProcess {
                     ? ChildProcessError.programNotFound(arguments[0])
                     : ChildProcessError.spawnFailed(arguments[0], errorText(code))
             }
-            registry.spawnCount += 1
-            registry.leaders[registry.spawnCount] = pid
-            return (registry.spawnCount, pid)
+            return pid
         }
     }
 }

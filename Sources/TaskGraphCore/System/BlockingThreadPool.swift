@@ -1,0 +1,177 @@
+import Dispatch
+import Foundation
+
+/// Dedicated threads for blocking work (file IO, blocking C calls, CPU-bound kernels), never the
+/// cooperative pool. Each run owns one (`RunResources.blockingIO`).
+///
+/// Threads are started lazily, one whenever work arrives and none is idle, up to
+/// `maximumThreads`, and kept for reuse until `shutDown()` (or until the pool is released), when
+/// they finish the work queued and exit. Beyond the cap, work waits in a FIFO queue until a thread
+/// becomes free, so work items must not wait on each other.
+public final class BlockingThreadPool: Sendable {
+    /// The most threads the pool runs at once.
+    public let maximumThreads: Int
+    /// The queue and the threads' bookkeeping, shared with the threads (which outlive no one:
+    /// they exit once `shutDown` or `deinit` has told them to and the queue is empty).
+    private let core: PoolCore
+
+    /// A pool of at most `maximumThreads` threads (at least one); none is started yet.
+    public init(maximumThreads: Int) {
+        self.maximumThreads = max(1, maximumThreads)
+        core = PoolCore()
+    }
+
+    /// Tells the threads to exit once the queue is empty, without waiting for them.
+    deinit {
+        core.beginShutDown()
+    }
+
+    /// Runs `body` on one of the pool's threads and returns its result.
+    ///
+    /// - Parameter body: The blocking work.
+    /// - Throws: `CancellationError`, without running `body`, if the task is already cancelled
+    ///   when the work would start; otherwise whatever `body` throws.
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await Self.run(body) { self.submit($0) }
+    }
+
+    /// Runs `body` on one of the pool's threads even if the task is cancelled; for cleanup that
+    /// must happen.
+    package func runIgnoringCancellation<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            submit { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Queues `work`, starting a new thread if none is idle and the cap allows it. After
+    /// `shutDown`, `work` gets a thread started for it alone.
+    package func submit(_ work: @escaping @Sendable () -> Void) {
+        switch core.enqueue(work, maximumThreads: maximumThreads) {
+        case .queued: break
+        case .startThread: Self.startThread { [core] in core.workLoop() }
+        case .refused: Self.startThread(work)
+        }
+    }
+
+    /// Lets the threads finish the work queued, then waits until every one of them has exited.
+    /// Later work runs on a thread started for it alone.
+    public func shutDown() async {
+        await withCheckedContinuation { continuation in
+            core.beginShutDown(whenDone: continuation)
+        }
+    }
+
+    /// Threads that have started and not exited yet.
+    package var threadCount: Int { core.threadCount }
+
+    /// Starts a thread of its own for `work`; it exits when `work` returns.
+    package static func startThread(_ work: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread(work)
+    }
+
+    /// Runs `body` through `submit` (which must eventually call what it is given on a thread
+    /// where blocking is allowed), unless the task is cancelled by the time it starts.
+    package static func run<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T,
+        submit: (@escaping @Sendable () -> Void) -> Void
+    ) async throws -> T {
+        try await CancellationFlag.run { cancelled in
+            try await withCheckedThrowingContinuation { continuation in
+                submit {
+                    if cancelled.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume(with: Result(catching: body))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The queue of a `BlockingThreadPool` and its threads' accounting, under one lock.
+private final class PoolCore: Sendable {
+    /// What `enqueue` asks the caller to do.
+    enum Admission {
+        /// An idle thread will take the work, or it waits for one.
+        case queued
+        /// The work is queued and a new thread must be started.
+        case startThread
+        /// The pool is shut down: the work was not queued.
+        case refused
+    }
+
+    private struct State {
+        /// Work not yet taken by a thread, oldest first.
+        var queue: [@Sendable () -> Void] = []
+        /// Threads waiting for work that no `enqueue` has counted on yet.
+        var idleThreads = 0
+        /// Threads started and not exited.
+        var liveThreads = 0
+        /// Set by `beginShutDown`: threads exit once the queue is empty.
+        var isShutDown = false
+        /// Waiting for the last thread to exit.
+        var exitWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Locked(State())
+
+    /// Counts queued items and shutdown wake-ups, acting as the condition variable threads
+    /// sleep on.
+    private let available = DispatchSemaphore(value: 0)
+
+    func enqueue(_ work: @escaping @Sendable () -> Void, maximumThreads: Int) -> Admission {
+        let admission = state.withLock { state -> Admission in
+            guard !state.isShutDown else { return .refused }
+            state.queue.append(work)
+            if state.idleThreads > 0 {
+                state.idleThreads -= 1
+                return .queued
+            }
+            guard state.liveThreads < maximumThreads else { return .queued }
+            state.liveThreads += 1
+            return .startThread
+        }
+        if admission != .refused { available.signal() }
+        return admission
+    }
+
+    var threadCount: Int { state.withLock { $0.liveThreads } }
+
+    /// Marks the pool shut down and wakes every thread; `whenDone` is resumed once the last
+    /// thread has exited (at once if none runs).
+    func beginShutDown(whenDone: CheckedContinuation<Void, Never>? = nil) {
+        let (wakeUps, finished) = state.withLock { state -> (Int, Bool) in
+            let wakeUps = state.isShutDown ? 0 : state.liveThreads
+            state.isShutDown = true
+            guard let whenDone else { return (wakeUps, false) }
+            if state.liveThreads == 0 { return (wakeUps, true) }
+            state.exitWaiters.append(whenDone)
+            return (wakeUps, false)
+        }
+        for _ in 0..<wakeUps { available.signal() }
+        if finished { whenDone?.resume() }
+    }
+
+    /// The body of every thread: take the oldest item, run it, repeat; return once the pool is
+    /// shut down and the queue is empty.
+    func workLoop() {
+        while true {
+            available.wait()
+            let next = state.withLock { state -> (@Sendable () -> Void)? in
+                state.queue.isEmpty ? nil : state.queue.removeFirst()
+            }
+            guard let work = next else { break }
+            work()
+            state.withLock { $0.idleThreads += 1 }
+        }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.liveThreads -= 1
+            state.idleThreads = max(0, state.idleThreads - 1)
+            guard state.liveThreads == 0 else { return [] }
+            defer { state.exitWaiters = [] }
+            return state.exitWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// The child processes of one run: each runs in its own process group, and one reaper thread
+/// (`ChildReaper`) reads every child's output, notices its exit and reaps it, so a running child
+/// holds no thread. Cancellable.
+public final class ChildProcesses: Sendable {
+    /// The groups that may be signalled.
+    let registry = ChildRegistry()
+    /// Reads the children's output and reaps them.
+    private let reaper: ChildReaper
+    /// Where `posix_spawn`, a short blocking call, runs: one spawn at a time on one of the
+    /// pool's threads.
+    private let spawner: SerialLane
+
+    /// The children of a run whose spawning runs on `pool`.
+    /// - Parameter pollsExits: Find exits by polling `waitid`, as without pidfds (for tests).
+    init(spawningOn pool: BlockingThreadPool, pollsExits: Bool = false) {
+        spawner = SerialLane(on: pool)
+        reaper = ChildReaper(registry: registry, pollsExits: pollsExits)
+    }
+
+    /// A started child: its pid, which is also its process group id, and its pipes' read ends.
+    struct Child: Sendable {
+        /// The child's key in the registry.
+        let spawnNumber: UInt64
+        /// The pid of the child and the id of its process group.
+        let pid: pid_t
+        /// The read end of the child's standard output.
+        let standardOutput: Int32
+        /// The read end of the child's standard error.
+        let standardError: Int32
+    }
+
+    /// Runs a program to completion and collects its output.
+    ///
+    /// - Parameters:
+    ///   - arguments: argv; `arguments[0]` is looked up on the PATH of `environment` unless it
+    ///     contains "/".
+    ///   - environment: The complete environment for the child.
+    ///   - workingDirectory: The child's working directory; nil inherits ours.
+    ///   - outputLimit: The most bytes of standard output kept.
+    ///   - errorTailLimit: How many bytes from the end of standard error are kept.
+    ///   - gracePeriod: Time between SIGTERM and SIGKILL when the task is cancelled.
+    /// - Throws: `ChildProcessError` when the program cannot be started; `CancellationError` if
+    ///   the task was cancelled, only after the whole group was signalled and the child reaped.
+    func run(
+        arguments: [String], environment: [String: String], workingDirectory: String?,
+        outputLimit: Int = 64 << 20, errorTailLimit: Int = 64 << 10,
+        gracePeriod: Duration = .seconds(2)
+    ) async throws -> ProcessResult {
+        let registry = registry
+        let child = try await spawner.run {
+            try Self.spawn(
+                arguments: arguments, environment: environment, in: workingDirectory,
+                registry: registry)
+        }
+        // Entered after spawning, so a cancellation during the spawn fires onCancel right away.
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                reaper.watch(
+                    child, outputLimit: outputLimit, errorTailLimit: errorTailLimit,
+                    whenReaped: continuation)
+            }
+        } onCancel: {
+            terminate(child, gracePeriod: gracePeriod)
+        }
+        try Task.checkCancellation()
+        return result
+    }
+
+    /// Sends SIGKILL to the process group of every child still running, and refuses to start
+    /// any more (another thread may be about to spawn one). For a second Ctrl-C just before
+    /// `_exit`.
+    public func killAllImmediately() {
+        registry.killAll()
+    }
+
+    /// Whether the reaper thread runs (for tests).
+    var reaperIsRunning: Bool { reaper.isRunning }
+
+    /// Waits until the reaper thread has exited; it does once no child is left.
+    func shutDown() async {
+        await reaper.waitUntilIdle()
+    }
+
+    /// Sends SIGTERM to the child's group now and has the reaper send SIGKILL after
+    /// `gracePeriod`. Never blocks.
+    private func terminate(_ child: Child, gracePeriod: Duration) {
+        if registry.signalGroup(of: child.spawnNumber, SIGTERM) {
+            reaper.killGroup(of: child, at: .now + gracePeriod)
+        }
+    }
+
+    /// The system's text for the error number `code`.
+    static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

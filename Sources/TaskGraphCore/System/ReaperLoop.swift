@@ -1,0 +1,105 @@
+import CSystemShims
+import Foundation
+
+/// The state of the reaper thread (`ChildReaper`): the children it watches, the SIGKILLs due
+/// after grace periods, and one epoll instance for all their descriptors. Owned by that thread.
+struct ReaperLoop {
+    /// The epoll instance; the reaper thread closes it when it exits.
+    let epoll = tg_epoll_create()
+    private let registry: ChildRegistry
+    /// The token of the descriptor that wakes the thread for new commands.
+    private let wakeToken: UInt64
+    /// The children watched, by spawn number.
+    private var children: [UInt64: WatchedChild] = [:]
+    /// When each cancelled child's group gets SIGKILL, by spawn number.
+    private var kills: [UInt64: (child: ChildProcesses.Child, deadline: ContinuousClock.Instant)] = [:]
+    /// Scratch space for reading pipes.
+    private var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    /// The tokens `epoll_wait` reports.
+    private var tokens = [UInt64](repeating: 0, count: 64)
+
+    /// A loop for the children of `registry`; `wakeToken` marks the wake-up descriptor.
+    init(registry: ChildRegistry, wakeToken: UInt64) {
+        self.registry = registry
+        self.wakeToken = wakeToken
+    }
+
+    /// Whether nothing is left to watch or signal.
+    var isIdle: Bool { children.isEmpty && kills.isEmpty }
+
+    /// Starts watching a child's pipes and, with a pidfd, its exit.
+    mutating func add(_ watched: WatchedChild) {
+        let token = watched.child.spawnNumber << 2
+        tg_epoll_add(epoll, watched.child.standardOutput, token)
+        tg_epoll_add(epoll, watched.child.standardError, token | 1)
+        if watched.exitDescriptor >= 0 {
+            tg_epoll_add(epoll, watched.exitDescriptor, token | 2)
+        }
+        children[watched.child.spawnNumber] = watched
+    }
+
+    /// Sends SIGKILL to `child`'s group at `deadline`, unless it is reaped first. A child no
+    /// longer registered was reaped already (or it would be watched), so nothing is scheduled.
+    mutating func scheduleKill(of child: ChildProcesses.Child, at deadline: ContinuousClock.Instant) {
+        let number = child.spawnNumber
+        guard children[number] != nil || registry.isRegistered(number) else { return }
+        if let scheduled = kills[number], scheduled.deadline <= deadline { return }
+        kills[number] = (child, deadline)
+    }
+
+    /// Waits for output, exits, the next deadline or a wake-up (then calls `drainWakeUp`), and
+    /// handles what happened: reads output, notices exits, sends SIGKILLs due, reaps children
+    /// that are done.
+    mutating func waitAndHandle(pollInterval: Int32, drainWakeUp: () -> Void) {
+        let count = tg_epoll_wait(epoll, &tokens, Int32(tokens.count), timeout(pollInterval: pollInterval))
+        for index in 0..<max(Int(count), 0) {
+            let token = tokens[index]
+            if token == wakeToken {
+                drainWakeUp()
+                continue
+            }
+            let number = token >> 2
+            guard children[number] != nil else { continue }
+            switch token & 3 {
+            case 2: children[number]!.noteLeaderExit(registry: registry, epoll: epoll, now: .now)
+            default: children[number]!.collector.read(pipe: Int(token & 3), using: &chunk, epoll: epoll)
+            }
+        }
+        let now = ContinuousClock.now
+        for (number, kill) in kills where kill.deadline <= now {
+            registry.signalGroup(of: kill.child.spawnNumber, SIGKILL)
+            kills[number] = nil
+        }
+        for (number, watched) in children where !watched.leaderExited {
+            if watched.exitDescriptor < 0, watched.hasExitedByPolling() {
+                children[number]!.noteLeaderExit(registry: registry, epoll: epoll, now: now)
+            }
+        }
+        for (number, watched) in children where watched.isDone(at: now) {
+            children[number] = nil
+            kills[number] = nil
+            watched.reap(registry: registry, epoll: epoll)
+        }
+    }
+
+    /// Milliseconds until the earliest deadline (rounded up), at most `pollInterval` while a
+    /// child without pidfd runs; -1 (no limit) when nothing is due.
+    private func timeout(pollInterval: Int32) -> Int32 {
+        var deadlines = kills.values.map(\.deadline)
+        var polling = false
+        for watched in children.values {
+            if let drainDeadline = watched.drainDeadline {
+                deadlines.append(drainDeadline)
+            } else if watched.exitDescriptor < 0 {
+                polling = true
+            }
+        }
+        var timeout: Int32 = polling ? pollInterval : -1
+        if let earliest = deadlines.min() {
+            let milliseconds = (earliest - .now) / .milliseconds(1)
+            let rounded = Int32(clamping: max(0, Int(milliseconds.rounded(.up))))
+            timeout = timeout < 0 ? rounded : min(timeout, rounded)
+        }
+        return timeout
+    }
+}

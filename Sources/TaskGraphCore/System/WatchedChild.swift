@@ -1,0 +1,66 @@
+import CSystemShims
+import Foundation
+
+/// One child the reaper watches: its output so far, how its exit is noticed, whether its leader
+/// has exited, and the task waiting for it. Touched only by the reaper's thread.
+struct WatchedChild {
+    /// How long the pipes may stay open after the leader exited and its group was killed (only a
+    /// process that left the group can hold them); later output is dropped.
+    static let drainTimeout = Duration.seconds(1)
+
+    /// The child.
+    let child: ChildProcesses.Child
+    /// Its output so far.
+    var collector: OutputCollector
+    /// A pidfd that becomes readable when the leader exits; -1 without one (Linux before 5.3:
+    /// the reaper then polls `waitid`) and once the exit was noticed.
+    var exitDescriptor: Int32
+    /// When the reaper stops waiting for the pipes; set when the leader's exit is noticed.
+    var drainDeadline: ContinuousClock.Instant?
+    /// Resumed with the result once the child is reaped.
+    let whenReaped: CheckedContinuation<ProcessResult, Never>
+
+    /// Whether the leader's exit has been noticed.
+    var leaderExited: Bool { drainDeadline != nil }
+
+    /// Whether the leader has exited and the pipes are closed or have had their time.
+    func isDone(at now: ContinuousClock.Instant) -> Bool {
+        guard let drainDeadline else { return false }
+        return !collector.isOpen || now >= drainDeadline
+    }
+
+    /// Records the leader's exit: kills what is left of its group, stops watching the pidfd and
+    /// starts the drain timeout.
+    mutating func noteLeaderExit(registry: ChildRegistry, epoll: Int32, now: ContinuousClock.Instant) {
+        guard !leaderExited else { return }
+        registry.signalGroup(of: child.spawnNumber, SIGKILL)
+        if exitDescriptor >= 0 {
+            tg_epoll_remove(epoll, exitDescriptor)
+            close(exitDescriptor)
+            exitDescriptor = -1
+        }
+        drainDeadline = now + Self.drainTimeout
+    }
+
+    /// Without a pidfd: whether the leader has exited, asked without waiting and leaving it
+    /// unreaped so its group id stays reserved.
+    func hasExitedByPolling() -> Bool {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT | WNOHANG) != 0 {
+            precondition(errno == EINTR, "waitid(\(child.pid)): \(ChildProcesses.errorText(errno))")
+        }
+        // With no exit to report, `info` stays zeroed.
+        return info.si_signo == SIGCHLD
+    }
+
+    /// Unregisters and reaps the exited leader, closes what is left open and resumes the task
+    /// waiting for it.
+    consuming func reap(registry: ChildRegistry, epoll: Int32) {
+        registry.unregister(child.spawnNumber)
+        var status: Int32 = 0
+        while waitpid(child.pid, &status, 0) < 0 {
+            precondition(errno == EINTR, "waitpid(\(child.pid)): \(ChildProcesses.errorText(errno))")
+        }
+        whenReaped.resume(returning: collector.finish(status: ExitStatus(waitStatus: status), epoll: epoll))
+    }
+}
