@@ -65,10 +65,13 @@ enum InterruptibleRun {
         resources: RunResources, restoringTerminalWith restoreTerminal: (@Sendable () -> Void)? = nil,
         _ work: @escaping @Sendable () async -> Result
     ) async -> Outcome<Result> {
-        let workTask = Task { await work() }
-        state.withLock {
-            $0 = State(
-                cancelWork: { workTask.cancel() }, first: nil, restoreTerminal: restoreTerminal, resources: resources)
+        // Started under the lock, so a signal sees either no work at all or the work together
+        // with the resources and terminal it must clean up.
+        let workTask = state.withLock { state in
+            let task = Task { await work() }
+            state = State(
+                cancelWork: { task.cancel() }, first: nil, restoreTerminal: restoreTerminal, resources: resources)
+            return task
         }
         let result = await workTask.value
         let signal = state.withLock { state in

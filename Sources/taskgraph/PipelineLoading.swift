@@ -47,7 +47,6 @@ enum PipelineLoading {
 enum CLIExitCode {
     static let operationFailed: Int32 = 1
     static let invalidPipeline: Int32 = 2
-    static let usage: Int32 = 64
     static let interrupted: Int32 = 130
     static let terminated: Int32 = 143
 }

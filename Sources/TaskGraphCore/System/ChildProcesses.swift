@@ -70,7 +70,7 @@ public final class ChildProcesses: Sendable {
 
     /// Sends SIGKILL to the process group of every child still running, and refuses to start
     /// any more (another thread may be about to spawn one). For a second Ctrl-C just before
-    /// `_exit`.
+    /// the process ends.
     public func killAllImmediately() {
         registry.killAll()
     }

@@ -106,12 +106,19 @@ final class ChildReaper: Sendable {
         precondition(wake >= 0 && loop.epoll >= 0, "reaper: \(ChildProcesses.errorText(errno))")
         tg_epoll_add(loop.epoll, wake, Self.wakeToken)
         mailbox.withLock { $0.wakeDescriptor = wake }
+        let epoll = loop.epoll
+        var waiters: [CheckedContinuation<Void, Never>] = []
         while true {
             let taken = mailbox.withLock { mailbox -> [Command]? in
                 if mailbox.commands.isEmpty, loop.isIdle {
+                    // All in one step: a `send` after this starts a new thread, and a
+                    // `waitUntilIdle` after it waits for that one, not for this.
                     close(mailbox.wakeDescriptor)
+                    close(epoll)
                     mailbox.wakeDescriptor = -1
                     mailbox.isRunning = false
+                    waiters = mailbox.idleWaiters
+                    mailbox.idleWaiters = []
                     return nil
                 }
                 defer { mailbox.commands = [] }
@@ -130,11 +137,6 @@ final class ChildReaper: Sendable {
                 var count: UInt64 = 0
                 _ = read(wake, &count, 8)
             }
-        }
-        close(loop.epoll)
-        let waiters = mailbox.withLock { mailbox in
-            defer { mailbox.idleWaiters = [] }
-            return mailbox.idleWaiters
         }
         for waiter in waiters { waiter.resume() }
     }

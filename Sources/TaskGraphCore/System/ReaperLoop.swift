@@ -32,8 +32,11 @@ struct ReaperLoop {
         let token = watched.child.spawnNumber << 2
         tg_epoll_add(epoll, watched.child.standardOutput, token)
         tg_epoll_add(epoll, watched.child.standardError, token | 1)
-        if watched.exitDescriptor >= 0 {
-            tg_epoll_add(epoll, watched.exitDescriptor, token | 2)
+        var watched = watched
+        if watched.exitDescriptor >= 0, tg_epoll_add(epoll, watched.exitDescriptor, token | 2) != 0 {
+            // Not watchable (ENOMEM, max_user_watches): poll `waitid` for this child instead.
+            close(watched.exitDescriptor)
+            watched.exitDescriptor = -1
         }
         children[watched.child.spawnNumber] = watched
     }

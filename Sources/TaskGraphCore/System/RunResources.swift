@@ -55,7 +55,7 @@ public final class RunResources: Sendable {
     }
 
     /// Sends SIGKILL to every child process group still running, refuses to start more, and
-    /// removes every unfinished temporary file. For a process about to `_exit` (a second Ctrl-C);
+    /// removes every unfinished temporary file. For a process about to end at once (a second Ctrl-C);
     /// never blocks for longer than a write in progress takes to create or rename its file.
     public func killAllImmediately() {
         childProcesses.killAllImmediately()

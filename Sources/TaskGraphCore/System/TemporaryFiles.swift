@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// The temporary files of atomic writes in progress, so that a process about to `_exit` (a
+/// The temporary files of atomic writes in progress, so that a process about to end at once (a
 /// second Ctrl-C) can remove them instead of leaving a half-written `.NAME.tmp-XXXXXX` behind.
 ///
 /// Creating, renaming and removing a temporary file happen under one lock, so `abandonAll`
@@ -62,7 +62,7 @@ public final class TemporaryFiles: Sendable {
     }
 
     /// Removes every temporary file and refuses to create any more. For a process about to
-    /// `_exit`; never blocks for longer than a write in progress takes to create or rename its file.
+    /// end at once; never blocks for longer than a write in progress takes to create or rename its file.
     public func abandonAll() {
         state.withLock { state in
             state.isAbandoned = true
