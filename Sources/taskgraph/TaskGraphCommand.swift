@@ -25,10 +25,11 @@ struct TaskGraphCommand: AsyncParsableCommand {
             SchemaCommand.self,
         ])
 
-    /// Traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
+    /// Raises the open-file limit, traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
     /// dies by them), then parses the arguments and runs the command, with the signal handler
     /// beside it in one task group.
     static func main() async {
+        FileDescriptorLimit.raiseToHardLimit()
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         await withDiscardingTaskGroup { group in
             group.addTask { await InterruptibleRun.handleSignals(signals) }

@@ -66,6 +66,25 @@ import Testing
         #expect(process.standardError.contains("\(Self.sleepers + 2) ok"))
     }
 
+    /// Every running child holds three descriptors (two pipes and a pidfd): under a soft limit
+    /// of 256 open files, 200 at once fit only because taskgraph raises it to the hard limit.
+    @Test func manyChildrenFitUnderALowSoftOpenFileLimit() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            vars:
+              items: [\((0..<200).map { "i\($0)" }.joined(separator: ", "))]
+            operations:
+              nap: {foreach: "${items}", op: exec, command: [/bin/sleep, "1"]}
+            """, to: "many.yaml", in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["-c", "ulimit -Sn 256 && exec \"$0\" run many.yaml --jobs 200 --output out --no-progress",
+             TaskGraphProcess.binary.path],
+            in: directory, executable: URL(fileURLWithPath: "/bin/bash"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("200 ok"))
+    }
+
     /// What the test saw of the running process.
     private struct Observation: Sendable {
         /// The most threads it had at once.
