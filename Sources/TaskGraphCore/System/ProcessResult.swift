@@ -2,7 +2,7 @@ import CSystemShims
 import Foundation
 
 /// How a child process ended.
-enum ExitStatus: Sendable, Equatable, Codable {
+public enum ExitStatus: Sendable, Hashable, Codable {
     /// The process called exit with this code (0...255).
     case exited(Int32)
     /// The process was terminated by this signal.

@@ -2,23 +2,15 @@ import Foundation
 
 /// What a finished `exec` left: its standard output as bytes, how it ended and its stderr tail.
 public struct ProcessOutput: BytesProvider, Codable, Hashable {
-    /// How the program ended.
-    public enum Status: Hashable, Sendable, Codable {
-        /// It exited with this code.
-        case exited(Int32)
-        /// It was killed by this signal.
-        case signalled(Int32)
-    }
-
     /// The program's standard output.
     public var data: Data
     /// How it ended.
-    public var status: Status
+    public var status: ExitStatus
     /// The last bytes of its standard error (invalid UTF-8 replaced).
     public var standardErrorTail: String
 
     /// Describes a finished program.
-    public init(data: Data, status: Status, standardErrorTail: String) {
+    public init(data: Data, status: ExitStatus, standardErrorTail: String) {
         self.data = data
         self.status = status
         self.standardErrorTail = standardErrorTail
@@ -26,12 +18,8 @@ public struct ProcessOutput: BytesProvider, Codable, Hashable {
 
     /// What `result` left.
     init(_ result: ProcessResult) {
-        let status: Status = switch result.status {
-        case .exited(let code): .exited(code)
-        case .signalled(let signal): .signalled(signal)
-        }
         self.init(
-            data: Data(result.standardOutput), status: status,
+            data: Data(result.standardOutput), status: result.status,
             standardErrorTail: String(decoding: result.standardErrorTail, as: UTF8.self))
     }
 
@@ -79,7 +67,7 @@ public struct ProcessOutput: BytesProvider, Codable, Hashable {
         self = try ResultReader.read(payload, kind: Self.kind, version: Self.layoutVersion) { reader in
             let tag = try reader.readUInt8("status")
             let code = Int32(bitPattern: try reader.readUInt32("code"))
-            let status: Status
+            let status: ExitStatus
             switch tag {
             case 0: status = .exited(code)
             case 1: status = .signalled(code)
