@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "TaskGraphNetwork", targets: ["TaskGraphNetwork"]),
         .library(name: "TaskGraphCrypto", targets: ["TaskGraphCrypto"]),
         .library(name: "TaskGraphReporting", targets: ["TaskGraphReporting"]),
+        .library(name: "TaskGraphStore", targets: ["TaskGraphStore"]),
         .executable(name: "taskgraph", targets: ["taskgraph"]),
     ],
     dependencies: [
@@ -45,6 +46,8 @@ let package = Package(
             name: "TaskGraphCrypto",
             dependencies: ["TaskGraphCore", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        // Results of earlier runs on disk: the content-addressed store (docs/cache.md).
+        .target(name: "TaskGraphStore", dependencies: ["TaskGraphCore", "CSystemShims"]),
         // What people and other tools read of a run.
         .target(name: "TaskGraphReporting", dependencies: ["TaskGraphCore"]),
         // The command-line tool.
@@ -52,7 +55,7 @@ let package = Package(
             name: "taskgraph",
             dependencies: [
                 "TaskGraphCore", "TaskGraphImaging", "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TaskGraphStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
@@ -78,6 +81,7 @@ let package = Package(
             dependencies: ["TaskGraphCrypto", "OperationTestSupport", "TestSupport"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "TaskGraphStoreTests", dependencies: ["TaskGraphStore", "OperationTestSupport", "TestSupport"]),
         .testTarget(name: "TaskGraphReportingTests", dependencies: ["TaskGraphReporting", "OperationTestSupport"]),
         .testTarget(
             name: "TaskGraphCLITests",

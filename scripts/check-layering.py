@@ -16,6 +16,8 @@ FORBIDDEN = {
     "TaskGraphNetwork": {"CJPEG", "CPNG", "CImageShims", "TaskGraphImaging", "TaskGraphCrypto", "TaskGraphReporting"},
     "TaskGraphCrypto": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
                         "TaskGraphNetwork", "TaskGraphReporting"},
+    "TaskGraphStore": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
+                       "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting", "taskgraph"},
     "TaskGraphReporting": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
                            "TaskGraphNetwork", "TaskGraphCrypto"},
 }

@@ -1,0 +1,59 @@
+import Foundation
+
+/// What a store keeps for one key: the result and files an operation instance produced, how it
+/// went, and the key's components (to explain the next change). Only successful runs are
+/// recorded. Its encoding is part of the store's layout (docs/cache.md).
+public struct ActionRecord: Hashable, Sendable, Codable {
+    /// A file the operation wrote besides its result.
+    public struct OutputFile: Hashable, Sendable, Codable {
+        /// Its absolute path.
+        public var path: String
+        /// The digest of its contents, also the name of its blob.
+        public var digest: ContentDigest
+
+        /// Pairs a path with its contents' digest.
+        public init(path: String, digest: ContentDigest) {
+            self.path = path
+            self.digest = digest
+        }
+    }
+
+    /// The digest of the encoded result, also the name of its blob.
+    public var result: ContentDigest
+    /// The result's kind, e.g. `image.decoded`.
+    public var resultKind: String
+    /// The result's summary for reports, e.g. `1.2 MB`.
+    public var summary: String
+    /// The files written besides the result.
+    public var outputFiles: [OutputFile]
+    /// What the result's source needs to be revalidated (`RevalidatableResult.validators`).
+    public var validators: [String: String]
+    /// How long the operation ran, in seconds.
+    public var seconds: Double
+    /// When it was recorded, in seconds since 1970.
+    public var recordedAt: Double
+    /// The id of the operation instance that produced it, e.g. `tilt[lake]`.
+    public var id: String
+    /// The key's components.
+    public var components: KeyComponents
+
+    /// Creates a record.
+    public init(
+        result: ContentDigest, resultKind: String, summary: String, outputFiles: [OutputFile] = [],
+        validators: [String: String] = [:], seconds: Double, recordedAt: Double, id: String,
+        components: KeyComponents
+    ) {
+        self.result = result
+        self.resultKind = resultKind
+        self.summary = summary
+        self.outputFiles = outputFiles
+        self.validators = validators
+        self.seconds = seconds
+        self.recordedAt = recordedAt
+        self.id = id
+        self.components = components
+    }
+
+    /// Every blob the record names: the result's and each output file's.
+    public var blobs: [ContentDigest] { [result] + outputFiles.map(\.digest) }
+}

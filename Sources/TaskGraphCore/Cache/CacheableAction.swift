@@ -1,0 +1,62 @@
+/// A task action whose result taskgraph may reuse from an earlier run: every built-in operation,
+/// and a program's own action types that opt in. Actions made from closures are never cached.
+///
+/// The key of a run of the action covers its operation type and `cacheVersion`, its parameters
+/// (when it comes from a pipeline file; those in `unkeyedParameters` left out), the variables
+/// of its declared environment (as digests), the digests of its inputs' results, and what
+/// `addKeyComponents` adds. Whatever else could change its result must be added there.
+public protocol CacheableAction: TaskAction {
+    /// This action's implementation version: bumped whenever its result for the same key
+    /// components changes, so older results of this type are no longer reused (and results of
+    /// other types still are).
+    var cacheVersion: Int { get }
+
+    /// Parameters that cannot change the result, such as time limits: changing one does not
+    /// make the operation run again.
+    var unkeyedParameters: Set<String> { get }
+
+    /// Adds what decides the result besides the parameters and the inputs' results: the
+    /// contents of files it reads, the program it runs.
+    /// - Throws: when a component cannot be computed (a declared input file is missing): the
+    ///   node fails with this error, as it would have when running.
+    func addKeyComponents(to key: inout KeyComponents, files: any FileDigesting) async throws
+
+    /// The files it writes besides its result (absolute paths): recorded with the result,
+    /// restored on a hit when missing or changed.
+    var outputFiles: [String] { get }
+
+    /// For a result whose source can change while the key stays the same (a URL's body):
+    /// whether the stored result, written with `validators`, is still current.
+    /// - Returns: `true` to reuse it; `false` to run the action.
+    func isCurrent(validators: [String: String], in context: TaskContext) async throws -> Bool
+}
+
+extension CacheableAction {
+    /// None.
+    public var unkeyedParameters: Set<String> { [] }
+
+    /// Nothing.
+    public func addKeyComponents(to key: inout KeyComponents, files: any FileDigesting) async throws {}
+
+    /// None.
+    public var outputFiles: [String] { [] }
+
+    /// Always current: the key covers everything.
+    public func isCurrent(validators: [String: String], in context: TaskContext) async throws -> Bool { true }
+}
+
+/// A result that carries what makes its source revalidatable (an HTTP `ETag`,
+/// `Last-Modified`): stored with it and handed back to `CacheableAction.isCurrent`.
+public protocol RevalidatableResult: Artifact {
+    /// Named validators, e.g. `etag` and `last-modified`.
+    var validators: [String: String] { get }
+}
+
+/// Digests files by content, remembering unchanged files (by size, modification and change
+/// time, inode) so that a run where nothing changed reads nothing.
+public protocol FileDigesting: Sendable {
+    /// The SHA-256 of the contents of the file at `path` (absolute). Never blocks the cooperative
+    /// thread pool.
+    /// - Throws: an error naming the path when it cannot be read.
+    func digest(ofFile path: String) async throws -> ContentDigest
+}

@@ -1,0 +1,33 @@
+/// Where results of earlier runs are kept: content-addressed blobs and action records
+/// (key → result). The engine reaches the store only through this protocol; `TaskGraphStore`'s
+/// `ContentStore` is the on-disk implementation (layout in docs/cache.md).
+///
+/// Every method may be called from many tasks at once, and from several processes sharing one
+/// store; none blocks the cooperative thread pool.
+public protocol ResultStore: FileDigesting {
+    /// The record stored for `key`, if there is one and every blob it names is present.
+    /// Reading it counts as a use for least-recently-used eviction.
+    func record(for key: ContentDigest) async -> ActionRecord?
+
+    /// Writes `record` for `key` (temporary file, then rename); its blobs must already be stored.
+    /// - Throws: `StoreError`-like errors when the store cannot be written (full, read-only).
+    func write(_ record: ActionRecord, for key: ContentDigest) async throws
+
+    /// Stores `artifact`'s encoded form (`SerializedResult.encoded`) as a blob.
+    /// - Returns: its digest, which is `artifact.digest`.
+    func storeResult(_ artifact: any Artifact) async throws -> ContentDigest
+
+    /// Reads the result stored as `digest`, checking its content against the digest.
+    /// - Throws: an error saying whether it is missing or corrupt; a corrupt blob is removed.
+    func loadResult(_ digest: ContentDigest) async throws -> any Artifact
+
+    /// Stores a copy of the file at `path` (absolute) as a blob.
+    /// - Returns: the digest of its contents.
+    func storeFile(at path: String) async throws -> ContentDigest
+
+    /// Makes the file at `path` hold the blob `digest`: left alone when it already does,
+    /// otherwise written from the store atomically (temporary file in the same directory, then
+    /// rename), the blob checked against its digest on the way.
+    /// - Returns: whether the file had to be written.
+    func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool
+}

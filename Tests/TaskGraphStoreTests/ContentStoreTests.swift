@@ -1,0 +1,8 @@
+import Testing
+import TaskGraphStore
+
+@Suite struct ContentStoreTests {
+    @Test func keepsItsRoot() {
+        #expect(ContentStore(root: "/tmp/x").root == "/tmp/x")
+    }
+}
