@@ -26,9 +26,11 @@ public protocol CacheableAction: TaskAction {
     var outputFiles: [String] { get }
 
     /// For a result whose source can change while the key stays the same (a URL's body):
-    /// whether the stored result, written with `validators`, is still current.
-    /// - Returns: `true` to reuse it; `false` to run the action.
-    func isCurrent(validators: [String: String], in context: TaskContext) async throws -> Bool
+    /// checks the stored result, written with `validators`, against its source (a conditional
+    /// request).
+    /// - Returns: nil when the stored result is still current; otherwise the fresh result, as
+    ///   `run(in:)` would have produced it.
+    func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)?
 }
 
 extension CacheableAction {
@@ -42,11 +44,11 @@ extension CacheableAction {
     public var outputFiles: [String] { [] }
 
     /// Always current: the key covers everything.
-    public func isCurrent(validators: [String: String], in context: TaskContext) async throws -> Bool { true }
+    public func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)? { nil }
 }
 
 /// A result that carries what makes its source revalidatable (an HTTP `ETag`,
-/// `Last-Modified`): stored with it and handed back to `CacheableAction.isCurrent`.
+/// `Last-Modified`): stored with it and handed back to `CacheableAction.revalidate`.
 public protocol RevalidatableResult: Artifact {
     /// Named validators, e.g. `etag` and `last-modified`.
     var validators: [String: String] { get }

@@ -97,7 +97,7 @@ public struct ExecutionGraph: Sendable {
     }
 }
 
-/// How the engine treats one node: retries, time limit and pool.
+/// How the engine treats one node: retries, time limit, pool and caching.
 public struct NodeSettings: Hashable, Sendable, Codable {
     /// How many times to retry after a failure (0 = run once).
     public var retries: Int
@@ -105,11 +105,14 @@ public struct NodeSettings: Hashable, Sendable, Codable {
     public var timeout: Duration?
     /// The named pool the node runs in; nil means the default pool bounded by `--jobs`.
     public var pool: String?
+    /// Whether the node may reuse a result of an earlier run (when its action is cacheable).
+    public var cache: Bool
 
     /// Creates settings.
-    public init(retries: Int = 0, timeout: Duration? = nil, pool: String? = nil) {
+    public init(retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true) {
         self.retries = retries
         self.timeout = timeout
         self.pool = pool
+        self.cache = cache
     }
 }

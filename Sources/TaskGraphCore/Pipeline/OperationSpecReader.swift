@@ -3,12 +3,13 @@
 struct OperationSpecReader {
     let registry: OperationRegistry
     let variables: Variables
-    /// `defaults:` values, checked once: `retries`, `timeout`, `pool`.
+    /// `defaults:` values, checked once: `retries`, `timeout`, `pool`, `cache`.
     let defaults: [String: (value: ParameterValue, location: SourceLocation)]
 
     /// The types of the keys that `defaults:` may set, in the order they are read.
     static let settingTypes: [(name: String, type: ParameterType)] = [
         ("retries", .integer(0...100)), ("timeout", .duration), ("pool", .string), ("input", .string),
+        ("cache", .boolean),
     ]
 
     private static let commonKeys = PipelineKeys.operation.map(\.name)
@@ -70,6 +71,7 @@ struct OperationSpecReader {
             case (.duration(let timeout), let at)?: spec.timeout = Located(timeout, at: at)
             case (.string(let text), let at)? where key == "pool": spec.pool = Located(text, at: at)
             case (.string(let text), let at)?: spec.input = Located(text, at: at)
+            case (.boolean(let enabled), let at)?: spec.cache = Located(enabled, at: at)
             default: break
             }
         }

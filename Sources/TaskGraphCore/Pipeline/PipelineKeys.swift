@@ -17,7 +17,7 @@ public enum PipelineKeys {
         Key(name: "name", type: "string", summary: "Pipeline name (default: the file name)."),
         Key(name: "description", type: "string", summary: "What the pipeline does."),
         Key(name: "vars", type: "map", summary: "Variables for ${name}: strings or lists; override with --var name=value."),
-        Key(name: "defaults", type: "map", summary: "retries, timeout and pool applied to every operation that does not set its own."),
+        Key(name: "defaults", type: "map", summary: "retries, timeout, pool and cache applied to every operation that does not set its own."),
         Key(name: "pools", type: "map", summary: "Named pools and their depths, e.g. {net: 8}; override with --pool name=N."),
         Key(name: "output", type: "string", summary: "Output directory, relative to the current directory (default: out/<name>); --output overrides."),
         Key(name: "operations", type: "map", summary: "The operations, keyed by id (letters, digits, '-', '_', '.')."),
@@ -31,10 +31,11 @@ public enum PipelineKeys {
         Key(name: "retries", type: "integer 0…100", summary: "Retries after a failure, with exponential backoff and jitter (default 0)."),
         Key(name: "timeout", type: "duration", summary: "Time limit per attempt, e.g. 30s, 2m, 1h30m (default none)."),
         Key(name: "pool", type: "string", summary: "Named pool to run in (default: the --jobs pool)."),
+        Key(name: "cache", type: "boolean", summary: "Reuse this operation's result from an earlier run when nothing it depends on changed (default true)."),
         Key(name: "input", type: "id", summary: "Which dependency provides the input when several could."),
         Key(name: "description", type: "string", summary: "What this operation is for."),
     ]
 
     /// Keys allowed under `defaults:`.
-    static let defaults = ["retries", "timeout", "pool"]
+    static let defaults = ["retries", "timeout", "pool", "cache"]
 }

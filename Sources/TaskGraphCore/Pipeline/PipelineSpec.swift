@@ -30,6 +30,8 @@ struct OperationSpec {
     var retries: Located<Int>?
     var timeout: Located<Duration>?
     var pool: Located<String>?
+    /// `cache:` after applying `defaults:`; false keeps the operation from reusing results.
+    var cache: Located<Bool>?
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
     /// The operation type's own parameters as written, in file order (keys are unique). A list,
