@@ -43,9 +43,6 @@ struct FileStat: Hashable, Sendable {
 
     /// The modification time in seconds since 1970.
     var modifiedSeconds: Double { Double(modified) / 1e9 }
-
-    /// The latest of the modification and change times, in nanoseconds.
-    var lastChange: Int64 { max(modified, changed) }
 }
 
 /// The current time in nanoseconds since 1970, from the clock file times come from.

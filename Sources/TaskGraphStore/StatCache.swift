@@ -7,8 +7,8 @@ import TaskGraphCore
 ///
 /// Racy clean: a file changed again within the file system's timestamp granularity right after
 /// it was hashed keeps the same times. So, as git does, an entry is kept only when the file's
-/// last modification or change was at least `racyWindow` before hashing started; a file
-/// written just before it is hashed is hashed again next time (and remembered then).
+/// modification time is at least `racyWindow` before hashing started; a file written just
+/// before it is hashed is hashed again next time (and remembered then).
 ///
 /// Blocking (it loads and saves its file): call it through `BlockingIO.run`.
 final class StatCache: Sendable {
@@ -77,7 +77,7 @@ final class StatCache: Sendable {
     func remember(_ path: String, _ hashed: FileHasher.Hashed) {
         loadedState { state in
             state.hashCount += 1
-            guard let stat = hashed.stableStat, stat.lastChange < hashed.started - Self.racyWindow else { return }
+            guard let stat = hashed.stableStat, stat.modified < hashed.started - Self.racyWindow else { return }
             state.entries[path] = Entry(stat: stat, digest: hashed.digest, checked: hashed.started)
             state.changes += 1
         }

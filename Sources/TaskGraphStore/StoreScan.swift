@@ -18,7 +18,8 @@ struct StoreScan: Sendable {
     var blobs: [String: ListedFile] = [:]
     /// Temporary files, and anything among the blobs and records that is not named as one.
     var strays: [ListedFile] = []
-    /// The bytes of the store's other files (stat cache, run log, components, usage).
+    /// The bytes of the store's other files (stat cache, run log, components); the size note
+    /// `usage` is not counted.
     var otherBytes: Int64 = 0
 
     /// The bytes of every file found.
@@ -51,7 +52,7 @@ struct StoreScan: Sendable {
         }
         let temporaries = DirectoryListing.files(in: layout.temporary)
         var others = DirectoryListing.files(in: layout.pipelines)
-        for path in [layout.statCache, layout.runLog, layout.usage] {
+        for path in [layout.statCache, layout.runLog] {
             if let stat = FileStat.of(path) {
                 others.append(ListedFile(path: path, name: "", size: stat.size, modified: 0, isRegular: true))
             }
