@@ -81,7 +81,7 @@ struct GarbageCollector {
 
     private func removeAll(_ files: [ListedFile], bytes: inout Int64) -> Int {
         var removed = 0
-        for file in files where unlink(file.path) == 0 {
+        for (file, gone) in zip(files, ParallelRemoval.remove(files)) where gone {
             removed += 1
             bytes += file.size
         }
