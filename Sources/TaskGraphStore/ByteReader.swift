@@ -66,6 +66,18 @@ struct ByteReader {
         return string
     }
 
+    /// Skips `count` bytes.
+    mutating func skip(_ count: Int) throws(Malformed) {
+        _ = try take(count)
+    }
+
+    /// Skips a string without reading it.
+    mutating func skipString() throws(Malformed) {
+        let count = try uint64()
+        guard count <= UInt64(bytes.count - offset) else { throw Malformed() }
+        try skip(Int(count))
+    }
+
     /// Checks that every byte was read.
     func finish() throws(Malformed) {
         guard offset == bytes.count else { throw Malformed() }

@@ -74,8 +74,9 @@ extension ContentStore {
         let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
         return try await BlockingIO.run {
             if let stat = FileStat.of(path) {
-                if statCache.remembered(path, stat) == digest { return false }
-                if FileStat.of(layout.blob(digest))?.size == stat.size, let hashed = try? FileHasher.hash(path) {
+                if let known = statCache.remembered(path, stat) {
+                    if known == digest { return false }
+                } else if FileStat.of(layout.blob(digest))?.size == stat.size, let hashed = try? FileHasher.hash(path) {
                     statCache.remember(path, hashed)
                     if hashed.digest == digest { return false }
                 }

@@ -8,9 +8,10 @@ enum ParallelRemoval {
     /// The threads removing files at once.
     static let threads = 16
 
-    /// Removes `files`.
+    /// Removes those of `files` for which `condition` (given each file's path) holds when its
+    /// turn comes.
     /// - Returns: which were removed (`true` at the index of each file removed).
-    static func remove(_ files: [ListedFile]) -> [Bool] {
+    static func remove(_ files: [ListedFile], if condition: @escaping @Sendable (String) -> Bool = { _ in true }) -> [Bool] {
         let removed = Locked([Bool](repeating: false, count: files.count))
         let group = DispatchGroup()
         let width = min(threads, files.count)
@@ -18,7 +19,8 @@ enum ParallelRemoval {
             group.enter()
             Thread.detachNewThread {
                 var mine: [Int] = []
-                for index in stride(from: thread, to: files.count, by: width) where unlink(files[index].path) == 0 {
+                for index in stride(from: thread, to: files.count, by: width)
+                where condition(files[index].path) && unlink(files[index].path) == 0 {
                     mine.append(index)
                 }
                 removed.withLock { removed in

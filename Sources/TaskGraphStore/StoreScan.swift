@@ -84,7 +84,7 @@ struct StoreScan: Sendable {
         let descriptor = openat(directory, file.name, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return ActionRecordCoder.read(descriptor, size: file.size).map { Array(Set($0.blobs.map(\.hex))) }
+        return ActionRecordCoder.blobNames(descriptor, size: file.size)
     }
 
     private mutating func absorb(_ part: StoreScan) {
