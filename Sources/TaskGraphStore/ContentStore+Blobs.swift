@@ -8,9 +8,10 @@ extension ContentStore {
     /// - Returns: its digest, which is `artifact.digest`.
     /// - Throws: what serialising throws, `StoreError.writeFailed`.
     public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
-        let encoded = try await SerializedResult(of: artifact).encoded
+        let serialized = try await SerializedResult(of: artifact)
         let layout = layout
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
+            let encoded = serialized.encoded
             let digest = ContentDigest.sha256(of: encoded)
             if Self.keepBlob(digest, layout) { return (digest, 0) }
             try StoreIO.writeFile(encoded, to: layout.blob(digest), layout)

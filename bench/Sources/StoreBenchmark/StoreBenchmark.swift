@@ -33,12 +33,17 @@ enum StoreBenchmark {
         print("fill entries=\(entries) bytes=\(fill.bytes) \(format(fill.seconds))")
         let store = ContentStore(root: root, registry: .core)
         var report = GarbageCollectionReport(scanned: false, sizeBefore: 0, sizeAfter: 0)
-        let status = await measure { _ = await store.status() }
-        print("status entries=\(entries) \(format(status))")
-        let scan = try await measure { report = try await store.collectGarbage(maxSize: nil, maxAge: nil) }
-        print("gc-scan entries=\(entries) removed=\(report.recordsRemoved) \(format(scan))")
-        let evict = try await measure { report = try await store.collectGarbage(maxSize: report.sizeAfter / 2, maxAge: nil) }
-        print("gc-evict entries=\(entries) removed_records=\(report.recordsRemoved) removed_blobs=\(report.blobsRemoved) \(format(evict))")
+        var cpu = 0.0
+        let status = await measure(cpu: &cpu) { _ = await store.status() }
+        print("status entries=\(entries) cpu=\(format(cpu)) \(format(status))")
+        let scan = try await measure(cpu: &cpu) { report = try await store.collectGarbage(maxSize: nil, maxAge: nil) }
+        print("gc-scan entries=\(entries) removed=\(report.recordsRemoved) cpu=\(format(cpu)) \(format(scan))")
+        let evict = try await measure(cpu: &cpu) {
+            report = try await store.collectGarbage(maxSize: report.sizeAfter / 2, maxAge: nil)
+        }
+        print(
+            "gc-evict entries=\(entries) removed_records=\(report.recordsRemoved) removed_blobs=\(report.blobsRemoved) "
+                + "cpu=\(format(cpu)) \(format(evict))")
     }
 
     /// Times `record(for:)` for every key, one at a time and with 8 in flight, inside a run's
@@ -87,11 +92,27 @@ enum StoreBenchmark {
         }
     }
 
+    /// The wall seconds `body` took; the process's CPU seconds (all threads) go to `cpu`, which
+    /// moves less than wall time when other work shares the machine.
+    static func measure(cpu: inout Double, _ body: () async throws -> Void) async rethrows -> Double {
+        let cpuStart = processCPUSeconds()
+        let wall = try await measure(body)
+        cpu = processCPUSeconds() - cpuStart
+        return wall
+    }
+
     static func measure(_ body: () async throws -> Void) async rethrows -> Double {
         let start = ContinuousClock.now
         try await body()
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     static func perCall(_ seconds: Double, _ count: Int) -> String { String(format: "%.2f", seconds / Double(count) * 1e6) }
