@@ -111,13 +111,13 @@ package enum ActionRecordCoder {
         var reader = ByteReader(bytes)
         do {
             try reader.header(magic, version: version)
-            var names = [try reader.digest().hex]
+            var names = [try reader.digestHex()]
             try reader.skipString()  // kind
             try reader.skipString()  // summary
             try reader.skip(16)  // seconds, recorded at
             try reader.skipString()  // id
             for _ in 0..<(try reader.count(minimumItemSize: ContentDigest.byteCount + 8)) {
-                let name = try reader.digest().hex
+                let name = try reader.digestHex()
                 if !names.contains(name) { names.append(name) }
                 try reader.skipString()
             }

@@ -20,7 +20,7 @@ enum DirectoryListing {
             let stat = FileStat(info)
             body(
                 ListedFile(
-                    path: directory + "/" + name, name: name, size: stat.size, modified: stat.modifiedSeconds,
+                    directory: directory, name: name, size: stat.size, modified: stat.modifiedSeconds,
                     isRegular: (info.st_mode & S_IFMT) == S_IFREG),
                 descriptor)
         }

@@ -1,7 +1,7 @@
 /// One file found by listing a directory of the store.
 struct ListedFile: Sendable {
-    /// Its path.
-    var path: String
+    /// Its directory (one string shared by every file listed there).
+    var directory: String
     /// Its name in its directory.
     var name: String
     /// Its size in bytes.
@@ -10,4 +10,7 @@ struct ListedFile: Sendable {
     var modified: Double
     /// Whether it is a regular file.
     var isRegular: Bool
+
+    /// Its path.
+    var path: String { directory + "/" + name }
 }
