@@ -65,6 +65,16 @@ public final class ContentStore: ResultStore {
         return try? await BlockingIO.run { Self.readRecord(at: path, layout) }
     }
 
+    /// The records of `keys`, in order, as `record(for:)` reads each, in one trip to a
+    /// blocking thread: for a caller that has many keys at once (a level of ready operations),
+    /// a trip costs more than reading one record.
+    public func records(for keys: [ContentDigest]) async -> [ActionRecord?] {
+        let layout = layout
+        let paths = keys.map { layout.record($0) }
+        return (try? await BlockingIO.run { paths.map { Self.readRecord(at: $0, layout) } })
+            ?? Array(repeating: nil, count: keys.count)
+    }
+
     /// Writes `record` for `key`, replacing any earlier one.
     /// - Throws: `StoreError.writeFailed`.
     public func write(_ record: ActionRecord, for key: ContentDigest) async throws {

@@ -42,6 +42,15 @@ import TaskGraphCore
         #expect(await store.record(for: sampleKey("b")) == nil)
     }
 
+    @Test func recordsAreReadInBatches() async throws {
+        let store = try temporaryStore()
+        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        try await store.write(sampleRecord(result: result, id: "a"), for: sampleKey("a"))
+        try await store.write(sampleRecord(result: result, id: "c"), for: sampleKey("c"))
+        let records = await store.records(for: [sampleKey("a"), sampleKey("b"), sampleKey("c")])
+        #expect(records.map { $0?.id } == ["a", nil, "c"])
+    }
+
     @Test func aRecordNamingAMissingBlobIsIgnored() async throws {
         let store = try temporaryStore()
         let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))

@@ -46,9 +46,10 @@ enum StoreBenchmark {
                 + "cpu=\(format(cpu)) \(format(evict))")
     }
 
-    /// Times `record(for:)` for every key, one at a time and with 8 in flight, inside a run's
-    /// resources as the engine calls it; then decoding the same records by hand and with
-    /// `JSONDecoder`.
+    /// Times `record(for:)` for every key, one at a time, with 8 in flight, and in batches of
+    /// 100 (`records(for:)`), inside a run's resources as the engine calls it, and an empty trip
+    /// to a blocking thread; then the blocking part alone, and decoding the same records by hand
+    /// and with `JSONDecoder`.
     static func lookups(entries: Int, root: String) async throws {
         let filler = StoreFiller(root: root)
         let fill = try filler.fill(entries: entries)
@@ -63,6 +64,14 @@ enum StoreBenchmark {
             print("lookup-sequential entries=\(entries) per_call_us=\(perCall(sequential, entries)) \(format(sequential))")
             let concurrent = await measure { await lookUpConcurrently(fill.keys, in: store, width: 8) }
             print("lookup-concurrent8 entries=\(entries) per_call_us=\(perCall(concurrent, entries)) \(format(concurrent))")
+            let batched = await measure {
+                for start in stride(from: 0, to: entries, by: 100) {
+                    _ = await store.records(for: Array(fill.keys[start..<min(start + 100, entries)]))
+                }
+            }
+            print("lookup-batched100 entries=\(entries) per_call_us=\(perCall(batched, entries)) \(format(batched))")
+            let hops = await measure { for _ in fill.keys { _ = try? await BlockingIO.run { 0 } } }
+            print("blockingio-hop entries=\(entries) per_call_us=\(perCall(hops, entries)) \(format(hops))")
         }
         await resources.shutDown()
         let layout = StoreLayout(root: root)
