@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// Where the store is and how a run uses it: options of `run` and `explain`.
+struct CacheArguments: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The cache directory (default: $TASKGRAPH_CACHE_DIR, else $XDG_CACHE_HOME/taskgraph, else ~/.cache/taskgraph).",
+        valueName: "dir"))
+    var cacheDir: String?
+
+    @Flag(help: "Run every operation, reusing nothing (results are still recorded).")
+    var noCache = false
+
+    @Flag(help: "Run the operations named after the file (all when none is named) and what depends on them, even when their results are stored.")
+    var force = false
+}

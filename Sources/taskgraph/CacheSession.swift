@@ -1,0 +1,60 @@
+import Foundation
+import TaskGraphCore
+import TaskGraphReporting
+import TaskGraphStore
+
+/// The store a `run` or `explain` uses for one pipeline, and what is done with it around the
+/// run: reading the last run's key components, remembering this run's, recording statistics,
+/// keeping the store within its size. A store that cannot be used never fails the command:
+/// a warning says caching is off.
+struct CacheSession {
+    let store: ContentStore
+    /// The pipeline file's absolute path: what the last run's components are remembered under.
+    let pipeline: String
+    /// The current directory, for showing paths.
+    let currentDirectory: String
+
+    /// Opens the store `arguments` name for `pipelineFile`, or warns and returns nil.
+    static func open(_ arguments: CacheArguments, pipelineFile: String) -> CacheSession? {
+        let environment = ProcessInfo.processInfo.environment
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let root = arguments.cacheDir.map { PathResolver.resolve($0, in: currentDirectory) }
+            ?? ContentStore.defaultRoot(environment: environment)
+        do {
+            let store = try ContentStore(root: root, results: .builtIn)
+            return CacheSession(
+                store: store, pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory),
+                currentDirectory: currentDirectory)
+        } catch {
+            warn("caching is off for this run: \(error)")
+            return nil
+        }
+    }
+
+    /// The run's view of the store.
+    func runCache(reuse: Bool, forcing: RunCache.Forcing) async -> RunCache {
+        RunCache(
+            store: store, previousComponents: await store.previousComponents(pipeline: pipeline), reuse: reuse,
+            forcing: forcing, displayDirectory: currentDirectory)
+    }
+
+    /// After a run: remembers its key components, records its hits and misses, saves the file
+    /// digests it learned and evicts least-recently-used entries beyond the size limit.
+    func finish(_ cache: RunCache) async {
+        let decisions = cache.decisions.values
+        do {
+            try await store.rememberComponents(cache.components, pipeline: pipeline)
+            try await store.recordRun(
+                pipeline: pipeline, hits: decisions.filter { $0.status == .hit }.count,
+                misses: decisions.filter { $0.status == .miss }.count)
+            try await store.flush()
+            _ = try await store.evictIfNeeded(maxSize: try store.configuredMaximumSize(environment: ProcessInfo.processInfo.environment))
+        } catch {
+            Self.warn("the cache was not updated after the run: \(error)")
+        }
+    }
+
+    private static func warn(_ message: String) {
+        TextOutput.standardError.write("taskgraph: warning: \(message)\n")
+    }
+}
