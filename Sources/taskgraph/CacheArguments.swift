@@ -7,6 +7,11 @@ struct CacheArguments: ParsableArguments {
         valueName: "dir"))
     var cacheDir: String?
 
+    @Option(help: ArgumentHelp(
+        "Keep the cache within this size after the run, evicting least-recently-used entries, e.g. 5GiB (default: cache_max_size in ~/.config/taskgraph/config.yaml, else 5GiB).",
+        valueName: "size"))
+    var cacheMaxSize: String?
+
     @Flag(help: "Run every operation, reusing nothing (results are still recorded).")
     var noCache = false
 

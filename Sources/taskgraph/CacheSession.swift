@@ -5,30 +5,34 @@ import TaskGraphStore
 
 /// The store a `run` or `explain` uses for one pipeline, and what is done with it around the
 /// run: reading the last run's key components, remembering this run's, recording statistics,
-/// keeping the store within its size. A store that cannot be used never fails the command:
-/// a warning says caching is off.
+/// keeping the store within its size. A store that cannot be written never fails the command:
+/// warnings say what was not cached.
 struct CacheSession {
     let store: ContentStore
+    /// The size the store is kept within after the run.
+    let maxSize: Int64
     /// The pipeline file's absolute path: what the last run's components are remembered under.
     let pipeline: String
     /// The current directory, for showing paths.
     let currentDirectory: String
 
-    /// Opens the store `arguments` name for `pipelineFile`, or warns and returns nil.
-    static func open(_ arguments: CacheArguments, pipelineFile: String) -> CacheSession? {
+    /// The store `arguments` name, for `pipelineFile`.
+    static func open(_ arguments: CacheArguments, pipelineFile: String) -> CacheSession {
         let environment = ProcessInfo.processInfo.environment
         let currentDirectory = FileManager.default.currentDirectoryPath
         let root = arguments.cacheDir.map { PathResolver.resolve($0, in: currentDirectory) }
             ?? ContentStore.defaultRoot(environment: environment)
+        let maxSize: Int64
         do {
-            let store = try ContentStore(root: root, results: .builtIn)
-            return CacheSession(
-                store: store, pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory),
-                currentDirectory: currentDirectory)
+            maxSize = try arguments.cacheMaxSize.map(ByteSize.parse)
+                ?? CacheConfiguration.load(environment: environment).maxSize
         } catch {
-            warn("caching is off for this run: \(error)")
-            return nil
+            warn("\(error); keeping the cache within the default 5 GiB")
+            maxSize = CacheConfiguration.defaultMaxSize
         }
+        return CacheSession(
+            store: ContentStore(root: root, registry: .builtIn), maxSize: maxSize,
+            pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), currentDirectory: currentDirectory)
     }
 
     /// The run's view of the store.
@@ -48,7 +52,7 @@ struct CacheSession {
                 pipeline: pipeline, hits: decisions.filter { $0.status == .hit }.count,
                 misses: decisions.filter { $0.status == .miss }.count)
             try await store.flush()
-            _ = try await store.evictIfNeeded(maxSize: try store.configuredMaximumSize(environment: ProcessInfo.processInfo.environment))
+            _ = try await store.evictIfNeeded(maxSize: maxSize)
         } catch {
             Self.warn("the cache was not updated after the run: \(error)")
         }

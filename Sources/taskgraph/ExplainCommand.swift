@@ -26,7 +26,7 @@ struct ExplainCommand: AsyncParsableCommand {
     func run() async throws {
         let loaded = try await PipelineLoading.load(file, options: try pipeline.pipelineOptions())
         let shown = operations.isEmpty ? nil : try InstanceSelection.ids(operations, in: loaded.graph, option: "explain")
-        guard let session = CacheSession.open(cache, pipelineFile: file) else { throw ExitCode.failure }
+        let session = CacheSession.open(cache, pipelineFile: file)
         let forcing = try InstanceSelection.forcing(cache.force, names: [], in: loaded.graph)
         let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing)
         let decisions = await runCache.explain(loaded.graph).filter { shown?.contains($0.id) ?? true }

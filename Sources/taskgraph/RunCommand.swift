@@ -87,7 +87,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
         let session = CacheSession.open(cache, pipelineFile: file)
-        let runCache = await session?.runCache(reuse: !cache.noCache, forcing: forcing)
+        let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
         let outcome = await presenter.displaying {
             await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
@@ -95,9 +95,9 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         await resources.shutDown()
-        if let session, let runCache { await session.finish(runCache) }
+        await session.finish(runCache)
         await presenter.finish(report: outcome.report, graph: graph)
-        if explain, let runCache {
+        if explain {
             let decisions = runCache.decisions
             TextOutput.standardOutput.write(ExplanationPrinter.render(graph.nodes.compactMap { node in
                 decisions[node.id].map { (node.id, .success($0)) }
