@@ -49,11 +49,13 @@ public final class RunCache: Sendable {
         self.forcing = forcing
     }
 
-    /// The key components of every node whose key was computed in the run, by id.
+    /// The key components of every node that has its result (it ran successfully or was
+    /// reused), by id: what the next run's explanations compare with. A node that failed or
+    /// was interrupted keeps the components of its last success.
     public var components: [String: KeyComponents] {
         state.withLock { state in
             state.memos.reduce(into: [:]) { result, memo in
-                if let id = memo.id, let components = memo.components { result[id] = components }
+                if let id = memo.id, let components = memo.components, memo.digest != nil { result[id] = components }
             }
         }
     }
