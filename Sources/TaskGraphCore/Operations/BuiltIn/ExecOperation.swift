@@ -18,7 +18,7 @@ struct ExecOperation: TaskAction {
             ParameterSpec("env", .stringMap, optional: true, "Environment variables for the program; they override passed-through ones."),
             ParameterSpec("env_passthrough", .stringList(minimumCount: 0), optional: true, "More variables of taskgraph's environment for the program, besides \(passedThroughNames.joined(separator: ", ")); one that is not set stays unset."),
             ParameterSpec("cwd", .inputPath, optional: true, "Working directory, relative to the pipeline file (default: the current directory)."),
-            ParameterSpec("inputs", .stringList(minimumCount: 0), optional: true, "Files the program reads, relative to the pipeline file; wildcards *, ?, [...] and ** (any depth) allowed. Their contents are part of the cache key; a path without wildcards must exist."),
+            ParameterSpec("inputs", .stringList(minimumCount: 0), optional: true, "Files the program reads, relative to the pipeline file; wildcards *, ?, [...] (never matching a leading dot) and ** (any depth) allowed. Their contents are part of the cache key; a path without wildcards must exist."),
             ParameterSpec("outputs", .stringList(minimumCount: 0), optional: true, "Files the program writes, relative to the pipeline file and inside its directory. Each must exist when it succeeds; all are removed when it fails, times out or is cancelled; cached with its result."),
             ParameterSpec("grace_period", .duration, default: .duration(.seconds(2)), "On cancellation, time between SIGTERM and SIGKILL to the program's process group."),
         ],
