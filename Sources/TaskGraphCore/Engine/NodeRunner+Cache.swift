@@ -57,7 +57,10 @@ extension NodeRunner {
             let context = TaskContext(id: plan.id(of: index), resources: resources, progressHandler: progressHandler(for: index))
             let started = ContinuousClock.now
             do {
-                if let fresh = try await cacheable.revalidate(validators: record.validators, in: context) {
+                // A fresh body equal to the stored one (a server without validators) is a hit.
+                if let fresh = try await cacheable.revalidate(validators: record.validators, in: context),
+                    try await fresh.digest != stored.digest
+                {
                     let decision = CacheDecision(.miss, .remoteChanged)
                     cache.decide(index, decision)
                     emit(.nodeCacheDecided(node: index, decision))
