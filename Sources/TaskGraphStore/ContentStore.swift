@@ -1,12 +1,89 @@
+import Foundation
 import TaskGraphCore
 
-/// The on-disk store of results of earlier runs (layout in docs/cache.md). Placeholder: being built.
-public struct ContentStore: Sendable {
-    /// The store's root directory.
+/// The on-disk store of results of earlier runs (layout in docs/cache.md): content-addressed
+/// blobs, action records naming them, the stat cache of file digests, and what each pipeline's
+/// last run used. Several processes, on several machines sharing a file system, may use one
+/// store at once: every file appears complete, by rename, and readers take no lock.
+///
+/// Every method runs its file work on `BlockingIO`, never on the cooperative pool, and reports
+/// a store it cannot write as `StoreError` (the engine makes that a warning).
+public final class ContentStore: ResultStore {
+    /// The store's root directory (its files are under `<root>/v1`).
     public let root: String
+    /// Where each file lives.
+    let layout: StoreLayout
+    /// The kinds `loadResult` reads back.
+    let registry: ResultRegistry
+    /// Remembered file digests.
+    let statCache: StatCache
+    /// Bytes this process added to the store since its last `evictIfNeeded`.
+    let bytesAdded = Locked<Int64>(0)
 
-    /// A store at `root`.
-    public init(root: String) {
+    /// A record read more than this long after its last use is marked used again (its
+    /// modification time set to now): least-recently-used eviction works to the hour, and a
+    /// run of unchanged operations rewrites no inode: 1 hour.
+    static let useResolution: Double = 3600
+    /// Nothing younger than this is removed, except by `clear`: a run may have just stored a
+    /// blob whose record it has not written yet. 10 minutes.
+    public static let gracePeriod: Double = 600
+
+    /// A store at `root`, reading results back through `registry`. Nothing is created until
+    /// something is written.
+    public init(root: String, registry: ResultRegistry) {
         self.root = root
+        self.registry = registry
+        layout = StoreLayout(root: root)
+        statCache = StatCache(layout: layout)
+    }
+
+    /// Where the store is by default: `$TASKGRAPH_CACHE_DIR`, else `$XDG_CACHE_HOME/taskgraph`
+    /// (when absolute, as the XDG specification requires), else `$HOME/.cache/taskgraph`, else
+    /// `.cache/taskgraph` in the working directory. Reads only `environment`.
+    public static func defaultRoot(environment: [String: String]) -> String {
+        if let directory = environment["TASKGRAPH_CACHE_DIR"], !directory.isEmpty { return directory }
+        if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") { return cache + "/taskgraph" }
+        if let home = environment["HOME"], !home.isEmpty { return home + "/.cache/taskgraph" }
+        return ".cache/taskgraph"
+    }
+
+    /// How many files were read to hash them (for tests: an unchanged file is never read).
+    package var filesHashed: Int { statCache.hashCount }
+
+    /// The SHA-256 of the contents of the file at `path`, remembered across runs while the file
+    /// is unchanged (`stat-cache`, persisted by `flush()`).
+    /// - Throws: `OperationError.readFailed` naming the path.
+    public func digest(ofFile path: String) async throws -> ContentDigest {
+        try await BlockingIO.run { [statCache] in try statCache.digest(ofFile: path) }
+    }
+
+    /// The record stored for `key`, if it is intact and every blob it names is present; marks
+    /// it used. Any failure reads as no record: at worst the operation runs again.
+    public func record(for key: ContentDigest) async -> ActionRecord? {
+        let path = layout.record(key)
+        let layout = layout
+        return try? await BlockingIO.run { Self.readRecord(at: path, layout) }
+    }
+
+    /// Writes `record` for `key`, replacing any earlier one.
+    /// - Throws: `StoreError.writeFailed`.
+    public func write(_ record: ActionRecord, for key: ContentDigest) async throws {
+        let data = ActionRecordCoder.encode(record)
+        let path = layout.record(key)
+        let layout = layout
+        try await BlockingIO.run { try StoreIO.writeFile(data, to: path, layout) }
+        bytesAdded.withLock { $0 += Int64(data.count) }
+    }
+
+    /// Reads, checks and marks used the record at `path`. Blocking.
+    static func readRecord(at path: String, _ layout: StoreLayout) -> ActionRecord? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        guard let stat = FileStat.of(descriptor: descriptor), let record = ActionRecordCoder.read(descriptor, size: stat.size),
+            record.blobs.allSatisfy({ access(layout.blob($0), F_OK) == 0 })
+        else { return nil }
+        StoreIO.touch(path, ifOlderThan: useResolution, modified: stat.modifiedSeconds)
+        return record
     }
 }

@@ -1,8 +1,145 @@
+import Foundation
 import Testing
-import TaskGraphStore
+import TaskGraphCore
 
+@testable import TaskGraphStore
+
+/// Blobs and records: round trips, what a damaged or incomplete store reads as, concurrent
+/// writers, permissions, an unwritable store.
 @Suite struct ContentStoreTests {
-    @Test func keepsItsRoot() {
-        #expect(ContentStore(root: "/tmp/x").root == "/tmp/x")
+    @Test func aResultRoundTripsAndItsBlobIsItsEncoding() async throws {
+        let store = try temporaryStore()
+        let artifact = BytesArtifact(Data("hello".utf8))
+        let digest = try await store.storeResult(artifact)
+        #expect(digest == (try await artifact.digest))
+        #expect(digest.description == "sha256:11cc88ffad4e4f6be3114fe89623ea8c64e823056fbfd1ce6bf89e615a9c4eba")
+        #expect(store.blobPath(digest) == store.root + "/v1/blobs/11/" + digest.hex)
+        let blob = try Data(contentsOf: URL(fileURLWithPath: store.blobPath(digest)))
+        #expect(blob == (try await SerializedResult(of: artifact).encoded))
+        let loaded = try await store.loadResult(digest)
+        #expect((loaded as? BytesArtifact) == artifact)
+    }
+
+    @Test func aFileRoundTripsAsItsBytes() async throws {
+        let store = try temporaryStore()
+        let source = try emptyDirectory() + "/photo.txt"
+        try writeFile("pixels", to: source)
+        let digest = try await store.storeFile(at: source)
+        #expect(digest == ContentDigest.sha256(of: Data("pixels".utf8)))
+        #expect(try readFile(store.blobPath(digest)) == "pixels")
+    }
+
+    @Test func aRecordRoundTripsWhenItsBlobsArePresent() async throws {
+        let store = try temporaryStore()
+        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let source = try emptyDirectory() + "/out.txt"
+        try writeFile("written", to: source)
+        let file = ActionRecord.OutputFile(path: source, digest: try await store.storeFile(at: source))
+        let record = sampleRecord(result: result, file: file)
+        let key = sampleKey("a")
+        try await store.write(record, for: key)
+        #expect(await store.record(for: key) == record)
+        #expect(await store.record(for: sampleKey("b")) == nil)
+    }
+
+    @Test func aRecordNamingAMissingBlobIsIgnored() async throws {
+        let store = try temporaryStore()
+        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let missing = ContentDigest.sha256(of: Data("never stored".utf8))
+        let key = sampleKey("a")
+        try await store.write(sampleRecord(result: result, file: .init(path: "/tmp/x", digest: missing)), for: key)
+        #expect(await store.record(for: key) == nil)
+    }
+
+    @Test func aDamagedRecordReadsAsNone() async throws {
+        let store = try temporaryStore()
+        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let key = sampleKey("a")
+        try await store.write(sampleRecord(result: result), for: key)
+        let path = store.recordPath(key)
+        let encoded = try Data(contentsOf: URL(fileURLWithPath: path))
+        try encoded.prefix(encoded.count - 1).write(to: URL(fileURLWithPath: path))
+        #expect(await store.record(for: key) == nil)
+    }
+
+    @Test func aCorruptBlobIsRemovedWithTheExactMessage() async throws {
+        let store = try temporaryStore()
+        let digest = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let path = store.blobPath(digest)
+        var blob = try Data(contentsOf: URL(fileURLWithPath: path))
+        blob[blob.count - 1] ^= 0x01
+        try blob.write(to: URL(fileURLWithPath: path))
+        let error = await #expect(throws: StoreError.self) { try await store.loadResult(digest) }
+        #expect(error?.description == "corrupt cache entry \(digest)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let again = await #expect(throws: StoreError.self) { try await store.loadResult(digest) }
+        #expect(again?.description == "cache entry \(digest) is missing")
+    }
+
+    @Test func aResultOfAnUnknownKindIsKeptAndExplained() async throws {
+        let store = ContentStore(root: try emptyDirectory() + "/cache", registry: ResultRegistry())
+        let digest = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let error = await #expect(throws: StoreError.self) { try await store.loadResult(digest) }
+        #expect(error?.description == "cache entry \(digest) cannot be read by this build: unknown result kind 'bytes'; known kinds: none")
+        #expect(FileManager.default.fileExists(atPath: store.blobPath(digest)))
+    }
+
+    @Test func concurrentWritersOfTheSameBlobAndRecordAllSucceed() async throws {
+        let store = try temporaryStore()
+        let other = ContentStore(root: store.root, registry: .core)
+        let artifact = BytesArtifact(Data(repeating: 7, count: 3 << 20))
+        let key = sampleKey("shared")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for writer in [store, other, store, other] {
+                group.addTask {
+                    let digest = try await writer.storeResult(artifact)
+                    try await writer.write(sampleRecord(result: digest), for: key)
+                }
+            }
+            try await group.waitForAll()
+        }
+        let record = try #require(await store.record(for: key))
+        #expect((try await store.loadResult(record.result) as? BytesArtifact) == artifact)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.root + "/v1/tmp") == [])
+    }
+
+    @Test func filesAreTheOwnersOnly() async throws {
+        let store = try temporaryStore()
+        let digest = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        try await store.write(sampleRecord(result: digest), for: sampleKey("a"))
+        try await store.rememberComponents(["a": KeyComponents()], pipeline: "/p.yaml")
+        for directory in ["", "/v1", "/v1/blobs", "/v1/blobs/11", "/v1/records", "/v1/tmp", "/v1/pipelines"] {
+            #expect(mode(of: store.root + directory) == 0o700, "\(directory)")
+        }
+        #expect(mode(of: store.blobPath(digest)) == 0o600)
+        #expect(mode(of: store.recordPath(sampleKey("a"))) == 0o600)
+    }
+
+    @Test func anUnwritableStoreThrowsAStoreErrorNamingItAndTheCause() async throws {
+        // Under a regular file, so even root cannot create it.
+        let file = try emptyDirectory() + "/plain"
+        try writeFile("", to: file)
+        let store = ContentStore(root: file + "/cache", registry: .core)
+        let error = await #expect(throws: StoreError.self) { try await store.storeResult(BytesArtifact(Data("x".utf8))) }
+        #expect(error?.description == "cannot write to the cache at \(file)/cache: Not a directory")
+        #expect(await store.record(for: sampleKey("a")) == nil)
+    }
+
+    @Test(.enabled(if: geteuid() != 0, "root writes through any mode"))
+    func aReadOnlyStoreThrowsPermissionDenied() async throws {
+        let store = try temporaryStore()
+        _ = try await store.storeResult(BytesArtifact(Data("x".utf8)))
+        chmod(store.root + "/v1/tmp", 0o500)
+        defer { chmod(store.root + "/v1/tmp", 0o700) }
+        let error = await #expect(throws: StoreError.self) { try await store.storeResult(BytesArtifact(Data("y".utf8))) }
+        #expect(error?.description == "cannot write to the cache at \(store.root): Permission denied")
+    }
+
+    @Test func storesAreFoundWhereTheEnvironmentSays() {
+        #expect(ContentStore.defaultRoot(environment: ["TASKGRAPH_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"]) == "/c")
+        #expect(ContentStore.defaultRoot(environment: ["TASKGRAPH_CACHE_DIR": "", "XDG_CACHE_HOME": "/x", "HOME": "/h"]) == "/x/taskgraph")
+        #expect(ContentStore.defaultRoot(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"]) == "/h/.cache/taskgraph")
+        #expect(ContentStore.defaultRoot(environment: ["HOME": "/h"]) == "/h/.cache/taskgraph")
+        #expect(ContentStore.defaultRoot(environment: [:]) == ".cache/taskgraph")
     }
 }

@@ -1,0 +1,114 @@
+import Foundation
+import TaskGraphCore
+
+/// The encoding of an action record in the store (docs/cache.md, "Records"): compact binary in
+/// the conventions of docs/results.md, read by hand. A no-op run of 10,000 operations reads
+/// 10,000 records; `JSONDecoder` would spend most of that run's time decoding them.
+package enum ActionRecordCoder {
+    /// The first bytes of every record: `TGAR`.
+    static let magic: [UInt8] = Array("TGAR".utf8)
+    /// The version of the layout this build writes and reads.
+    static let version: UInt8 = 1
+
+    /// The encoding of `record`; validators sorted by name, so the same record always gives the
+    /// same bytes.
+    package static func encode(_ record: ActionRecord) -> Data {
+        var writer = ResultWriter(capacity: 256)
+        writer.append(raw: magic)
+        writer.append(version)
+        writer.append(digest: record.result)
+        writer.append(string: record.resultKind)
+        writer.append(string: record.summary)
+        writer.append(record.seconds)
+        writer.append(record.recordedAt)
+        writer.append(string: record.id)
+        writer.append(count: record.outputFiles.count)
+        for file in record.outputFiles {
+            writer.append(digest: file.digest)
+            writer.append(string: file.path)
+        }
+        writer.append(count: record.validators.count)
+        for (name, value) in record.validators.sorted(by: { $0.key < $1.key }) {
+            writer.append(string: name)
+            writer.append(string: value)
+        }
+        append(record.components, to: &writer)
+        return writer.data
+    }
+
+    /// Reads an encoded record, or nil when `bytes` is not one of this version.
+    package static func decode(_ bytes: UnsafeRawBufferPointer) -> ActionRecord? {
+        var reader = ByteReader(bytes)
+        do {
+            try reader.header(magic, version: version)
+            let result = try reader.digest()
+            let kind = try reader.string()
+            let summary = try reader.string()
+            let seconds = try reader.double()
+            let recordedAt = try reader.double()
+            let id = try reader.string()
+            var files: [ActionRecord.OutputFile] = []
+            let fileCount = try reader.count(minimumItemSize: ContentDigest.byteCount + 8)
+            files.reserveCapacity(fileCount)
+            for _ in 0..<fileCount {
+                let digest = try reader.digest()
+                files.append(ActionRecord.OutputFile(path: try reader.string(), digest: digest))
+            }
+            var validators: [String: String] = [:]
+            for _ in 0..<(try reader.count(minimumItemSize: 16)) {
+                let name = try reader.string()
+                validators[name] = try reader.string()
+            }
+            let components = try readComponents(&reader)
+            try reader.finish()
+            return ActionRecord(
+                result: result, resultKind: kind, summary: summary, outputFiles: files, validators: validators,
+                seconds: seconds, recordedAt: recordedAt, id: id, components: components)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Reads a `u32` count of name and value pairs into key components.
+    static func readComponents(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> KeyComponents {
+        var components = KeyComponents()
+        for _ in 0..<(try reader.count(minimumItemSize: 16)) {
+            let name = try reader.string()
+            components.add(name, try reader.string())
+        }
+        return components
+    }
+
+    /// Appends `components` as a `u32` count of name and value pairs.
+    static func append(_ components: KeyComponents, to writer: inout ResultWriter) {
+        writer.append(count: components.components.count)
+        for component in components.components {
+            writer.append(string: component.name)
+            writer.append(string: component.value)
+        }
+    }
+
+    /// Reads the record in `data`, or nil.
+    package static func decode(_ data: Data) -> ActionRecord? {
+        data.withUnsafeBytes { decode($0) }
+    }
+
+    /// Reads the record in the file open as `descriptor`, `size` bytes long, or nil. Blocking.
+    static func read(_ descriptor: Int32, size: Int64) -> ActionRecord? {
+        guard size > 0, size < maximumSize else { return nil }
+        let size = Int(size)
+        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer -> ActionRecord? in
+            var offset = 0
+            while offset < size {
+                let count = Glibc.read(descriptor, buffer.baseAddress! + offset, size - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return nil }
+                offset += count
+            }
+            return decode(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// The largest record read: 16 MiB (a record of many output files; most are a few hundred bytes).
+    static let maximumSize: Int64 = 1 << 24
+}

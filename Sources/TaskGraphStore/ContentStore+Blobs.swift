@@ -1,0 +1,109 @@
+import Foundation
+import TaskGraphCore
+
+extension ContentStore {
+    /// Stores `artifact`'s encoded form (`SerializedResult.encoded`) as a blob, serialising it
+    /// once; an existing blob is kept (and marked recent, so no collection removes it before
+    /// its record is written).
+    /// - Returns: its digest, which is `artifact.digest`.
+    /// - Throws: what serialising throws, `StoreError.writeFailed`.
+    public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
+        let encoded = try await SerializedResult(of: artifact).encoded
+        let layout = layout
+        let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
+            let digest = ContentDigest.sha256(of: encoded)
+            if Self.keepBlob(digest, layout) { return (digest, 0) }
+            try StoreIO.writeFile(encoded, to: layout.blob(digest), layout)
+            return (digest, Int64(encoded.count))
+        }
+        bytesAdded.withLock { $0 += added }
+        return digest
+    }
+
+    /// Reads the result stored as `digest`, checking it against the digest.
+    /// - Throws: `StoreError.missingEntry`; `StoreError.corruptEntry` (the blob is removed);
+    ///   `StoreError.unreadableResult` for a kind or layout this build does not read.
+    public func loadResult(_ digest: ContentDigest) async throws -> any Artifact {
+        let layout = layout
+        let registry = registry
+        return try await BlockingIO.run { () throws -> any Artifact in
+            let encoded = try Self.verifiedBlob(digest, layout)
+            do {
+                return try registry.decode(encoded: encoded)
+            } catch {
+                throw StoreError.unreadableResult(digest, reason: "\(error)")
+            }
+        }
+    }
+
+    /// Stores a copy of the file at `path` as a blob, hashing it while copying; nothing is
+    /// read when the stat cache knows the file unchanged and its blob is present.
+    /// - Returns: the digest of its contents.
+    /// - Throws: `OperationError.readFailed` naming `path`, `StoreError.writeFailed`.
+    public func storeFile(at path: String) async throws -> ContentDigest {
+        let layout = layout
+        let statCache = statCache
+        let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
+            if let stat = FileStat.of(path), let digest = statCache.remembered(path, stat), Self.keepBlob(digest, layout) {
+                return (digest, 0)
+            }
+            let (hashed, temporary) = try FileHasher.copy(path, into: layout)
+            statCache.remember(path, hashed)
+            if Self.keepBlob(hashed.digest, layout) {
+                unlink(temporary)
+                return (hashed.digest, 0)
+            }
+            try StoreIO.place(temporary, at: layout.blob(hashed.digest), layout)
+            return (hashed.digest, FileStat.of(layout.blob(hashed.digest))?.size ?? 0)
+        }
+        bytesAdded.withLock { $0 += added }
+        return digest
+    }
+
+    /// Makes the file at `path` hold the blob `digest`. Left alone (same inode, nothing
+    /// written) when it already does: known from the stat cache without reading it, else by
+    /// hashing it when its size matches. Otherwise written from the blob, checked against its
+    /// digest, atomically (temporary file beside it, then rename).
+    /// - Returns: whether the file had to be written.
+    /// - Throws: `StoreError.missingEntry`, `StoreError.corruptEntry` (the blob is removed),
+    ///   `OperationError.writeFailed` naming `path`.
+    public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
+        let layout = layout
+        let statCache = statCache
+        // Read here: the task-local is not visible on the blocking thread.
+        let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
+        return try await BlockingIO.run {
+            if let stat = FileStat.of(path) {
+                if statCache.remembered(path, stat) == digest { return false }
+                if FileStat.of(layout.blob(digest))?.size == stat.size, let hashed = try? FileHasher.hash(path) {
+                    statCache.remember(path, hashed)
+                    if hashed.digest == digest { return false }
+                }
+            }
+            let contents = try Self.verifiedBlob(digest, layout)
+            try FileIO.writeAtomically(contents, to: path, temporaryFiles: temporaryFiles)
+            return true
+        }
+    }
+
+    /// Whether the blob `digest` is present; if so, marks it recent when it is older than half
+    /// the grace period, so that a collection running beside this one keeps it. Blocking.
+    static func keepBlob(_ digest: ContentDigest, _ layout: StoreLayout) -> Bool {
+        let path = layout.blob(digest)
+        guard let stat = FileStat.of(path) else { return false }
+        StoreIO.touch(path, ifOlderThan: gracePeriod / 2, modified: stat.modifiedSeconds)
+        return true
+    }
+
+    /// The contents of the blob `digest`, checked against the digest. Blocking.
+    /// - Throws: `StoreError.missingEntry`; `StoreError.corruptEntry` after removing it.
+    static func verifiedBlob(_ digest: ContentDigest, _ layout: StoreLayout) throws(StoreError) -> Data {
+        let path = layout.blob(digest)
+        guard let contents = try StoreIO.read(path, layout) else { throw .missingEntry(digest) }
+        guard ContentDigest.sha256(of: contents) == digest else {
+            unlink(path)
+            throw .corruptEntry(digest)
+        }
+        return contents
+    }
+}

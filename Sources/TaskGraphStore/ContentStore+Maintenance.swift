@@ -1,0 +1,122 @@
+import Dispatch
+import Foundation
+import TaskGraphCore
+
+extension ContentStore {
+    /// How long the size `evictIfNeeded` estimates is trusted before the store is listed
+    /// again: 1 day.
+    static let usageTrustedFor: Double = 86_400
+    /// A run that finds the store above its bound evicts down to this share of it, so that the
+    /// next runs do not each evict a little: 90 %.
+    static let evictionTarget = 0.9
+
+    /// The store's location, size, counts and recent runs.
+    public func status() async -> StoreStatus {
+        let layout = layout
+        let scan = (try? await BlockingIO.run { StoreScan.take(layout, readingRecords: false) }) ?? StoreScan()
+        return StoreStatus(
+            root: root, size: scan.totalBytes, records: scan.records.count, blobs: scan.blobs.count,
+            recentRuns: await recentRuns())
+    }
+
+    /// Keeps the store within `maxSize` bytes, cheaply: called after every run. The size
+    /// measured by the last full collection (`usage`), plus what this process added since, is
+    /// trusted for a day; only when it exceeds `maxSize`, or is older, is the store listed and
+    /// the least recently used entries evicted down to 90 % of `maxSize`.
+    /// - Throws: `StoreError.writeFailed` when the estimate cannot be saved.
+    public func evictIfNeeded(maxSize: Int64) async throws -> GarbageCollectionReport {
+        let added = bytesAdded.withLock { added in
+            defer { added = 0 }
+            return added
+        }
+        let layout = layout
+        let estimate = try await BlockingIO.run { () throws -> GarbageCollectionReport? in
+            let now = Double(wallClockNanoseconds()) / 1e9
+            guard let usage = StoreUsage.read(layout), now - usage.measured < Self.usageTrustedFor,
+                usage.bytes + added <= maxSize
+            else { return nil }
+            if added > 0 { try StoreUsage(bytes: usage.bytes + added, measured: usage.measured).write(layout) }
+            return GarbageCollectionReport(scanned: false, sizeBefore: usage.bytes + added, sizeAfter: usage.bytes + added)
+        }
+        if let estimate { return estimate }
+        return try await collectGarbage(
+            maxSize: maxSize, targetSize: Int64(Double(maxSize) * Self.evictionTarget), maxAge: nil)
+    }
+
+    /// Lists the store and removes leftovers of interrupted writes, damaged records, records
+    /// naming a missing blob, records not used for `maxAge`, blobs no record names, then, while
+    /// it is above `maxSize` bytes, the least recently used records and their blobs until it is
+    /// at or below `targetSize` (default `maxSize`). Nothing younger than `gracePeriod` goes.
+    /// - Throws: `StoreError.writeFailed` when the measured size cannot be saved.
+    public func collectGarbage(
+        maxSize: Int64?, targetSize: Int64? = nil, maxAge: Duration?
+    ) async throws -> GarbageCollectionReport {
+        let layout = layout
+        let maxAgeSeconds = maxAge.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        return try await BlockingIO.run {
+            let scan = StoreScan.take(layout, readingRecords: true)
+            let now = Double(wallClockNanoseconds()) / 1e9
+            let collector = GarbageCollector(
+                maxSize: maxSize, targetSize: targetSize, maxAge: maxAgeSeconds, now: now, grace: Self.gracePeriod)
+            let removed = collector.execute(collector.plan(scan))
+            let report = GarbageCollectionReport(
+                scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,
+                recordsRemoved: removed.records, blobsRemoved: removed.blobs, temporariesRemoved: removed.strays,
+                recordsLeft: scan.records.count - removed.records, blobsLeft: scan.blobs.count - removed.blobs)
+            if FileStat.of(layout.base) != nil {
+                try StoreUsage(bytes: report.sizeAfter, measured: now).write(layout)
+            }
+            return report
+        }
+    }
+
+    /// Hashes every blob, removing those that do not match their name, then removes records
+    /// that are damaged or name a missing blob. Blobs are hashed on all cores.
+    public func verify() async throws -> VerificationReport {
+        let layout = layout
+        return try await BlockingIO.run {
+            let scan = StoreScan.take(layout, readingRecords: true)
+            let blobs = Array(scan.blobs.values)
+            let corrupt = Locked(Set<String>())
+            DispatchQueue.concurrentPerform(iterations: blobs.count) { index in
+                let blob = blobs[index]
+                guard let hashed = try? FileHasher.hash(blob.path), hashed.digest.hex != blob.name else { return }
+                if unlink(blob.path) == 0 { corrupt.withLock { _ = $0.insert(blob.name) } }
+            }
+            let removed = corrupt.withLock { $0 }
+            var recordsRemoved = 0
+            for record in scan.records {
+                let intact = record.blobs?.allSatisfy { scan.blobs[$0] != nil && !removed.contains($0) } ?? false
+                if !intact, unlink(record.file.path) == 0 { recordsRemoved += 1 }
+            }
+            return VerificationReport(
+                blobsChecked: blobs.count, corruptBlobsRemoved: removed.count, recordsChecked: scan.records.count,
+                recordsRemoved: recordsRemoved)
+        }
+    }
+
+    /// Removes everything in the store, records first, whatever its age; runs beside it miss.
+    /// - Returns: the records and blobs there were.
+    /// - Throws: `StoreError.writeFailed` when something cannot be removed.
+    public func clear() async throws -> (records: Int, blobs: Int) {
+        let layout = layout
+        return try await BlockingIO.run { () throws -> (records: Int, blobs: Int) in
+            let scan = StoreScan.take(layout, readingRecords: false)
+            for directory in [layout.records, layout.blobs, layout.base] where FileStat.of(directory) != nil {
+                do {
+                    try FileManager.default.removeItem(atPath: directory)
+                } catch {
+                    throw StoreError.writeFailed(root: layout.root, reason: Self.reason(of: error))
+                }
+            }
+            return (scan.records.count, scan.blobs.count)
+        }
+    }
+
+    /// The system's reason inside a Foundation error, e.g. `Permission denied`.
+    private static func reason(of error: any Error) -> String {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return StoreIO.errorText(Int32(underlying.code)) }
+        return error.localizedDescription
+    }
+}

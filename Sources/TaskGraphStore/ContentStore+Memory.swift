@@ -1,0 +1,57 @@
+import Foundation
+import TaskGraphCore
+
+extension ContentStore {
+    /// The components of the last key used for each operation id of the pipeline file at
+    /// `pipeline` (an absolute path); none when nothing was remembered or it cannot be read.
+    public func previousComponents(pipeline: String) async -> [String: KeyComponents] {
+        let path = layout.components(pipeline: pipeline)
+        let layout = layout
+        let data = (try? await BlockingIO.run { try StoreIO.read(path, layout) }) ?? nil
+        return data.map { ComponentMemory.decode($0, pipeline: pipeline) } ?? [:]
+    }
+
+    /// Remembers `components` (by operation id) for the pipeline file at `pipeline`, merged into
+    /// what is stored: ids not given keep their components.
+    /// - Throws: `StoreError.writeFailed`.
+    public func rememberComponents(_ components: [String: KeyComponents], pipeline: String) async throws {
+        let path = layout.components(pipeline: pipeline)
+        let layout = layout
+        try await BlockingIO.run {
+            let stored = ((try? StoreIO.read(path, layout)) ?? nil).map { ComponentMemory.decode($0, pipeline: pipeline) }
+            let merged = (stored ?? [:]).merging(components) { _, new in new }
+            try StoreIO.writeFile(ComponentMemory.encode(merged, pipeline: pipeline), to: path, layout)
+        }
+    }
+
+    /// Adds a run's hits and misses to the log `cache status` shows, which keeps the latest
+    /// `CacheRun.kept`. Two processes adding at the same instant may lose one entry (the last
+    /// to rename wins); the log is only statistics.
+    /// - Throws: `StoreError.writeFailed`.
+    public func recordRun(pipeline: String, hits: Int, misses: Int) async throws {
+        let run = CacheRun(date: Double(wallClockNanoseconds()) / 1e9, hits: hits, misses: misses, pipeline: pipeline)
+        let layout = layout
+        try await BlockingIO.run {
+            let runs = (Self.readRuns(layout) + [run]).suffix(CacheRun.kept)
+            try StoreIO.writeFile(Data(runs.map(\.line).joined().utf8), to: layout.runLog, layout)
+        }
+    }
+
+    /// The latest runs recorded, oldest first.
+    public func recentRuns() async -> [CacheRun] {
+        let layout = layout
+        return (try? await BlockingIO.run { Self.readRuns(layout) }) ?? []
+    }
+
+    /// Writes the stat cache to the store, if it learnt anything: call once at the end of a run.
+    /// - Throws: `StoreError.writeFailed`.
+    public func flush() async throws {
+        try await BlockingIO.run { [statCache] in try statCache.save() }
+    }
+
+    /// The runs in the log, oldest first. Blocking.
+    static func readRuns(_ layout: StoreLayout) -> [CacheRun] {
+        guard let data = (try? StoreIO.read(layout.runLog, layout)) ?? nil else { return [] }
+        return CacheRun.parse(String(decoding: data, as: UTF8.self))
+    }
+}

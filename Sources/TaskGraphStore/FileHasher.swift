@@ -1,0 +1,68 @@
+import Foundation
+import TaskGraphCore
+
+/// Reads files in pieces, hashing them, and optionally copying them into the store. Blocking:
+/// call through `BlockingIO.run`.
+enum FileHasher {
+    /// A file read to its end.
+    struct Hashed {
+        /// The SHA-256 of its contents.
+        var digest: ContentDigest
+        /// Its `stat` before reading, or nil when it changed while being read.
+        var stableStat: FileStat?
+        /// When reading started, in nanoseconds since 1970.
+        var started: Int64
+    }
+
+    /// The bytes read at a time.
+    static let chunkSize = 1 << 20
+
+    /// Hashes the file at `path`; with `copy`, also writes every byte read to that descriptor
+    /// (a temporary file of the store `layout`).
+    /// - Throws: `OperationError.readFailed` naming `path`; `StoreError.writeFailed` when the
+    ///   copy cannot be written.
+    static func hash(_ path: String, copyingTo copy: (descriptor: Int32, layout: StoreLayout)? = nil) throws -> Hashed {
+        let started = wallClockNanoseconds()
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw OperationError.readFailed(path: path, reason: StoreIO.errorText()) }
+        defer { close(descriptor) }
+        guard let before = FileStat.of(descriptor: descriptor) else {
+            throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
+        }
+        var hasher = ContentHasher()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, chunkSize)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EISDIR { throw OperationError.readFailed(path: path, reason: "Is a directory") }
+                throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
+            }
+            let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+            hasher.update(chunk)
+            if let copy, !StoreIO.writeAll(copy.descriptor, chunk) {
+                throw StoreError.writeFailed(root: copy.layout.root, reason: StoreIO.errorText())
+            }
+        }
+        let after = FileStat.of(descriptor: descriptor)
+        return Hashed(digest: hasher.finalize(), stableStat: after == before ? before : nil, started: started)
+    }
+
+    /// Copies the file at `path` into a temporary file of the store, hashing it on the way.
+    /// - Returns: what was hashed and the temporary file, flushed and closed, not yet renamed.
+    static func copy(_ path: String, into layout: StoreLayout) throws -> (hashed: Hashed, temporary: String) {
+        let (descriptor, temporary) = try StoreIO.createTemporary(layout)
+        let hashed: Hashed
+        do {
+            hashed = try hash(path, copyingTo: (descriptor, layout))
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        try StoreIO.finish(descriptor, temporary, layout)
+        return (hashed, temporary)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import TaskGraphCore
+
+/// The digests of files already hashed, by path, with what `stat` said of them then: a file
+/// whose size, modification and change times, inode and device are all unchanged is not read
+/// again. Kept in the store (`stat-cache`, docs/cache.md) and shared by every pipeline.
+///
+/// Racy clean: a file changed again within the file system's timestamp granularity right after
+/// it was hashed keeps the same times. So, as git does, an entry is kept only when the file's
+/// modification time is at least `racyWindow` before hashing started; a file written just
+/// before it is hashed is hashed again next time (and remembered then).
+///
+/// Blocking (it loads and saves its file): call it through `BlockingIO.run`.
+final class StatCache: Sendable {
+    /// One remembered file.
+    struct Entry: Sendable, Equatable {
+        var stat: FileStat
+        var digest: ContentDigest
+        /// When it was last found current, in nanoseconds since 1970.
+        var checked: Int64
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var isLoaded = false
+        /// Bumped by every change not saved yet.
+        var changes = 0
+        var hashCount = 0
+    }
+
+    /// How recent a file's last change may be, before hashing started, for its entry to be
+    /// trusted later: 2 s, coarser than the timestamps of common local and network file systems.
+    static let racyWindow: Int64 = 2_000_000_000
+    /// Entries not found current for this long are dropped when saving: 30 days.
+    static let keptFor: Int64 = 30 * 86_400 * 1_000_000_000
+    /// An entry in use is saved again with a new check time once its last is this old: 1 day.
+    static let refreshedAfter: Int64 = 86_400 * 1_000_000_000
+
+    static let magic: [UInt8] = Array("TGSC".utf8)
+    static let version: UInt8 = 1
+
+    private let layout: StoreLayout
+    private let state = Locked(State())
+
+    init(layout: StoreLayout) {
+        self.layout = layout
+    }
+
+    /// How many files were read to hash them.
+    var hashCount: Int { state.withLock { $0.hashCount } }
+
+    /// The digest of the file at `path`: remembered when `stat` shows it unchanged, else read
+    /// and hashed (and remembered unless racy).
+    /// - Throws: `OperationError.readFailed` naming `path`.
+    func digest(ofFile path: String) throws -> ContentDigest {
+        if let stat = FileStat.of(path), let digest = remembered(path, stat) { return digest }
+        let hashed = try FileHasher.hash(path)
+        remember(path, hashed)
+        return hashed.digest
+    }
+
+    /// The digest remembered for `path` if `stat` matches its entry in every field.
+    func remembered(_ path: String, _ stat: FileStat) -> ContentDigest? {
+        let now = wallClockNanoseconds()
+        return loadedState { state in
+            guard let entry = state.entries[path], entry.stat == stat else { return nil }
+            if now - entry.checked > Self.refreshedAfter {
+                state.entries[path]?.checked = now
+                state.changes += 1
+            }
+            return entry.digest
+        }
+    }
+
+    /// Remembers what hashing `path` found, unless the file changed while being read or so
+    /// shortly before that it is racy; counts the hash either way.
+    func remember(_ path: String, _ hashed: FileHasher.Hashed) {
+        loadedState { state in
+            state.hashCount += 1
+            guard let stat = hashed.stableStat, stat.modified < hashed.started - Self.racyWindow else { return }
+            state.entries[path] = Entry(stat: stat, digest: hashed.digest, checked: hashed.started)
+            state.changes += 1
+        }
+    }
+
+    /// Writes the entries to the store if any changed, merged with what another process saved
+    /// meanwhile (for a path in both, the entry checked last wins; an entry is only ever used
+    /// when every stat field matches, so either is correct).
+    func save() throws(StoreError) {
+        let (entries, changes) = state.withLock { ($0.entries, $0.changes) }
+        guard changes > 0 else { return }
+        let now = wallClockNanoseconds()
+        var merged = Self.decode(try StoreIO.read(layout.statCache, layout) ?? Data())
+        for (path, entry) in entries where (merged[path]?.checked ?? .min) < entry.checked {
+            merged[path] = entry
+        }
+        merged = merged.filter { now - $0.value.checked < Self.keptFor }
+        try StoreIO.writeFile(Self.encode(merged), to: layout.statCache, layout)
+        state.withLock { $0.changes -= changes }
+    }
+
+    /// Runs `body` on the state, loading the entries from the store first if not yet done. An
+    /// unreadable or damaged file counts as empty: every file is hashed again.
+    private func loadedState<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLock { state in
+            if !state.isLoaded {
+                state.entries = Self.decode(((try? StoreIO.read(layout.statCache, layout)) ?? nil) ?? Data())
+                state.isLoaded = true
+            }
+            return body(&state)
+        }
+    }
+
+    /// The file's encoding: `TGSC`, version 1, a `u32` count, then for each entry its path,
+    /// size, modification and change times (ns), inode, device, digest and check time (ns).
+    static func encode(_ entries: [String: Entry]) -> Data {
+        var writer = ResultWriter(capacity: 64 + entries.count * 140)
+        writer.append(raw: magic)
+        writer.append(version)
+        writer.append(count: entries.count)
+        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+            writer.append(string: path)
+            writer.append(entry.stat.size)
+            writer.append(entry.stat.modified)
+            writer.append(entry.stat.changed)
+            writer.append(entry.stat.inode)
+            writer.append(entry.stat.device)
+            writer.append(digest: entry.digest)
+            writer.append(entry.checked)
+        }
+        return writer.data
+    }
+
+    /// The entries in `data`, or none when it is not a stat cache of this version.
+    static func decode(_ data: Data) -> [String: Entry] {
+        data.withUnsafeBytes { bytes in
+            var reader = ByteReader(bytes)
+            var entries: [String: Entry] = [:]
+            do {
+                try reader.header(magic, version: version)
+                let count = try reader.count(minimumItemSize: 88)
+                entries.reserveCapacity(count)
+                for _ in 0..<count {
+                    let path = try reader.string()
+                    let stat = FileStat(
+                        size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
+                        inode: try reader.uint64(), device: try reader.uint64())
+                    entries[path] = Entry(stat: stat, digest: try reader.digest(), checked: try reader.int64())
+                }
+                try reader.finish()
+                return entries
+            } catch {
+                return [:]
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import TaskGraphCore
+
+/// The store's blocking file operations: directories of mode 0700, files of mode 0600 written
+/// into `tmp/` and renamed into place once complete and flushed, whole-file reads. Call them
+/// through `BlockingIO.run`.
+enum StoreIO {
+    /// How a temporary file's name starts: `tmp/write-<pid>-XXXXXX`. No blob or record is named
+    /// like this, so a leftover of a killed process is never taken for one.
+    static let temporaryPrefix = "write-"
+
+    /// `strerror(errno)`.
+    static func errorText(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Creates `path` and any missing parent, each of mode 0700 whatever the umask.
+    /// - Returns: 0, or the `errno` of the failure.
+    @discardableResult
+    static func makeDirectory(_ path: String) -> Int32 {
+        if mkdir(path, 0o700) == 0 { return chmod(path, 0o700) == 0 ? 0 : errno }
+        switch errno {
+        case EEXIST: return 0
+        case ENOENT:
+            let parent = (path as NSString).deletingLastPathComponent
+            guard !parent.isEmpty, parent != path else { return ENOENT }
+            let failure = makeDirectory(parent)
+            return failure == 0 ? makeDirectory(path) : failure
+        default: return errno
+        }
+    }
+
+    /// Creates an empty temporary file of mode 0600 in the store's `tmp/`.
+    /// - Returns: its open descriptor and its path.
+    static func createTemporary(_ layout: StoreLayout) throws(StoreError) -> (descriptor: Int32, path: String) {
+        let template = layout.temporary + "/" + temporaryPrefix + "\(getpid())-XXXXXX"
+        for attempt in 0..<2 {
+            var bytes = template.utf8CString
+            let descriptor = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if descriptor >= 0 {
+                guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0, fchmod(descriptor, 0o600) == 0 else {
+                    let failure = errno
+                    close(descriptor)
+                    throw .writeFailed(root: layout.root, reason: errorText(failure))
+                }
+                return (descriptor, bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+            }
+            guard errno == ENOENT, attempt == 0 else { break }
+            let failure = makeDirectory(layout.temporary)
+            guard failure == 0 else { throw .writeFailed(root: layout.root, reason: errorText(failure)) }
+        }
+        throw .writeFailed(root: layout.root, reason: errorText())
+    }
+
+    /// Writes all of `bytes` to `descriptor`.
+    /// - Returns: false with `errno` set on failure.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// Flushes the temporary file open as `descriptor` to disk, closes it and renames it to
+    /// `path`, creating `path`'s directory if missing. On failure the temporary file is removed.
+    static func commit(_ descriptor: Int32, _ temporary: String, to path: String, _ layout: StoreLayout) throws(StoreError) {
+        try finish(descriptor, temporary, layout)
+        try place(temporary, at: path, layout)
+    }
+
+    /// Flushes the temporary file open as `descriptor` to disk and closes it. On failure the
+    /// temporary file is removed.
+    static func finish(_ descriptor: Int32, _ temporary: String, _ layout: StoreLayout) throws(StoreError) {
+        let synced = fsync(descriptor) == 0
+        let failure = errno
+        close(descriptor)
+        guard synced else { try abandon(temporary, layout, failure) }
+    }
+
+    /// Renames the complete temporary file `temporary` to `path`, creating `path`'s directory
+    /// if missing. On failure the temporary file is removed.
+    static func place(_ temporary: String, at path: String, _ layout: StoreLayout) throws(StoreError) {
+        if rename(temporary, path) == 0 { return }
+        guard errno == ENOENT else { try abandon(temporary, layout, errno) }
+        let made = makeDirectory((path as NSString).deletingLastPathComponent)
+        guard made == 0 else { try abandon(temporary, layout, made) }
+        guard rename(temporary, path) == 0 else { try abandon(temporary, layout, errno) }
+    }
+
+    /// Removes `temporary` and throws the write failure `code`.
+    static func abandon(_ temporary: String, _ layout: StoreLayout, _ code: Int32) throws(StoreError) -> Never {
+        unlink(temporary)
+        throw .writeFailed(root: layout.root, reason: errorText(code))
+    }
+
+    /// Writes `data` as the file at `path` in the store: into a temporary file, flushed, then
+    /// renamed over `path`. Readers see the old file or the new one, never a partial one.
+    static func writeFile(_ data: Data, to path: String, _ layout: StoreLayout) throws(StoreError) {
+        let (descriptor, temporary) = try createTemporary(layout)
+        let written = data.withUnsafeBytes { writeAll(descriptor, $0) }
+        guard written else {
+            let failure = errno
+            close(descriptor)
+            try abandon(temporary, layout, failure)
+        }
+        try commit(descriptor, temporary, to: path, layout)
+    }
+
+    /// The contents of the file at `path`, or nil when there is none.
+    /// - Throws: `StoreError.readFailed` when it exists but cannot be read.
+    static func read(_ path: String, _ layout: StoreLayout) throws(StoreError) -> Data? {
+        do {
+            return try FileIO.read(path)
+        } catch {
+            if FileStat.of(path) == nil, errno == ENOENT { return nil }
+            guard case .readFailed(_, let reason) = error else { throw .readFailed(root: layout.root, reason: "\(error)") }
+            throw .readFailed(root: layout.root, reason: reason)
+        }
+    }
+
+    /// Sets the modification time of `path` to now if it is older than `seconds`.
+    static func touch(_ path: String, ifOlderThan seconds: Double, modified: Double) {
+        guard Double(wallClockNanoseconds()) / 1e9 - modified > seconds else { return }
+        utimensat(AT_FDCWD, path, nil, 0)
+    }
+}

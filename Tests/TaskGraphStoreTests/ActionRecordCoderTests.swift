@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import TaskGraphCore
+
+@testable import TaskGraphStore
+
+/// The record encoding: a round trip, a fixed layout, and refusal of every damaged copy.
+@Suite struct ActionRecordCoderTests {
+    private let record = sampleRecord(
+        result: ContentDigest.sha256(of: Data("r".utf8)),
+        file: .init(path: "/out/a.jpg", digest: ContentDigest.sha256(of: Data("f".utf8))))
+
+    @Test func roundTrips() {
+        #expect(ActionRecordCoder.decode(ActionRecordCoder.encode(record)) == record)
+    }
+
+    @Test func startsWithItsMagicAndVersion() {
+        let encoded = ActionRecordCoder.encode(record)
+        #expect(Array(encoded.prefix(5)) == Array("TGAR".utf8) + [1])
+        #expect(Array(encoded[5..<37]) == record.result.bytes)
+    }
+
+    @Test func everyTruncatedOrExtendedCopyIsRefused() {
+        let encoded = ActionRecordCoder.encode(record)
+        for count in 0..<encoded.count {
+            #expect(ActionRecordCoder.decode(encoded.prefix(count)) == nil, "prefix of \(count) bytes")
+        }
+        #expect(ActionRecordCoder.decode(encoded + [0]) == nil)
+    }
+
+    @Test func aHugeCountIsRefusedWithoutReserving() {
+        var encoded = ActionRecordCoder.encode(sampleRecord(result: record.result))
+        // The output file count follows the id; set it to 0xffffffff.
+        let countOffset = encoded.firstRange(of: Data("tilt[lake]".utf8))!.upperBound
+        encoded.replaceSubrange(countOffset..<(countOffset + 4), with: [0xff, 0xff, 0xff, 0xff])
+        #expect(ActionRecordCoder.decode(encoded) == nil)
+    }
+}

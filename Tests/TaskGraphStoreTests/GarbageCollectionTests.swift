@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TaskGraphCore
+
+@testable import TaskGraphStore
+
+/// Collection: least recently used entries go first, by size and by age; young files, entries
+/// in use and blobs still named stay; leftovers of killed writers go.
+@Suite struct GarbageCollectionTests {
+    /// Stores `count` entries, each a record naming a result of `size` bytes; the first is the
+    /// least recently used (`count` hours ago), the last the most (1 hour ago).
+    private func filledStore(_ count: Int, size: Int = 1000) async throws -> (ContentStore, [ContentDigest]) {
+        let store = try temporaryStore()
+        var keys: [ContentDigest] = []
+        for index in 0..<count {
+            let digest = try await store.storeResult(BytesArtifact(Data(repeating: UInt8(index), count: size)))
+            let key = sampleKey("entry \(index)")
+            try await store.write(sampleRecord(result: digest), for: key)
+            backdate(store.recordPath(key), by: Double(count - index) * 3600)
+            keys.append(key)
+        }
+        backdateAll(under: store.root + "/v1/blobs", by: 2 * ContentStore.gracePeriod)
+        return (store, keys)
+    }
+
+    private func present(_ store: ContentStore, _ keys: [ContentDigest]) async -> [Bool] {
+        var present: [Bool] = []
+        for key in keys { present.append(FileManager.default.fileExists(atPath: store.recordPath(key))) }
+        return present
+    }
+
+    @Test func evictsTheLeastRecentlyUsedUntilUnderTheSize() async throws {
+        let (store, keys) = try await filledStore(6)
+        // The oldest entry is read now: it becomes the most recently used.
+        #expect(await store.record(for: keys[0]) != nil)
+        let before = await store.status().size
+        let entry = before / 6
+        let report = try await store.collectGarbage(maxSize: before - 2 * entry, maxAge: nil)
+        #expect(report.recordsRemoved == 2)
+        #expect(report.blobsRemoved == 2)
+        #expect(report.sizeAfter <= before - 2 * entry)
+        #expect(await present(store, keys) == [true, false, false, true, true, true])
+        #expect(await store.record(for: keys[3]) != nil)
+        #expect(await store.status().size == report.sizeAfter)
+    }
+
+    @Test func removesEntriesUnusedForLongerThanTheAge() async throws {
+        let (store, keys) = try await filledStore(4)
+        let report = try await store.collectGarbage(maxSize: nil, maxAge: .seconds(2.5 * 3600))
+        #expect(report.recordsRemoved == 2)
+        #expect(await present(store, keys) == [false, false, true, true])
+    }
+
+    @Test func keepsEverythingYoungerThanTheGracePeriod() async throws {
+        let store = try temporaryStore()
+        let digest = try await store.storeResult(BytesArtifact(Data("young".utf8)))
+        try await store.write(sampleRecord(result: digest), for: sampleKey("young"))
+        let report = try await store.collectGarbage(maxSize: 0, maxAge: .seconds(0))
+        #expect(report.recordsRemoved == 0 && report.blobsRemoved == 0)
+        #expect(await store.record(for: sampleKey("young")) != nil)
+    }
+
+    @Test func removesUnnamedBlobsButKeepsSharedOnes() async throws {
+        let (store, keys) = try await filledStore(2)
+        let shared = try await store.storeResult(BytesArtifact(Data(repeating: 1, count: 1000)))
+        try await store.write(sampleRecord(result: shared), for: sampleKey("sharer"))
+        let orphan = try await store.storeResult(BytesArtifact(Data("orphan".utf8)))
+        backdate(store.blobPath(orphan), by: 2 * ContentStore.gracePeriod)
+        backdate(store.recordPath(keys[1]), by: 100 * 3600)
+        let report = try await store.collectGarbage(maxSize: nil, maxAge: .seconds(50 * 3600))
+        #expect(report.recordsRemoved == 1)
+        #expect(report.blobsRemoved == 1, "the orphan; entry 1's result is still named by 'sharer'")
+        #expect(!FileManager.default.fileExists(atPath: store.blobPath(orphan)))
+        #expect(await store.record(for: sampleKey("sharer")) != nil)
+    }
+
+    @Test func leftoversOfKilledWritersAreNeverEntriesAndGoWhenStale() async throws {
+        let (store, keys) = try await filledStore(1)
+        let leftover = store.root + "/v1/tmp/write-12345-AbCdEf"
+        try writeFile("half a blob", to: leftover)
+        let fresh = store.root + "/v1/tmp/write-12345-GhIjKl"
+        try writeFile("being written", to: fresh)
+        backdate(leftover, by: 2 * ContentStore.gracePeriod)
+        let status = await store.status()
+        #expect(status.records == 1 && status.blobs == 1)
+        let report = try await store.collectGarbage(maxSize: nil, maxAge: nil)
+        #expect(report.temporariesRemoved == 1)
+        #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(FileManager.default.fileExists(atPath: fresh))
+        #expect(await store.record(for: keys[0]) != nil)
+    }
+
+    @Test func evictIfNeededTrustsItsEstimateUnderTheBound() async throws {
+        let (store, _) = try await filledStore(4)
+        let first = try await store.evictIfNeeded(maxSize: 1 << 30)
+        #expect(first.scanned, "no measurement yet")
+        let second = try await store.evictIfNeeded(maxSize: 1 << 30)
+        #expect(!second.scanned)
+        #expect(second.sizeBefore == first.sizeAfter)
+        // 26 bytes of envelope (docs/results.md) and 5000 of payload.
+        _ = try await store.storeResult(BytesArtifact(Data(repeating: 9, count: 5000)))
+        let third = try await store.evictIfNeeded(maxSize: 1 << 30)
+        #expect(!third.scanned)
+        #expect(third.sizeBefore == first.sizeAfter + 5000 + 26)
+    }
+
+    @Test func evictIfNeededEvictsToNinetyPercentOnceOver() async throws {
+        let (store, keys) = try await filledStore(10)
+        let size = await store.status().size
+        let report = try await store.evictIfNeeded(maxSize: size - 1)
+        #expect(report.scanned)
+        #expect(report.sizeAfter <= Int64(Double(size - 1) * 0.9))
+        #expect(report.recordsRemoved == 2)
+        #expect(await present(store, keys).prefix(3) == [false, false, true])
+    }
+
+    @Test func verifyRemovesCorruptBlobsAndTheRecordsNamingThem() async throws {
+        let (store, keys) = try await filledStore(3)
+        let record = try #require(await store.record(for: keys[1]))
+        try writeFile("tampered", to: store.blobPath(record.result))
+        let report = try await store.verify()
+        #expect(report == VerificationReport(blobsChecked: 3, corruptBlobsRemoved: 1, recordsChecked: 3, recordsRemoved: 1))
+        #expect(await present(store, keys) == [true, false, true])
+    }
+
+    @Test func clearRemovesEverything() async throws {
+        let (store, keys) = try await filledStore(3)
+        let cleared = try await store.clear()
+        #expect(cleared.records == 3 && cleared.blobs == 3)
+        #expect(await present(store, keys) == [false, false, false])
+        #expect(await store.status().size == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.root) == [])
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TaskGraphCore
+
+@testable import TaskGraphStore
+
+/// The stat cache: an unchanged file is not read again, in this process or the next; a changed
+/// one always is, even with the same size and modification time; a file changed just before
+/// hashing is not trusted (racy clean).
+@Suite struct StatCacheTests {
+    /// A file with `text`, last modified a minute ago (not racy).
+    private func settledFile(_ text: String) throws -> String {
+        let path = try emptyDirectory("input") + "/input.txt"
+        try writeFile(text, to: path)
+        backdate(path, by: 60)
+        return path
+    }
+
+    @Test func anUnchangedFileIsHashedOnce() async throws {
+        let store = try temporaryStore()
+        let path = try settledFile("abc")
+        let first = try await store.digest(ofFile: path)
+        #expect(first == ContentDigest.sha256(of: Data("abc".utf8)))
+        for _ in 0..<3 { #expect(try await store.digest(ofFile: path) == first) }
+        #expect(store.filesHashed == 1)
+    }
+
+    @Test func theNextProcessHashesNothingAfterAFlush() async throws {
+        let store = try temporaryStore()
+        let paths = try (0..<5).map { try settledFile("file \($0)") }
+        for path in paths { _ = try await store.digest(ofFile: path) }
+        try await store.flush()
+        let next = ContentStore(root: store.root, registry: .core)
+        for path in paths { _ = try await next.digest(ofFile: path) }
+        #expect(next.filesHashed == 0)
+    }
+
+    @Test func aChangeOfTheSameSizeIsSeenEvenWithTheOldModificationTime() async throws {
+        let store = try temporaryStore()
+        let path = try settledFile("abc")
+        var info = stat()
+        stat(path, &info)
+        _ = try await store.digest(ofFile: path)
+        try writeFile("xyz", to: path)
+        let times = [info.st_atim, info.st_mtim]
+        utimensat(AT_FDCWD, path, times, 0)
+        #expect(try await store.digest(ofFile: path) == ContentDigest.sha256(of: Data("xyz".utf8)))
+        #expect(store.filesHashed == 2)
+    }
+
+    @Test func aFileChangedJustBeforeHashingIsHashedAgain() async throws {
+        let store = try temporaryStore()
+        let path = try emptyDirectory("input") + "/fresh.txt"
+        try writeFile("abc", to: path)
+        _ = try await store.digest(ofFile: path)
+        _ = try await store.digest(ofFile: path)
+        #expect(store.filesHashed == 2)
+    }
+
+    @Test func anUnreadableFileIsNamed() async throws {
+        let store = try temporaryStore()
+        let error = await #expect(throws: OperationError.self) { try await store.digest(ofFile: "/nonexistent/input.txt") }
+        #expect(error?.description == "cannot read '/nonexistent/input.txt': No such file or directory")
+    }
+
+    @Test func concurrentSavesKeepBothProcessesEntries() async throws {
+        let store = try temporaryStore()
+        let other = ContentStore(root: store.root, registry: .core)
+        let first = try settledFile("first")
+        let second = try settledFile("second")
+        _ = try await store.digest(ofFile: first)
+        _ = try await other.digest(ofFile: second)
+        try await store.flush()
+        try await other.flush()
+        let next = ContentStore(root: store.root, registry: .core)
+        _ = try await next.digest(ofFile: first)
+        _ = try await next.digest(ofFile: second)
+        #expect(next.filesHashed == 0)
+    }
+
+    @Test func aDamagedStatCacheIsIgnored() async throws {
+        let store = try temporaryStore()
+        let path = try settledFile("abc")
+        _ = try await store.digest(ofFile: path)
+        try await store.flush()
+        try writeFile("garbage", to: store.root + "/v1/stat-cache")
+        let next = ContentStore(root: store.root, registry: .core)
+        #expect(try await next.digest(ofFile: path) == ContentDigest.sha256(of: Data("abc".utf8)))
+        #expect(next.filesHashed == 1)
+    }
+}
