@@ -37,6 +37,9 @@ struct KeyChange: Hashable, Sendable {
         for name in names where name.hasPrefix("environment.") {
             return KeyChange(reason: .environmentChanged, detail: String(name.dropFirst("environment.".count)))
         }
+        for name in names where name.hasPrefix("output.") {
+            return KeyChange(reason: .parameterChanged, detail: "output \(name.dropFirst("output.".count))")
+        }
         for name in names where name.hasPrefix("file.") {
             return KeyChange(reason: .fileChanged, detail: String(name.dropFirst("file.".count)))
         }

@@ -2,8 +2,9 @@ import Foundation
 
 extension KeyComponents {
     /// The components every cacheable node has: its operation type and version, its keyed
-    /// parameters, its declared environment (values as digests), the input it prefers, and the
-    /// digests of its inputs' results in declared order; then what `action` adds.
+    /// parameters, its declared environment (values as digests), the input it prefers, the
+    /// digests of its inputs' results in declared order and the absolute paths of the files it
+    /// writes; then what `action` adds.
     /// - Throws: what `action.addKeyComponents` throws (a declared input file is missing, …).
     static func of(
         _ node: ExecutionGraph.Node, action: any CacheableAction, inputs: [(id: String, digest: ContentDigest)],
@@ -25,6 +26,11 @@ extension KeyComponents {
         for input in inputs {
             key.add("input.\(input.id)", input.digest.description)
         }
+        // Where its files go: a result recorded for other paths (another output directory) is
+        // not this one's.
+        for path in action.outputFiles {
+            key.add("output.\(path)", "")
+        }
         try await action.addKeyComponents(to: &key, files: files)
         return key
     }
@@ -35,6 +41,10 @@ extension ParameterValue {
     /// and secret-looking map entries are shown redacted and followed by the digest of the
     /// whole value, so a changed secret changes the key without being stored.
     var keyText: String {
+        // A whole number reads as the user wrote it: `6`, not `6.0`.
+        if case .number(let number) = self, number == number.rounded(), abs(number) < 1e15 {
+            return String(Int64(number))
+        }
         let redacted = redacted
         guard redacted != self else { return description }
         return redacted.description + " " + ContentDigest.sha256(of: Data(description.utf8)).description
