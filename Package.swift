@@ -62,6 +62,7 @@ let package = Package(
 
         .executableTarget(name: "engine-bench", dependencies: ["TaskGraphCore"], path: "bench/Sources/EngineBenchmark"),
         .executableTarget(name: "crypto-bench", dependencies: ["TaskGraphCrypto"], path: "bench/Sources/CryptoBenchmark"),
+        .executableTarget(name: "store-bench", dependencies: ["TaskGraphStore"], path: "bench/Sources/StoreBenchmark"),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "OperationTestSupport", dependencies: ["TaskGraphCore"], path: "Tests/OperationTestSupport"),

@@ -95,9 +95,53 @@ package enum ActionRecordCoder {
 
     /// Reads the record in the file open as `descriptor`, `size` bytes long, or nil. Blocking.
     static func read(_ descriptor: Int32, size: Int64) -> ActionRecord? {
+        read(descriptor, size: size) { decode($0) }
+    }
+
+    /// The hexadecimal names of the blobs the record in the file open as `descriptor` names
+    /// (`blobNames(in:)`). Blocking.
+    static func blobNames(_ descriptor: Int32, size: Int64) -> [String]? {
+        read(descriptor, size: size) { blobNames(in: $0) }
+    }
+
+    /// The hexadecimal names of the blobs the record in `bytes` names, each once; its other
+    /// fields are checked for length but not decoded (no string is made). Nil when it is not a
+    /// record.
+    static func blobNames(in bytes: UnsafeRawBufferPointer) -> [String]? {
+        var reader = ByteReader(bytes)
+        do {
+            try reader.header(magic, version: version)
+            var names = [try reader.digestHex()]
+            try reader.skipString()  // kind
+            try reader.skipString()  // summary
+            try reader.skip(16)  // seconds, recorded at
+            try reader.skipString()  // id
+            for _ in 0..<(try reader.count(minimumItemSize: ContentDigest.byteCount + 8)) {
+                let name = try reader.digestHex()
+                if !names.contains(name) { names.append(name) }
+                try reader.skipString()
+            }
+            for _ in 0..<2 {  // validators, components
+                for _ in 0..<(try reader.count(minimumItemSize: 16)) {
+                    try reader.skipString()
+                    try reader.skipString()
+                }
+            }
+            try reader.finish()
+            return names
+        } catch {
+            return nil
+        }
+    }
+
+    /// Reads the file open as `descriptor`, `size` bytes long, into a temporary buffer handed
+    /// to `body`; nil when it cannot be read whole or is no record's size. Blocking.
+    private static func read<Value>(
+        _ descriptor: Int32, size: Int64, _ body: (UnsafeRawBufferPointer) -> Value?
+    ) -> Value? {
         guard size > 0, size < maximumSize else { return nil }
         let size = Int(size)
-        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer -> ActionRecord? in
+        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { buffer -> Value? in
             var offset = 0
             while offset < size {
                 let count = Glibc.read(descriptor, buffer.baseAddress! + offset, size - offset)
@@ -105,7 +149,7 @@ package enum ActionRecordCoder {
                 guard count > 0 else { return nil }
                 offset += count
             }
-            return decode(UnsafeRawBufferPointer(buffer))
+            return body(UnsafeRawBufferPointer(buffer))
         }
     }
 

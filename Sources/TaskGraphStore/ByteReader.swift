@@ -58,12 +58,39 @@ struct ByteReader {
         ContentDigest(bytes: try take(ContentDigest.byteCount))!
     }
 
+    /// 32 raw bytes as 64 lowercase hexadecimal digits (`ContentDigest.hex`), made without an
+    /// intermediate digest.
+    mutating func digestHex() throws(Malformed) -> String {
+        let bytes = try take(ContentDigest.byteCount)
+        return String(unsafeUninitializedCapacity: 2 * ContentDigest.byteCount) { text in
+            for (index, byte) in bytes.enumerated() {
+                text[2 * index] = Self.hexDigits[Int(byte >> 4)]
+                text[2 * index + 1] = Self.hexDigits[Int(byte & 0x0f)]
+            }
+            return 2 * ContentDigest.byteCount
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// A `u64` length and that many bytes of UTF-8.
     mutating func string() throws(Malformed) -> String {
         let count = try uint64()
         guard count <= UInt64(bytes.count - offset) else { throw Malformed() }
         guard let string = String(validating: try take(Int(count)), as: UTF8.self) else { throw Malformed() }
         return string
+    }
+
+    /// Skips `count` bytes.
+    mutating func skip(_ count: Int) throws(Malformed) {
+        _ = try take(count)
+    }
+
+    /// Skips a string without reading it.
+    mutating func skipString() throws(Malformed) {
+        let count = try uint64()
+        guard count <= UInt64(bytes.count - offset) else { throw Malformed() }
+        try skip(Int(count))
     }
 
     /// Checks that every byte was read.

@@ -8,9 +8,10 @@ extension ContentStore {
     /// - Returns: its digest, which is `artifact.digest`.
     /// - Throws: what serialising throws, `StoreError.writeFailed`.
     public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
-        let encoded = try await SerializedResult(of: artifact).encoded
+        let serialized = try await SerializedResult(of: artifact)
         let layout = layout
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
+            let encoded = serialized.encoded
             let digest = ContentDigest.sha256(of: encoded)
             if Self.keepBlob(digest, layout) { return (digest, 0) }
             try StoreIO.writeFile(encoded, to: layout.blob(digest), layout)
@@ -74,8 +75,9 @@ extension ContentStore {
         let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
         return try await BlockingIO.run {
             if let stat = FileStat.of(path) {
-                if statCache.remembered(path, stat) == digest { return false }
-                if FileStat.of(layout.blob(digest))?.size == stat.size, let hashed = try? FileHasher.hash(path) {
+                if let known = statCache.remembered(path, stat) {
+                    if known == digest { return false }
+                } else if FileStat.of(layout.blob(digest))?.size == stat.size, let hashed = try? FileHasher.hash(path) {
                     statCache.remember(path, hashed)
                     if hashed.digest == digest { return false }
                 }

@@ -76,7 +76,7 @@ public final class ContentStore: ResultStore {
     }
 
     /// Reads, checks and marks used the record at `path`. Blocking.
-    static func readRecord(at path: String, _ layout: StoreLayout) -> ActionRecord? {
+    package static func readRecord(at path: String, _ layout: StoreLayout) -> ActionRecord? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }

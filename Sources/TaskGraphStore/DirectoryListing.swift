@@ -1,19 +1,5 @@
 import Foundation
 
-/// One file found by listing a directory of the store.
-struct ListedFile: Sendable {
-    /// Its path.
-    var path: String
-    /// Its name in its directory.
-    var name: String
-    /// Its size in bytes.
-    var size: Int64
-    /// Its modification time, in seconds since 1970.
-    var modified: Double
-    /// Whether it is a regular file.
-    var isRegular: Bool
-}
-
 /// Lists directories with `readdir` and `fstatat`: a store of 100,000 entries is listed in
 /// a fraction of a second. Blocking.
 enum DirectoryListing {
@@ -34,7 +20,7 @@ enum DirectoryListing {
             let stat = FileStat(info)
             body(
                 ListedFile(
-                    path: directory + "/" + name, name: name, size: stat.size, modified: stat.modifiedSeconds,
+                    directory: directory, name: name, size: stat.size, modified: stat.modifiedSeconds,
                     isRegular: (info.st_mode & S_IFMT) == S_IFREG),
                 descriptor)
         }

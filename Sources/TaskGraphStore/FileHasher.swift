@@ -30,10 +30,12 @@ enum FileHasher {
             throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
         }
         var hasher = ContentHasher()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
+        // A small file needs a small buffer (`cache verify` hashes thousands of them).
+        let capacity = Int(min(Int64(chunkSize), max(before.size + 1, 4096)))
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: capacity, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = read(descriptor, buffer.baseAddress, chunkSize)
+            let count = read(descriptor, buffer.baseAddress, capacity)
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }

@@ -74,21 +74,24 @@ struct GarbageCollector {
     func execute(_ plan: Plan) -> (records: Int, blobs: Int, strays: Int, bytes: Int64) {
         var bytes: Int64 = 0
         let records = removeAll(plan.records, bytes: &bytes)
-        let blobs = removeAll(plan.blobs.filter { FileStat.of($0.path).map { isOld(modified: $0.modifiedSeconds) } ?? false }, bytes: &bytes)
+        let (now, grace) = (now, grace)
+        let blobs = removeAll(plan.blobs, bytes: &bytes) { path in
+            FileStat.of(path).map { now - $0.modifiedSeconds >= grace } ?? false
+        }
         let strays = removeAll(plan.strays, bytes: &bytes)
         return (records, blobs, strays, bytes)
     }
 
-    private func removeAll(_ files: [ListedFile], bytes: inout Int64) -> Int {
+    private func removeAll(
+        _ files: [ListedFile], bytes: inout Int64, if condition: @escaping @Sendable (String) -> Bool = { _ in true }
+    ) -> Int {
         var removed = 0
-        for file in files where unlink(file.path) == 0 {
+        for (file, gone) in zip(files, ParallelRemoval.remove(files, if: condition)) where gone {
             removed += 1
             bytes += file.size
         }
         return removed
     }
 
-    private func isOld(_ file: ListedFile) -> Bool { isOld(modified: file.modified) }
-
-    private func isOld(modified: Double) -> Bool { now - modified >= grace }
+    private func isOld(_ file: ListedFile) -> Bool { now - file.modified >= grace }
 }

@@ -16,6 +16,8 @@ struct StoreScan: Sendable {
     var records: [Record] = []
     /// Every blob, by name (its digest's hexadecimal digits).
     var blobs: [String: ListedFile] = [:]
+    /// Blobs listed by one directory's pass, before they are indexed by name.
+    private var listedBlobs: [ListedFile] = []
     /// Temporary files, and anything among the blobs and records that is not named as one.
     var strays: [ListedFile] = []
     /// The bytes of the store's other files (stat cache, run log, components); the size note
@@ -46,7 +48,7 @@ struct StoreScan: Sendable {
             var part = StoreScan()
             DirectoryListing.forEach(in: blobDirectories[index]) { file, _ in
                 guard file.isRegular, StoreLayout.isEntryName(file.name.utf8) else { return part.strays.append(file) }
-                part.blobs[file.name] = file
+                part.listedBlobs.append(file)
             }
             scan.withLock { $0.absorb(part) }
         }
@@ -54,10 +56,13 @@ struct StoreScan: Sendable {
         var others = DirectoryListing.files(in: layout.pipelines)
         for path in [layout.statCache, layout.runLog] {
             if let stat = FileStat.of(path) {
-                others.append(ListedFile(path: path, name: "", size: stat.size, modified: 0, isRegular: true))
+                others.append(ListedFile(directory: layout.base, name: "", size: stat.size, modified: 0, isRegular: true))
             }
         }
         return scan.withLock { scan in
+            scan.blobs.reserveCapacity(scan.listedBlobs.count)
+            for blob in scan.listedBlobs { scan.blobs[blob.name] = blob }
+            scan.listedBlobs = []
             scan.strays += temporaries
             scan.otherBytes = others.reduce(0) { $0 + $1.size }
             return scan
@@ -84,12 +89,12 @@ struct StoreScan: Sendable {
         let descriptor = openat(directory, file.name, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        return ActionRecordCoder.read(descriptor, size: file.size).map { Array(Set($0.blobs.map(\.hex))) }
+        return ActionRecordCoder.blobNames(descriptor, size: file.size)
     }
 
     private mutating func absorb(_ part: StoreScan) {
         records += part.records
-        blobs.merge(part.blobs) { first, _ in first }
+        listedBlobs += part.listedBlobs
         strays += part.strays
     }
 }

@@ -11,15 +11,3 @@ public struct StoreStatus: Hashable, Sendable {
     /// The latest runs' hits and misses, oldest first.
     public var recentRuns: [CacheRun]
 }
-
-/// What `cache verify` checked and removed.
-public struct VerificationReport: Hashable, Sendable {
-    /// Blobs hashed.
-    public var blobsChecked: Int
-    /// Blobs whose contents did not match their digest, removed.
-    public var corruptBlobsRemoved: Int
-    /// Records read.
-    public var recordsChecked: Int
-    /// Records damaged or naming a missing blob, removed.
-    public var recordsRemoved: Int
-}

@@ -1,20 +1,45 @@
 import ArgumentParser
+import Foundation
+import TaskGraphCore
+import TaskGraphReporting
+import TaskGraphStore
 
-/// Where the store is and how a run uses it: options of `run` and `explain`.
+/// Where the cache is, for `run` and the `cache` commands.
 struct CacheArguments: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The cache directory (default: $TASKGRAPH_CACHE_DIR, else $XDG_CACHE_HOME/taskgraph, else ~/.cache/taskgraph).",
         valueName: "dir"))
     var cacheDir: String?
 
-    @Option(help: ArgumentHelp(
-        "Keep the cache within this size after the run, evicting least-recently-used entries, e.g. 5GiB (default: cache_max_size in ~/.config/taskgraph/config.yaml, else 5GiB).",
-        valueName: "size"))
-    var cacheMaxSize: String?
+    /// The store's root directory, absolute.
+    var root: String {
+        let root = cacheDir ?? ContentStore.defaultRoot(environment: ProcessInfo.processInfo.environment)
+        return root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
+    }
 
-    @Flag(help: "Run every operation, reusing nothing (results are still recorded).")
-    var noCache = false
+    /// The store, reading results back as `registry`'s kinds.
+    func store(registry: ResultRegistry = .core) -> ContentStore {
+        ContentStore(root: root, registry: registry)
+    }
 
-    @Flag(help: "Run the operations named after the file (all when none is named) and what depends on them, even when their results are stored.")
-    var force = false
+    /// The size bound: `option` (a `--max-size` or `--cache-max-size` value, checked in
+    /// `validate()` with `ByteSize.parse`) when given, else `cache_max_size` from the user's
+    /// configuration file, else 5 GiB.
+    /// - Throws: `StoreError` for a wrong size or a wrong or unreadable configuration file.
+    static func maxSize(option: String?) async throws -> Int64 {
+        if let option { return try ByteSize.parse(option) }
+        let environment = ProcessInfo.processInfo.environment
+        return try await BlockingIO.run { try CacheConfiguration.load(environment: environment).maxSize }
+    }
+
+    /// Runs `body`, printing a `StoreError` as `taskgraph: error: …` and exiting 1.
+    static func reportingStoreErrors(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as StoreError {
+            TextOutput.standardError.write("taskgraph: error: \(error)\n")
+            TextOutput.standardError.flush()
+            throw ExitCode(CLIExitCode.operationFailed)
+        }
+    }
 }

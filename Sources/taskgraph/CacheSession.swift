@@ -17,21 +17,17 @@ struct CacheSession {
     let currentDirectory: String
 
     /// The store `arguments` name, for `pipelineFile`.
-    static func open(_ arguments: CacheArguments, pipelineFile: String) -> CacheSession {
-        let environment = ProcessInfo.processInfo.environment
+    static func open(_ arguments: CachingArguments, pipelineFile: String) async -> CacheSession {
         let currentDirectory = FileManager.default.currentDirectoryPath
-        let root = arguments.cacheDir.map { PathResolver.resolve($0, in: currentDirectory) }
-            ?? ContentStore.defaultRoot(environment: environment)
         let maxSize: Int64
         do {
-            maxSize = try arguments.cacheMaxSize.map(ByteSize.parse)
-                ?? CacheConfiguration.load(environment: environment).maxSize
+            maxSize = try await CacheArguments.maxSize(option: arguments.cacheMaxSize)
         } catch {
             warn("\(error); keeping the cache within the default 5 GiB")
             maxSize = CacheConfiguration.defaultMaxSize
         }
         return CacheSession(
-            store: ContentStore(root: root, registry: .builtIn), maxSize: maxSize,
+            store: arguments.location.store(registry: .builtIn), maxSize: maxSize,
             pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), currentDirectory: currentDirectory)
     }
 

@@ -21,12 +21,12 @@ struct ExplainCommand: AsyncParsableCommand {
 
     @OptionGroup var pipeline: PipelineArguments
 
-    @OptionGroup var cache: CacheArguments
+    @OptionGroup var cache: CachingArguments
 
     func run() async throws {
         let loaded = try await PipelineLoading.load(file, options: try pipeline.pipelineOptions())
         let shown = operations.isEmpty ? nil : try InstanceSelection.ids(operations, in: loaded.graph, option: "explain")
-        let session = CacheSession.open(cache, pipelineFile: file)
+        let session = await CacheSession.open(cache, pipelineFile: file)
         let forcing = try InstanceSelection.forcing(cache.force, names: [], in: loaded.graph)
         let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing)
         let decisions = await runCache.explain(loaded.graph).filter { shown?.contains($0.id) ?? true }

@@ -53,7 +53,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var pipeline: PipelineArguments
 
-    @OptionGroup var cache: CacheArguments
+    @OptionGroup var cache: CachingArguments
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
@@ -86,7 +86,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--events: \(error)")
         }
         let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
-        let session = CacheSession.open(cache, pipelineFile: file)
+        let session = await CacheSession.open(cache, pipelineFile: file)
         let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
         let outcome = await presenter.displaying {

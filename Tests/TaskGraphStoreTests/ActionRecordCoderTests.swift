@@ -28,6 +28,16 @@ import TaskGraphCore
         #expect(ActionRecordCoder.decode(encoded + [0]) == nil)
     }
 
+    @Test func blobNamesAreReadWithoutDecodingAndRefuseWhatDecodingRefuses() {
+        let encoded = ActionRecordCoder.encode(record)
+        #expect(encoded.withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == record.blobs.map(\.hex))
+        for count in 0..<encoded.count {
+            #expect(encoded.prefix(count).withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == nil)
+        }
+        let shared = sampleRecord(result: record.result, file: .init(path: "/out/same", digest: record.result))
+        #expect(ActionRecordCoder.encode(shared).withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == [record.result.hex])
+    }
+
     @Test func aHugeCountIsRefusedWithoutReserving() {
         var encoded = ActionRecordCoder.encode(sampleRecord(result: record.result))
         // The output file count follows the id; set it to 0xffffffff.

@@ -104,6 +104,13 @@ import TaskGraphCore
         #expect(third.sizeBefore == first.sizeAfter + 5000 + 26)
     }
 
+    @Test func evictIfNeededCreatesNoStore() async throws {
+        let store = try temporaryStore()
+        let report = try await store.evictIfNeeded(maxSize: 1 << 30)
+        #expect(report == GarbageCollectionReport(scanned: true, sizeBefore: 0, sizeAfter: 0))
+        #expect(!FileManager.default.fileExists(atPath: store.root))
+    }
+
     @Test func evictIfNeededEvictsToNinetyPercentOnceOver() async throws {
         let (store, keys) = try await filledStore(10)
         let size = await store.status().size

@@ -88,4 +88,13 @@ import TaskGraphCore
         #expect(try await next.digest(ofFile: path) == ContentDigest.sha256(of: Data("abc".utf8)))
         #expect(next.filesHashed == 1)
     }
+
+    @Test func storingAnUnchangedFileReadsNothing() async throws {
+        let store = try temporaryStore()
+        let path = try settledFile("output")
+        let digest = try await store.storeFile(at: path)
+        #expect(try await store.storeFile(at: path) == digest)
+        #expect(try await store.digest(ofFile: path) == digest)
+        #expect(store.filesHashed == 1)
+    }
 }

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import TaskGraphCore
+import TaskGraphReporting
+import TaskGraphStore
+
+/// `taskgraph cache gc`: removes the least recently used entries beyond a size or an age.
+struct CacheGCCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gc",
+        abstract: "Remove least recently used entries beyond the size bound, and entries unused for longer than an age.",
+        discussion: """
+            Also removes damaged records, records naming a missing blob, blobs no record names and \
+            leftovers of interrupted writes. Nothing written in the last 10 minutes is removed, so \
+            a run beside it is never disturbed.
+            """)
+
+    @Option(help: ArgumentHelp(
+        "Keep the cache at or below this size, e.g. 5GiB, 500MB, 1G (default: cache_max_size in the configuration file, else 5GiB).",
+        valueName: "size"))
+    var maxSize: String?
+
+    @Option(help: ArgumentHelp("Also remove entries unused for longer than this, e.g. 30d, 12h, 90m.", valueName: "duration"))
+    var maxAge: String?
+
+    @OptionGroup var cache: CacheArguments
+
+    func validate() throws {
+        if let maxSize {
+            do {
+                _ = try ByteSize.parse(maxSize)
+            } catch {
+                throw ValidationError("--max-size: \(error)")
+            }
+        }
+        if let maxAge, Self.age(maxAge) == nil {
+            throw ValidationError("--max-age: '\(maxAge)' is not a duration such as 30d, 12h or 90m")
+        }
+    }
+
+    func run() async throws {
+        try await CacheArguments.reportingStoreErrors {
+            let bound = try await CacheArguments.maxSize(option: maxSize)
+            let report = try await cache.store().collectGarbage(maxSize: bound, maxAge: maxAge.flatMap(Self.age))
+            TextOutput.standardOutput.write(Self.render(report))
+            TextOutput.standardOutput.flush()
+        }
+    }
+
+    /// `removed 2 records, 3 blobs and 1 temporary file: 12.0 kB -> 4.0 kB`.
+    static func render(_ report: GarbageCollectionReport) -> String {
+        let removed = [
+            CacheCommand.plural(report.recordsRemoved, "record"), CacheCommand.plural(report.blobsRemoved, "blob"),
+            CacheCommand.plural(report.temporariesRemoved, "temporary file"),
+        ]
+        return "removed \(removed[0]), \(removed[1]) and \(removed[2]): "
+            + "\(ByteCountText.format(report.sizeBefore)) -> \(ByteCountText.format(report.sizeAfter))\n"
+    }
+
+    /// A duration as `DurationParser` reads it, or a number of days: `30d`.
+    static func age(_ text: String) -> Duration? {
+        if text.hasSuffix("d"), let days = Double(text.dropLast()), days >= 0, days.isFinite {
+            return .seconds(days * 86_400)
+        }
+        return DurationParser.parse(text)
+    }
+}
