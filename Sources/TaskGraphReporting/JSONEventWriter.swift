@@ -39,6 +39,8 @@ public struct JSONEventWriter: EventSink {
         switch kind {
         case .runStarted: "run_started"
         case .nodeQueued: "queued"
+        case .nodeCacheDecided: "cache"
+        case .warning: "warning"
         case .nodeStarted: "started"
         case .nodeProgress(_, let update): update.message == nil ? "progress" : "log"
         case .nodeRetrying: "retried"
@@ -52,7 +54,7 @@ public struct JSONEventWriter: EventSink {
     /// `timeout` (the limit, in seconds) for a timeout, `because` for a skip.
     static func fields(of outcome: NodeOutcome) -> [(String, String)] {
         switch outcome {
-        case .succeeded, .cancelled, .notStarted: []
+        case .succeeded, .cached, .cancelled, .notStarted: []
         case .failed(let message): [("reason", JSONText.quoted(message))]
         case .timedOut(let limit): [("reason", JSONText.quoted(outcome.reason)), ("timeout", JSONText.seconds(limit))]
         case .skipped(let cause): [("because", JSONText.quoted(cause))]
@@ -70,6 +72,13 @@ public struct JSONEventWriter: EventSink {
                     ("operations", "\(count)")]
         case .nodeQueued(let index):
             return node(index)
+        case .nodeCacheDecided(let index, let decision):
+            var cache = [("status", JSONText.quoted(decision.status.rawValue)), ("reason", JSONText.quoted(decision.reason.rawValue)),
+                         ("detail", JSONText.quoted(decision.detail))]
+            if let root = decision.rootCause { cache.append(("root_cause", JSONText.quoted(root))) }
+            return node(index) + [("cache", "{" + cache.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")]
+        case .warning(let index, let message):
+            return (index.map(node) ?? []) + [("message", JSONText.quoted(message))]
         case .nodeStarted(let index, let attempt, let lane):
             return node(index) + [("attempt", "\(attempt)"), ("lane", "\(lane)")]
         case .nodeProgress(let index, let update):

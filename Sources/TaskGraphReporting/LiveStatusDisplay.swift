@@ -81,7 +81,9 @@ public final class LiveStatusDisplay: EventSink, Sendable {
                 if outcome.isFailure {
                     state.messages.append(paint("FAILED", 31) + " \(nodes[node].id): \(outcome.reason)")
                 }
-            case .nodeQueued, .runFinished:
+            case .warning(let node, let message):
+                state.messages.append(paint("warning", 33) + " " + (node.map { "\(nodes[$0].id): " } ?? "") + message)
+            case .nodeQueued, .nodeCacheDecided, .runFinished:
                 break
             }
         }

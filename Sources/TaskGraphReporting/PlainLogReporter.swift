@@ -36,7 +36,9 @@ public struct PlainLogReporter: EventSink {
             return "retry     \(nodes[node].id) after attempt \(attempt) in \(DurationText.format(delay)): \(message)"
         case .nodeFinished(let node, let outcome):
             return finishedLine(nodes[node].id, outcome)
-        case .nodeQueued, .runFinished:
+        case .warning(let node, let message):
+            return "warning   " + (node.map { "\(nodes[$0].id): " } ?? "") + message
+        case .nodeQueued, .nodeCacheDecided, .runFinished:
             return nil
         }
     }
@@ -44,6 +46,7 @@ public struct PlainLogReporter: EventSink {
     private func finishedLine(_ id: String, _ outcome: NodeOutcome) -> String? {
         switch outcome.kind {
         case .succeeded: "ok        \(id)"
+        case .cached: "cached    \(id)"
         case .failed, .timedOut: "FAILED    \(id): \(outcome.reason)"
         case .cancelled: "cancelled \(id)"
         case .skipped: "skipped   \(id): \(outcome.reason)"

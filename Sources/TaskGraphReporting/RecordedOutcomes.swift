@@ -34,6 +34,7 @@ public enum RecordedOutcomes {
     private static func outcome(_ kind: NodeOutcome.Kind, of event: FinalEvent) -> NodeOutcome? {
         switch kind {
         case .succeeded: .succeeded
+        case .cached: .cached
         case .failed: event.reason.map(NodeOutcome.failed)
         case .timedOut: event.timeout.map { .timedOut(JSONText.duration(seconds: $0)) }
         case .cancelled: .cancelled

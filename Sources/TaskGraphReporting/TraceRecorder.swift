@@ -16,6 +16,8 @@ public final class TraceRecorder: EventSink, Sendable {
         var open: [Int: Span] = [:]
         var events: [String] = []
         var lanes: Set<Int> = []
+        /// Whether any node reused a stored result (they get a row of their own).
+        var hasHits = false
     }
 
     private let ids: [String]
@@ -38,6 +40,13 @@ public final class TraceRecorder: EventSink, Sendable {
                     state.open[node]?.attempts = attempt
                 }
                 state.lanes.insert(lane)
+            case .nodeFinished(let node, .cached):
+                // A reused result: an instant on its own row, since nothing ran.
+                state.hasHits = true
+                state.events.append(
+                    "{\"name\":\(JSONText.quoted(ids[node])),\"cat\":\(JSONText.quoted(types[node])),"
+                        + "\"ph\":\"i\",\"s\":\"t\",\"ts\":\(JSONText.microseconds(event.elapsed)),\"pid\":1,\"tid\":0,"
+                        + "\"args\":{\"state\":\"cached\"}}")
             case .nodeFinished(let node, let outcome):
                 guard let span = state.open.removeValue(forKey: node) else { return }
                 let start = JSONText.microseconds(span.start)
@@ -59,9 +68,11 @@ public final class TraceRecorder: EventSink, Sendable {
             let names = state.lanes.sorted().map { lane in
                 "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(lane + 1),\"args\":{\"name\":\"lane \(lane)\"}}"
             }
+            let hits = state.hasHits
+                ? ["{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"cached\"}}"] : []
             let process = "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"taskgraph\"}}"
             return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n"
-                + ([process] + names + state.events).joined(separator: ",\n") + "\n]}\n"
+                + ([process] + hits + names + state.events).joined(separator: ",\n") + "\n]}\n"
         }
     }
 

@@ -10,3 +10,9 @@ extension OperationRegistry {
         CoreOperations.types(saveEncoder: ImagingOperations.saveEncoder)
             + ImagingOperations.types + NetworkOperations.types + CryptoOperations.types)
 }
+
+extension ResultRegistry {
+    /// Every result kind the built-in operations produce: what the store can read back.
+    static let builtIn = ResultRegistry(
+        CoreOperations.resultKinds + ImagingOperations.resultKinds + NetworkOperations.resultKinds)
+}

@@ -21,6 +21,9 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
     var file: String
 
+    @Argument(help: ArgumentHelp("With --force: the operations to run again (ids such as tilt or tilt[lake]).", valueName: "id"))
+    var forced: [String] = []
+
     @Option(name: [.short, .long], help: "Maximum operations running at once in the default pool (default: core count).")
     var jobs: Int = EngineOptions.defaultJobs
 
@@ -45,11 +48,19 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write a Chrome trace (Perfetto, chrome://tracing) to this file.", valueName: "file"))
     var trace: String?
 
+    @Flag(help: "Print, for every operation, whether it ran or was reused, and why.")
+    var explain = false
+
     @OptionGroup var pipeline: PipelineArguments
+
+    @OptionGroup var cache: CachingArguments
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if json, events != nil { throw ValidationError("--json and --events both name where events go; use one") }
+        if !forced.isEmpty, !cache.force {
+            throw ValidationError("operation ids after the file name go with --force, e.g. --force \(forced[0])")
+        }
     }
 
     func run() async throws {
@@ -74,14 +85,25 @@ struct RunCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError("--events: \(error)")
         }
+        let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
+        let session = await CacheSession.open(cache, pipelineFile: file)
+        let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
         let outcome = await presenter.displaying {
             await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
-                await Engine(options: options).run(graph, events: presenter.sink, resources: resources)
+                await Engine(options: options).run(graph, events: presenter.sink, resources: resources, cache: runCache)
             }
         }
         await resources.shutDown()
+        await session.finish(runCache)
         await presenter.finish(report: outcome.report, graph: graph)
+        if explain {
+            let decisions = runCache.decisions
+            TextOutput.standardOutput.write(ExplanationPrinter.render(graph.nodes.compactMap { node in
+                decisions[node.id].map { (node.id, .success($0)) }
+            }))
+            TextOutput.standardOutput.flush()
+        }
         if let signal = outcome.signal { InterruptibleRun.endProcess(by: signal) }
         if outcome.report.hasFailures { throw ExitCode(CLIExitCode.operationFailed) }
     }

@@ -2,17 +2,15 @@ import Foundation
 
 import TaskGraphCore
 
-/// Runs one operation of `type` outside the engine, as the planner would set it up.
+/// The action of one operation of `type`, made as the planner would set it up.
 /// - Parameters:
 ///   - parameters: the checked parameters; defaults are filled in from the type.
-///   - input: the bytes its one dependency produced, if any.
 ///   - directory: the pipeline and output directory.
 ///   - environment: the pipeline's environment; the setup keeps what the type declares it reads.
-public func runOperation(
-    _ type: OperationType, _ parameters: [String: ParameterValue], input: Data? = nil,
-    directory: String = FileManager.default.temporaryDirectory.path, environment: [String: String] = [:],
-    progress: (@Sendable (ProgressUpdate) -> Void)? = nil
-) async throws -> any Artifact {
+public func makeOperationAction(
+    _ type: OperationType, _ parameters: [String: ParameterValue],
+    directory: String = FileManager.default.temporaryDirectory.path, environment: [String: String] = [:]
+) throws -> any TaskAction {
     var values = parameters
     for parameter in type.parameters where values[parameter.name] == nil {
         values[parameter.name] = parameter.defaultValue
@@ -22,7 +20,18 @@ public func runOperation(
         type: type.name, id: "op", parameters: checked,
         environment: type.declaredEnvironment(for: checked, in: environment),
         pipelineDirectory: directory, outputDirectory: directory)
-    let action = try type.makeAction(setup)
+    return try type.makeAction(setup)
+}
+
+/// Runs one operation of `type` outside the engine, as the planner would set it up
+/// (`makeOperationAction`), with id `op`.
+/// - Parameter input: the bytes its one dependency produced, if any.
+public func runOperation(
+    _ type: OperationType, _ parameters: [String: ParameterValue], input: Data? = nil,
+    directory: String = FileManager.default.temporaryDirectory.path, environment: [String: String] = [:],
+    progress: (@Sendable (ProgressUpdate) -> Void)? = nil
+) async throws -> any Artifact {
+    let action = try makeOperationAction(type, parameters, directory: directory, environment: environment)
     let inputs = input.map { [TaskContext.Input(id: "in", artifact: BytesArtifact($0))] } ?? []
     return try await action.run(in: TaskContext(id: "op", inputs: inputs, progressHandler: progress))
 }

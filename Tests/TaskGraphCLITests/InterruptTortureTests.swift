@@ -11,28 +11,6 @@ import Testing
     private static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../scripts/torture.py").standardizedFileURL
 
-    /// Runs the script to its end on a Dispatch thread (never blocking the cooperative pool);
-    /// returns its exit status and everything it printed.
-    private func runScript(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                    process.arguments = ["python3", Self.script.path] + arguments
-                    let output = Pipe()
-                    process.standardOutput = output
-                    process.standardError = output
-                    process.standardInput = FileHandle.nullDevice
-                    try process.run()
-                    let text = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (process.terminationStatus, String(decoding: text, as: UTF8.self))
-                })
-            }
-        }
-    }
-
     /// Under ThreadSanitizer the sanitizer's runtime delays signal handlers to points of its own
     /// choosing (seen: 26 s from SIGINT to exit, and a `validate` finishing as if never
     /// signalled), so this timing-driven test runs in the plain pass only
@@ -41,8 +19,8 @@ import Testing
         if: ProcessInfo.processInfo.environment["TASKGRAPH_TEST_SANITIZER"] == "thread",
         "ThreadSanitizer delays signal handling"))
     func interruptedRunsExitCleanlyAndLeaveNothingBehind() async throws {
-        let result = try await runScript([
-            "--binary", TaskGraphProcess.binary.path, "--runs", "6", "--double-runs", "2",
+        let result = try await runPython([
+            Self.script.path, "--binary", TaskGraphProcess.binary.path, "--runs", "6", "--double-runs", "2",
             "--validate-runs", "1", "--validate-operations", "5000", "--max-delay", "3",
             "--latency-limit", "20", "--hang-guard", "300",
         ])

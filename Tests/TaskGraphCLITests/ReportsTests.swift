@@ -31,7 +31,8 @@ import Testing
             ["run", "failing.yaml", "--output", "out", "--events", "events.jsonl"], in: directory)
         #expect(result.status == 1)
         let file = directory.appendingPathComponent("events.jsonl")
-        #expect(try await validateEvents(file) == "9 valid\n")
+        // 9 events of the run and a `cache` event for each of the two operations that started.
+        #expect(try await validateEvents(file) == "11 valid\n")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         let endings = events.filter { ["succeeded", "failed", "skipped"].contains($0["event"] as? String) }
@@ -54,7 +55,7 @@ import Testing
         let run = try await TaskGraphProcess.run(["run", "stuck.yaml", "--events", "events.jsonl"], in: directory)
         #expect(run.status == 1)
         let file = directory.appendingPathComponent("events.jsonl")
-        #expect(try await validateEvents(file) == "6 valid\n")
+        #expect(try await validateEvents(file) == "7 valid\n")
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
         let timedOut = try #require(events.first { $0["event"] as? String == "timed_out" })

@@ -38,6 +38,8 @@ final class TaskGraphProcess: @unchecked Sendable {
         process.currentDirectoryURL = directory
         var fullEnvironment = ProcessInfo.processInfo.environment
         fullEnvironment["NO_COLOR"] = "1"
+        // Each process gets a cache of its own unless the test shares one on purpose.
+        fullEnvironment["TASKGRAPH_CACHE_DIR"] = scratch.appendingPathComponent("cache").path
         for (name, value) in environment { fullEnvironment[name] = value }
         process.environment = fullEnvironment
         process.standardInput = FileHandle.nullDevice

@@ -28,12 +28,13 @@ import Testing
         }
         #expect(lines == [
             #"{"event":"succeeded","id":"op-succeeded","type":"action"}"#,
+            #"{"event":"cached","id":"op-cached","type":"action"}"#,
             #"{"event":"failed","id":"op-failed","type":"action","reason":"'sh' exited with status 3: \"disk\" on fire"}"#,
             #"{"event":"timed_out","id":"op-timed_out","type":"action","reason":"timed out after 1500ms","timeout":1.500000}"#,
             #"{"event":"cancelled","id":"op-cancelled","type":"action"}"#,
             #"{"event":"skipped","id":"op-skipped","type":"action","because":"fetch[lake]"}"#,
             #"{"event":"not_started","id":"op-not_started","type":"action"}"#,
-            #"{"event":"run_finished","wall_time":2.000000,"cancelled":true,"counts":{"cancelled":1,"failed":1,"not_started":1,"skipped":1,"succeeded":1,"timed_out":1}}"#,
+            #"{"event":"run_finished","wall_time":2.000000,"cancelled":true,"counts":{"cached":1,"cancelled":1,"failed":1,"not_started":1,"skipped":1,"succeeded":1,"timed_out":1}}"#,
         ])
     }
 
@@ -48,18 +49,19 @@ import Testing
         output.write("""
             {"event":"timed_out","id":"old","type":"exec","reason":"timed out after 2s"}
             {"event":"failed","id":"bare","type":"exec"}
-            {"event":"cached","id":"future","type":"exec"}
+            {"event":"paused","id":"future","type":"exec"}
             {"event":"succeeded","id":"fine","type":"exec"}
+            {"event":"cached","id":"reused","type":"exec"}
 
             """)
         output.flush()
-        #expect(try RecordedOutcomes.load(path) == ["fine": .succeeded])
+        #expect(try RecordedOutcomes.load(path) == ["fine": .succeeded, "reused": .cached])
     }
 
     @Test func kindsHaveOneLabelAndOneEventNameEach() {
-        #expect(NodeOutcome.Kind.allCases.map(\.label) == ["ok", "failed", "timed out", "cancelled", "skipped", "not started"])
+        #expect(NodeOutcome.Kind.allCases.map(\.label) == ["ok", "cached", "failed", "timed out", "cancelled", "skipped", "not started"])
         #expect(NodeOutcome.Kind.allCases.map(\.eventName)
-            == ["succeeded", "failed", "timed_out", "cancelled", "skipped", "not_started"])
+            == ["succeeded", "cached", "failed", "timed_out", "cancelled", "skipped", "not_started"])
         #expect(NodeOutcome.Kind.allCases.allSatisfy { NodeOutcome.Kind(eventName: $0.eventName) == $0 })
         #expect(everyOutcome.map(\.kind) == NodeOutcome.Kind.allCases)
         #expect(NodeOutcome.Kind.allCases.filter(\.isFailure) == [.failed, .timedOut])

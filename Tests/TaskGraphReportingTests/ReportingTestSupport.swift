@@ -7,6 +7,7 @@ import TaskGraphReporting
 let everyOutcome: [NodeOutcome] = NodeOutcome.Kind.allCases.map { kind in
     switch kind {
     case .succeeded: .succeeded
+    case .cached: .cached
     case .failed: .failed("'sh' exited with status 3: \"disk\" on fire")
     case .timedOut: .timedOut(.milliseconds(1500))
     case .cancelled: .cancelled

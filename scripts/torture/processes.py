@@ -33,6 +33,9 @@ def launch(binary, arguments, directory: Path, marker):
     marker in its environment; returns the process and its start time (monotonic)."""
     environment = dict(os.environ, NO_COLOR="1")
     environment[MARKER] = marker
+    # A store of the run's own (unless the caller shares one): runs must do the work they are
+    # interrupted in, not reuse an earlier run's results.
+    environment.setdefault("TASKGRAPH_CACHE_DIR", str(directory / "cache"))
     with open(directory / "stdout", "wb") as stdout, open(directory / "stderr", "wb") as stderr:
         started = time.monotonic()
         process = subprocess.Popen([binary, *arguments], cwd=ROOT, env=environment,

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Names say what a component is, so two keys can be compared part by part to explain a change:
 /// `operation`, `version`, `parameter.<name>`, `environment.<NAME>`, `input.<id>`,
-/// `file.<path>`, `program`, and `action.<name>` for a program's own cacheable actions. Values
+/// `output.<absolute path>`, `file.<path>`, `program`, and `action.<name>` for a program's own
+/// cacheable actions. Values
 /// that may be secret (keys, tokens, header values) enter only as their digest
 /// (`addSecret`), so neither the key nor the stored components reveal them.
 public struct KeyComponents: Hashable, Sendable, Codable {

@@ -25,18 +25,21 @@ public struct Engine: Sendable {
     ///   - resources: the threads, memory budget, temporary files and children of the run; the
     ///     caller shuts them down. By default the engine makes a set for this run
     ///     (`blockingThreads(for:)` threads) and shuts it down before returning.
+    ///   - cache: the store to reuse results from and record them in, and how (none: every
+    ///     node runs and nothing is recorded). A node whose result is reused ends `.cached`.
     public func run(
-        _ graph: ExecutionGraph, events: (any EventSink)? = nil, resources: RunResources? = nil
+        _ graph: ExecutionGraph, events: (any EventSink)? = nil, resources: RunResources? = nil,
+        cache: RunCache? = nil
     ) async -> RunReport {
         guard let resources else {
             let owned = RunResources(blockingThreads: Self.blockingThreads(for: options))
-            let report = await run(graph, events: events, resources: owned)
+            let report = await run(graph, events: events, resources: owned, cache: cache)
             await owned.shutDown()
             return report
         }
         // Every task of the run (workers, actions, what they start) sees the run's resources.
         return await RunResources.$current.withValue(resources) {
-            await run(graph, events: events, on: resources)
+            await run(graph, events: events, on: resources, cache: cache)
         }
     }
 
@@ -47,15 +50,19 @@ public struct Engine: Sendable {
         RunResources.defaultBlockingThreads + min(64, options.pools.values.reduce(0) { $0 + max(0, $1) })
     }
 
-    private func run(_ graph: ExecutionGraph, events: (any EventSink)?, on resources: RunResources) async -> RunReport {
+    private func run(
+        _ graph: ExecutionGraph, events: (any EventSink)?, on resources: RunResources, cache: RunCache?
+    ) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
+        cache?.begin(plan)
         let pools = PoolLayout(plan: plan, options: options)
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
             laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
         let watchdog = TimeoutWatchdog()
-        let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog)
+        let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog,
+            cache: cache)
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             for node in 0..<plan.count where plan.dependencies.successors(of: node).isEmpty {
@@ -105,7 +112,7 @@ public struct Engine: Sendable {
         var next = await coordinator.nextAssignment(pool: pool)
         while let assignment = next {
             let index = assignment.node
-            let completion = await runner.run(index, of: plan, inputs: assignment.inputs(of: plan), lane: lane)
+            let completion = await runner.run(index, of: plan, results: assignment.results, lane: lane)
             let end = events == nil ? .zero : clock.elapsed
             events?.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome)))
             let finish = coordinator.finish(

@@ -2,12 +2,15 @@
 public enum EngineError: Error, Equatable, Sendable {
     /// An attempt ran past the node's `timeout`.
     case timedOut(Duration)
+    /// A result a node needs is neither in memory nor in the store (it could not be recorded).
+    case resultUnavailable(String)
 }
 
 extension EngineError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .timedOut(let limit): "timed out after \(DurationParser.format(limit))"
+        case .resultUnavailable(let id): "the result of '\(id)' is no longer available; run again"
         }
     }
 }

@@ -7,6 +7,11 @@ public struct EngineEvent: Sendable {
         case runStarted(nodeCount: Int)
         /// A node's dependencies all succeeded: it waits for a free slot in its pool.
         case nodeQueued(node: Int)
+        /// Whether a node's result is reused from the store, and why: before it starts, or
+        /// before it finishes as `cached`.
+        case nodeCacheDecided(node: Int, CacheDecision)
+        /// Something went wrong that does not fail the run (the store could not take a result).
+        case warning(node: Int?, message: String)
         /// A node's attempt started on a worker lane (lanes number the concurrent slots from 0).
         case nodeStarted(node: Int, attempt: Int, lane: Int)
         /// A running node reported progress or a log line.

@@ -3,13 +3,14 @@ extension NodeOutcome {
     /// tables, logs, displays and the event stream share. Each kind has its label for people and
     /// its name in the event stream here and nowhere else.
     ///
-    /// Every `switch` over kinds is exhaustive (no `default:`), so a new kind (room is left for a
-    /// `cached` one, for a result reused from an earlier run) does not compile until every
+    /// Every `switch` over kinds is exhaustive (no `default:`), so a new kind does not compile until every
     /// consumer handles it; the event stream documents it as a new event name (docs/events.md).
     public enum Kind: String, CaseIterable, Codable, Hashable, Sendable {
         // In the order totals are listed. The raw value is the event name.
         /// It ran and produced its result (event `succeeded`).
         case succeeded
+        /// Its result was reused from an earlier run (event `cached`).
+        case cached
         /// Its last attempt failed (event `failed`).
         case failed
         /// Its last attempt ran past its time limit (event `timed_out`).
@@ -26,6 +27,7 @@ extension NodeOutcome {
         public var label: String {
             switch self {
             case .succeeded: "ok"
+            case .cached: "cached"
             case .failed: "failed"
             case .timedOut: "timed out"
             case .cancelled: "cancelled"
@@ -48,7 +50,15 @@ extension NodeOutcome {
         public var isFailure: Bool {
             switch self {
             case .failed, .timedOut: true
-            case .succeeded, .cancelled, .skipped, .notStarted: false
+            case .succeeded, .cached, .cancelled, .skipped, .notStarted: false
+            }
+        }
+
+        /// Whether the node has its result: it ran, or reused a stored one.
+        public var isSuccess: Bool {
+            switch self {
+            case .succeeded, .cached: true
+            case .failed, .timedOut, .cancelled, .skipped, .notStarted: false
             }
         }
     }
@@ -57,6 +67,7 @@ extension NodeOutcome {
     public var kind: Kind {
         switch self {
         case .succeeded: .succeeded
+        case .cached: .cached
         case .failed: .failed
         case .timedOut: .timedOut
         case .cancelled: .cancelled

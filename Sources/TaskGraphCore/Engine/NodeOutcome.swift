@@ -2,6 +2,8 @@
 public enum NodeOutcome: Hashable, Sendable, Codable {
     /// It ran and produced its result.
     case succeeded
+    /// It did not run: its result was reused from an earlier run.
+    case cached
     /// Its last attempt failed with this message.
     case failed(String)
     /// Its last attempt ran past its time limit.
@@ -19,7 +21,7 @@ public enum NodeOutcome: Hashable, Sendable, Codable {
     /// The one-line reason, empty for success.
     public var reason: String {
         switch self {
-        case .succeeded, .cancelled, .notStarted: ""
+        case .succeeded, .cached, .cancelled, .notStarted: ""
         case .failed(let message): message
         case .timedOut(let limit): "timed out after \(DurationParser.format(limit))"
         case .skipped(let cause): "'\(cause)' failed"

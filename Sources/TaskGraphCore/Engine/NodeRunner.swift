@@ -7,6 +7,8 @@ struct NodeRunner: Sendable {
     let resources: RunResources
     /// Enforces `timeout` for the run's attempts.
     let watchdog: TimeoutWatchdog
+    /// The store the run reuses and records results in, if any.
+    let cache: RunCache?
 
     /// What a node's run came to.
     struct Completion {
@@ -15,9 +17,18 @@ struct NodeRunner: Sendable {
         var attempts: Int
     }
 
+    /// Runs `node`, given its dependencies' `results`, on worker `lane`: reuses its stored result
+    /// when the run has a cache that holds it, otherwise runs its attempts.
+    func run(_ index: Int, of plan: RunPlan, results: [RunState.Input], lane: Int) async -> Completion {
+        guard let cache else {
+            return await runAttempts(index, of: plan, inputs: results.map { plan.input(from: $0) }, lane: lane)
+        }
+        return await runCached(index, of: plan, results: results, lane: lane, cache: cache)
+    }
+
     /// Runs `node` with `inputs` on worker `lane` until it succeeds, runs out of attempts, or the
     /// task is cancelled.
-    func run(_ index: Int, of plan: RunPlan, inputs: [TaskContext.Input], lane: Int) async
+    func runAttempts(_ index: Int, of plan: RunPlan, inputs: [TaskContext.Input], lane: Int) async
         -> Completion
     {
         let (id, action, settings, preferredInputID) = plan.read(index) {
@@ -53,7 +64,7 @@ struct NodeRunner: Sendable {
         }
     }
 
-    private func runAttempt(_ action: any TaskAction, timeout: Duration?, context: TaskContext) async throws
+    func runAttempt(_ action: any TaskAction, timeout: Duration?, context: TaskContext) async throws
         -> any Artifact
     {
         guard let limit = timeout else {
@@ -77,7 +88,7 @@ struct NodeRunner: Sendable {
         }
     }
 
-    private func progressHandler(for index: Int) -> (@Sendable (ProgressUpdate) -> Void)? {
+    func progressHandler(for index: Int) -> (@Sendable (ProgressUpdate) -> Void)? {
         guard let events else { return nil }
         let clock = clock
         return { update in
@@ -85,7 +96,7 @@ struct NodeRunner: Sendable {
         }
     }
 
-    private func emit(_ kind: EngineEvent.Kind) {
+    func emit(_ kind: EngineEvent.Kind) {
         events?.receive(EngineEvent(elapsed: clock.elapsed, kind: kind))
     }
 

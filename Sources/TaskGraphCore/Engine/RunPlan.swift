@@ -23,6 +23,11 @@ struct RunPlan: Sendable {
     /// The id of `node`.
     func id(of node: Int) -> String { read(node) { $0.pointee.id } }
 
+    /// A dependency's result as the action sees it.
+    func input(from result: RunState.Input) -> TaskContext.Input {
+        TaskContext.Input(id: id(of: Int(result.node)), artifact: result.artifact)
+    }
+
     /// Reads fields of `node` in place (`$0.pointee.field`): `nodes[node].field` copies the
     /// whole node (parameters included) first, which costs more than scheduling it.
     func read<Value>(_ node: Int, _ body: (UnsafePointer<ExecutionGraph.Node>) -> Value) -> Value {

@@ -38,8 +38,8 @@ public struct RunReport: Sendable {
         nodes.reduce(into: [:]) { $0[$1.outcome.kind, default: 0] += 1 }
     }
 
-    /// Whether every node succeeded.
-    public var succeeded: Bool { nodes.allSatisfy { $0.outcome == .succeeded } }
+    /// Whether every node has its result (it ran, or reused a stored one).
+    public var succeeded: Bool { nodes.allSatisfy { $0.outcome.kind.isSuccess } }
 
     /// Whether any node failed or timed out.
     public var hasFailures: Bool { nodes.contains { $0.outcome.isFailure } }

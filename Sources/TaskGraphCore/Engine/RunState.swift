@@ -14,19 +14,16 @@ struct RunState {
         case cancelled
     }
 
+    /// A dependency's result, with the index of the node that produced it.
+    typealias Input = (node: Int32, artifact: any Artifact)
+
     /// A node handed to a worker, with its dependencies' results.
     struct Assignment {
         let node: Int
         /// When it was handed out (nanoseconds since the run started).
         let start: Int64
         /// The dependencies' results, with the index of the node that produced each.
-        let results: [(node: Int32, artifact: any Artifact)]
-
-        /// The dependencies' results as the action sees them (built by the worker, outside the
-        /// lock).
-        func inputs(of plan: RunPlan) -> [TaskContext.Input] {
-            results.map { TaskContext.Input(id: plan.id(of: Int($0.node)), artifact: $0.artifact) }
-        }
+        let results: [Input]
     }
 
     /// What finishing a node changed.
@@ -126,7 +123,7 @@ struct RunState {
         finishedCount += 1
         var finish = Finish()
         let dependents = plan.dependents.successorPositions(of: node)
-        if outcome == .succeeded {
+        if outcome.kind.isSuccess {
             if progress[node].pendingConsumers > 0 || dependents.isEmpty { progress[node].result = result }
             // The finishing worker takes the first node that becomes ready in its own pool
             // itself (no hand-off, no task switch); waiting workers get the rest.
@@ -223,7 +220,7 @@ struct RunState {
     /// traffic as possible.
     private mutating func assign(_ node: Int, now: Int64) -> Assignment {
         let dependencies = plan.dependencies.successorPositions(of: node)
-        var results: [(node: Int32, artifact: any Artifact)] = []
+        var results: [Input] = []
         if !dependencies.isEmpty { results.reserveCapacity(dependencies.count) }
         for position in dependencies {
             let dependency = plan.dependencies.successor(at: position)

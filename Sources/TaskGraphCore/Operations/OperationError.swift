@@ -14,6 +14,18 @@ public enum OperationError: Error, Equatable, Sendable {
     case unknownType(String)
     /// A parameter names an environment variable that no environment can hold.
     case invalidEnvironmentName(parameter: String, name: String)
+    /// A list of paths (`exec`'s `inputs`, `outputs`) holds an empty one.
+    case emptyPath(parameter: String)
+    /// `exec`'s `outputs` holds a path that is absolute or leaves the pipeline directory.
+    case outputOutsidePipelineDirectory(String)
+    /// A path (no wildcard) in `exec`'s `inputs` names nothing.
+    case declaredInputMissing(operation: String, path: String)
+    /// A path (no wildcard) in `exec`'s `inputs` names a directory or another non-file.
+    case declaredInputNotAFile(operation: String, path: String)
+    /// An `exec` program exited successfully without creating a file of its `outputs`.
+    case declaredOutputMissing(operation: String, path: String)
+    /// A path of an `exec`'s `outputs` names a directory or another non-file after it ran.
+    case declaredOutputNotAFile(operation: String, path: String)
 }
 
 extension OperationError: CustomStringConvertible {
@@ -32,6 +44,18 @@ extension OperationError: CustomStringConvertible {
         case .invalidEnvironmentName(let parameter, let name):
             "'\(parameter)' names '\(name)', which is not an environment variable name "
                 + "(non-empty, without '=' or NUL)"
+        case .emptyPath(let parameter):
+            "'\(parameter)' holds an empty path"
+        case .outputOutsidePipelineDirectory(let path):
+            "'outputs' holds '\(path)', which is not a relative path inside the pipeline file's directory"
+        case .declaredInputMissing(let operation, let path):
+            "exec '\(operation)': declared input '\(path)' does not exist"
+        case .declaredInputNotAFile(let operation, let path):
+            "exec '\(operation)': declared input '\(path)' is not a file (for the files under a directory write '\(path)/**')"
+        case .declaredOutputMissing(let operation, let path):
+            "exec '\(operation)': declared output '\(path)' was not created"
+        case .declaredOutputNotAFile(let operation, let path):
+            "exec '\(operation)': declared output '\(path)' is not a file"
         }
     }
 

@@ -11,10 +11,12 @@ extension ChildProcesses {
         registry: ChildRegistry
     ) throws -> Child {
         guard let name = arguments.first else { throw ChildProcessError.emptyCommand }
-        if let workingDirectory, !hasFileType(S_IFDIR, at: workingDirectory) {
+        if let workingDirectory, FileKind(at: workingDirectory) != .directory {
             throw ChildProcessError.workingDirectoryMissing(workingDirectory)
         }
-        let program = try resolve(name, searchPath: environment["PATH"])
+        guard let program = ProgramLocator.locate(name, searchPath: environment["PATH"]) else {
+            throw ChildProcessError.programNotFound(name)
+        }
         var pipes: [(read: Int32, write: Int32)] = []
         defer { pipes.forEach { close($0.write) } }
         do {
@@ -33,31 +35,6 @@ extension ChildProcesses {
             pipes.forEach { close($0.read) }
             throw error
         }
-    }
-
-    /// The path to run for `name`: itself if it contains "/", else the first executable regular
-    /// file of that name in the directories of `searchPath` (like `execvp`).
-    ///
-    /// - Throws: `ChildProcessError.programNotFound` if there is none.
-    private static func resolve(_ name: String, searchPath: String?) throws -> String {
-        if name.contains("/") {
-            return name
-        }
-        let directories = (searchPath ?? "/usr/bin:/bin")
-            .split(separator: ":", omittingEmptySubsequences: false)
-        for directory in directories {
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + name
-            if hasFileType(S_IFREG, at: candidate), access(candidate, X_OK) == 0 {
-                return candidate
-            }
-        }
-        throw ChildProcessError.programNotFound(name)
-    }
-
-    /// Whether a file of `type` (`S_IFDIR`, `S_IFREG`, ...) exists at `path`.
-    private static func hasFileType(_ type: mode_t, at path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == type
     }
 
     /// Creates a pipe whose ends are closed on exec.

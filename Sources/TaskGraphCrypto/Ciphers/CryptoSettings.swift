@@ -20,18 +20,32 @@ struct CryptoSettings: Sendable {
     let keySource: CipherKey.Source
     /// The declared environment of the setup: the `key_env` variable, if it is set.
     let environment: [String: String]
+    /// `key_file` as written, relative to the pipeline file: the name of its key component.
+    let writtenKeyFile: String?
 
     /// Reads the settings of one operation instance.
     /// - Throws: `CryptoError.keySourceNotChosen` unless exactly one of `key_file` and `key_env` is set.
     init(_ setup: OperationSetup) throws(CryptoError) {
         let parameters = setup.parameters
         switch (parameters.string("key_file"), parameters.string("key_env")) {
-        case (let path?, nil): keySource = .file(PathResolver.resolve(path, in: setup.pipelineDirectory))
-        case (nil, let name?): keySource = .environment(name)
+        case (let path?, nil):
+            keySource = .file(PathResolver.resolve(path, in: setup.pipelineDirectory))
+            writtenKeyFile = path
+        case (nil, let name?):
+            keySource = .environment(name)
+            writtenKeyFile = nil
         default: throw .keySourceNotChosen
         }
         cipher = parameters.string("cipher").flatMap(AEADCipher.init(rawValue:)) ?? .aes256GCM
         environment = setup.environment
+    }
+
+    /// `file.<key_file>`: the digest of the key file, which does not reveal the key. A key from
+    /// `key_env` needs nothing here: the declared environment enters every key, as a digest.
+    func addKeyComponents(to key: inout KeyComponents, files: any FileDigesting) async throws {
+        if let writtenKeyFile, case .file(let path) = keySource {
+            key.add("file.\(writtenKeyFile)", try await files.digest(ofFile: path).description)
+        }
     }
 
     /// Reads the key now (blocking: call it through `BlockingIO.run`).

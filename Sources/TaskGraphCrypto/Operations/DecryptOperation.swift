@@ -1,6 +1,6 @@
 import TaskGraphCore
 /// `decrypt`: authenticates and decrypts its input with a 256-bit key.
-struct DecryptOperation: TaskAction {
+struct DecryptOperation: CacheableAction {
     static let type = OperationType(
         name: "decrypt",
         summary: "Decrypts nonce ‖ ciphertext ‖ tag (AES-256-GCM or ChaCha20-Poly1305); fails unless the data authenticates.",
@@ -11,6 +11,12 @@ struct DecryptOperation: TaskAction {
         makeAction: { setup in try DecryptOperation(settings: CryptoSettings(setup)) })
 
     let settings: CryptoSettings
+
+    var cacheVersion: Int { 1 }
+
+    func addKeyComponents(to key: inout KeyComponents, files: any FileDigesting) async throws {
+        try await settings.addKeyComponents(to: &key, files: files)
+    }
 
     func run(in context: TaskContext) async throws -> any Artifact {
         let sealed = try await context.input((any BytesProvider).self).data

@@ -9,6 +9,7 @@ enum BlurOperations {
     /// `blur`: a Gaussian blur of σ `blur_radius` (three box passes per direction).
     static let blur = ImageFilter.type(
         name: "blur", summary: "Blurs an image (Gaussian, σ in pixels; three box passes, any σ at the same cost).",
+        cacheVersion: 1,
         parameters: [sigma(default: 2)],
         makeTransform: { parameters in
             let sigma = parameters.number("blur_radius") ?? 2
@@ -19,6 +20,7 @@ enum BlurOperations {
     static let tiltShift = ImageFilter.type(
         name: "tilt-shift",
         summary: "Miniature effect: a sharp horizontal band, Gaussian blur above and below it.",
+        cacheVersion: 1,
         parameters: [
             sigma(default: 7),
             ParameterSpec("top_focus", .number(0...1), default: .number(0.4), "Top of the sharp band (fraction of the height)."),

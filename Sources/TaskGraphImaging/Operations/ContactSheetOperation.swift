@@ -1,6 +1,6 @@
 import TaskGraphCore
 /// `contact-sheet`: every input image in one grid with captions (fan-in).
-struct ContactSheetOperation: TaskAction {
+struct ContactSheetOperation: CacheableAction {
     static let type = OperationType(
         name: "contact-sheet",
         summary: "Lays out every input image in a captioned grid, one picture of the whole run.",
@@ -24,6 +24,8 @@ struct ContactSheetOperation: TaskAction {
 
     let sheet: ContactSheet
     let maxPixels: Int
+
+    var cacheVersion: Int { 1 }
 
     func run(in context: TaskContext) async throws -> any Artifact {
         let entries = try await context.inputImages(maxPixels: maxPixels).map {

@@ -5,6 +5,7 @@ enum GeometryOperations {
     static let resize = ImageFilter.type(
         name: "resize",
         summary: "Scales an image, aspect ratio kept (area averaging when shrinking, linear when enlarging).",
+        cacheVersion: 1,
         parameters: [
             ParameterSpec("width", .integer(1...100_000), optional: true, "Target width in pixels (with height: fit inside both)."),
             ParameterSpec("height", .integer(1...100_000), optional: true, "Target height in pixels."),
@@ -24,6 +25,7 @@ enum GeometryOperations {
     /// `crop`: a rectangle of the image.
     static let crop = ImageFilter.type(
         name: "crop", summary: "Cuts out a rectangle of an image.",
+        cacheVersion: 1,
         parameters: [
             ParameterSpec("x", .integer(0...100_000), default: .integer(0), "Left edge in pixels."),
             ParameterSpec("y", .integer(0...100_000), default: .integer(0), "Top edge in pixels."),

@@ -1,7 +1,7 @@
 import TaskGraphCore
 /// The action of every image filter: one image in (decoded, or encoded bytes decoded here),
 /// one decoded image out, in the format of the input so `save` and bytes consumers keep it.
-struct ImageFilter: TaskAction {
+struct ImageFilter: CacheableAction {
     /// The pixel transformation. It consumes its input so that an image decoded for this filter
     /// alone can be overwritten in place.
     typealias Transform = @Sendable (consuming Image) async throws -> Image
@@ -12,10 +12,13 @@ struct ImageFilter: TaskAction {
         "Refuse images with more pixels than this, checked before decoding.")
 
     /// Declares a filter type: it takes an image or encoded bytes and produces an image.
-    /// - Parameter makeTransform: builds the transformation from the checked parameters; what
-    ///   it throws is reported by `validate`.
+    /// - Parameters:
+    ///   - cacheVersion: the filter's implementation version (`CacheableAction.cacheVersion`):
+    ///     bump it when the same image and parameters give other pixels.
+    ///   - makeTransform: builds the transformation from the checked parameters; what it throws
+    ///     is reported by `validate`.
     static func type(
-        name: String, summary: String, parameters: [ParameterSpec],
+        name: String, summary: String, cacheVersion: Int, parameters: [ParameterSpec],
         makeTransform: @escaping @Sendable (Parameters) throws -> Transform
     ) -> OperationType {
         OperationType(
@@ -23,11 +26,13 @@ struct ImageFilter: TaskAction {
             input: .one(of: [.image, .bytes]), produces: [.image],
             makeAction: { setup in
                 ImageFilter(
+                    cacheVersion: cacheVersion,
                     maxPixels: setup.parameters.integer("max_pixels") ?? ImageCodec.defaultMaxPixels,
                     transform: try makeTransform(setup.parameters))
             })
     }
 
+    let cacheVersion: Int
     let maxPixels: Int
     let transform: Transform
 

@@ -75,9 +75,9 @@ final class CurlTransfer {
     /// - Parameters:
     ///   - isCancelled: polled every 50 ms at most; when true the transfer is aborted.
     ///   - progress: bytes so far and the total when known, at most every 100 ms and at the end.
-    /// - Returns: the body.
+    /// - Returns: the body and validators, or that the server answered 304 Not Modified.
     /// - Throws: `CancellationError` when cancelled, otherwise `DownloadError`.
-    func perform(isCancelled: () -> Bool, progress: (Int64, Int64?) -> Void) throws -> Data {
+    func perform(isCancelled: () -> Bool, progress: (Int64, Int64?) -> Void) throws -> CurlResponse {
         let clock = ContinuousClock()
         var lastCount = 0
         var lastArrival = clock.now
@@ -106,7 +106,7 @@ final class CurlTransfer {
             curl_multi_poll(multi, nil, 0, Self.pollMilliseconds, nil)
         }
         progress(Int64(buffer.data.count), contentLength)
-        return try body(for: result())
+        return try response(for: result())
     }
 
     /// The result code of the finished transfer.
@@ -118,8 +118,8 @@ final class CurlTransfer {
         return CURLE_GOT_NOTHING
     }
 
-    /// The body, or the error that `code` and the HTTP status stand for.
-    private func body(for code: CURLcode) throws(DownloadError) -> Data {
+    /// The response, or the error that `code` and the HTTP status stand for.
+    private func response(for code: CURLcode) throws(DownloadError) -> CurlResponse {
         let url = request.displayURL
         if buffer.exceededLimit || code == CURLE_FILESIZE_EXCEEDED {
             throw .tooLarge(url: url, limit: request.maxBytes)
@@ -136,10 +136,27 @@ final class CurlTransfer {
             throw .httpStatus(code: status, url: url, retryAfter: seconds > 0 ? .seconds(seconds) : nil)
         }
         guard code == CURLE_OK else { throw CurlFailure.error(for: code, url: url, detail: errorDetail) }
+        if status == 304 {
+            return CurlResponse(body: Data(), notModified: true, validators: validators)
+        }
         if let expected = contentLength, received < expected {
             throw .truncated(url: url, received: received, expected: expected)
         }
-        return buffer.data
+        return CurlResponse(body: buffer.data, notModified: false, validators: validators)
+    }
+
+    /// The validators among the headers of the last response (after redirects).
+    private var validators: [String: String] {
+        var found: [String: String] = [:]
+        for name in CurlResponse.validatorNames {
+            var header: UnsafeMutablePointer<curl_header>?
+            if curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &header) == CURLHE_OK,
+                let value = header?.pointee.value
+            {
+                found[name] = String(cString: value)
+            }
+        }
+        return found
     }
 
     /// The announced body length, when the response had one.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TaskGraphCore
+import OperationTestSupport
 
 @Suite struct BuiltInOperationTests {
     private func temporaryDirectory() throws -> String {
@@ -61,10 +62,10 @@ import Testing
     @Test func loadReadsBytesAndReportsMissingFiles() async throws {
         let directory = try temporaryDirectory()
         try "content".write(toFile: directory + "/in.txt", atomically: true, encoding: .utf8)
-        let loaded = try await LoadOperation(path: directory + "/in.txt").run(in: TaskContext(id: "load"))
+        let loaded = try await LoadOperation(path: directory + "/in.txt", writtenPath: "in.txt").run(in: TaskContext(id: "load"))
         #expect((loaded as? LoadedFile)?.data == Data("content".utf8))
         do {
-            _ = try await LoadOperation(path: directory + "/missing.txt").run(in: TaskContext(id: "load"))
+            _ = try await LoadOperation(path: directory + "/missing.txt", writtenPath: "missing.txt").run(in: TaskContext(id: "load"))
             Issue.record("expected a failure")
         } catch let error as OperationError {
             #expect(error.description == "cannot read '\(directory)/missing.txt': No such file or directory")
@@ -72,14 +73,12 @@ import Testing
     }
 
     @Test func execCapturesOutputAndFailsWithStderrTail() async throws {
-        let echo = ExecOperation(command: ["echo", "hi"], environment: ProcessInfo.processInfo.environment, workingDirectory: nil, gracePeriod: .seconds(1))
-        let output = try await echo.run(in: TaskContext(id: "echo"))
+        let environment = ProcessInfo.processInfo.environment
+        let output = try await runOperation(ExecOperation.type, ["command": .list(["echo", "hi"])], environment: environment)
         #expect((output as? ProcessOutput)?.data == Data("hi\n".utf8))
-        let failing = ExecOperation(
-            command: ["sh", "-c", "echo one >&2; echo two >&2; echo three >&2; echo four >&2; exit 4"],
-            environment: ProcessInfo.processInfo.environment, workingDirectory: nil, gracePeriod: .seconds(1))
+        let failing = ["sh", "-c", "echo one >&2; echo two >&2; echo three >&2; echo four >&2; exit 4"]
         do {
-            _ = try await failing.run(in: TaskContext(id: "fail"))
+            _ = try await runOperation(ExecOperation.type, ["command": .list(failing)], environment: environment)
             Issue.record("expected a failure")
         } catch let error as OperationError {
             #expect(error.description == "'sh' exited with status 4: two | three | four")

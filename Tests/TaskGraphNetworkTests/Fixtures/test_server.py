@@ -20,8 +20,15 @@ Routes:
   /auth                 200 "welcome\n" with "Authorization: Bearer s3cret", else 401
   /slow-file/MS/NAME    the file NAME in --files DIR (no "/" in NAME), in 16 chunks with MS
                         milliseconds before each, with Content-Length: a download lasting 16 * MS
+  /versioned/KEY/MODE   the content of KEY ("first\n" until changed) with the validators MODE
+                        names: both, etag, last-modified or none; ETag "vN" and Last-Modified a
+                        minute later for each version N. 304 to a matching If-None-Match (else
+                        If-Modified-Since not before Last-Modified). Counted per KEY.
+  /set/KEY/TEXT         makes TEXT and a newline the content of KEY, as a new version
+  /count/KEY            how many requests /versioned/KEY/... has had, as text
 """
 import argparse
+import email.utils
 import os
 import sys
 import threading
@@ -31,6 +38,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 counters = {}
 counters_lock = threading.Lock()
 files_directory = None
+versions = {}  # KEY -> (version, content), under counters_lock
+
+
+def current_version(key):
+    with counters_lock:
+        return versions.get(key, (1, b"first\n"))
+
+
+def set_version(key, content):
+    with counters_lock:
+        version, _ = versions.get(key, (1, b"first\n"))
+        versions[key] = (version + 1, content)
 
 
 def count(key):
@@ -102,6 +121,14 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
             elif route == "slow-file":
                 self.slow_file(int(args[0]) / 1000, "/".join(args[1:]))
+            elif route == "versioned":
+                self.versioned(args[0], args[1])
+            elif route == "set":
+                set_version(args[0], args[1].encode() + b"\n")
+                self.reply(200, b"set\n")
+            elif route == "count":
+                with counters_lock:
+                    self.reply(200, str(counters.get("versioned/" + args[0], 0)).encode())
             elif route == "auth":
                 if self.headers.get("Authorization") == "Bearer s3cret":
                     self.reply(200, b"welcome\n")
@@ -111,6 +138,27 @@ class Handler(BaseHTTPRequestHandler):
                 self.reply(404, b"no such route\n")
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
+
+    def versioned(self, key, mode):
+        count("versioned/" + key)
+        version, content = current_version(key)
+        etag = '"v%d"' % version
+        modified = 1_700_000_000 + 60 * version
+        headers = []
+        if mode in ("both", "etag"):
+            headers.append(("ETag", etag))
+        if mode in ("both", "last-modified"):
+            headers.append(("Last-Modified", email.utils.formatdate(modified, usegmt=True)))
+        if_none_match = self.headers.get("If-None-Match")
+        if_modified_since = self.headers.get("If-Modified-Since")
+        if mode in ("both", "etag") and if_none_match is not None:
+            not_modified = if_none_match == etag
+        elif mode in ("both", "last-modified") and if_modified_since is not None:
+            since = email.utils.parsedate_to_datetime(if_modified_since).timestamp()
+            not_modified = modified <= since
+        else:
+            not_modified = False
+        self.reply(304 if not_modified else 200, b"" if not_modified else content, headers)
 
     def drip(self, length, interval):
         self.send_response(200)

@@ -3,7 +3,8 @@ import Foundation
 /// `exec`: runs a program (no shell unless the command asks for one), capturing its output.
 ///
 /// The program's environment is declared, never inherited whole: `env:`, over the variables of
-/// `passedThroughNames` and `env_passthrough` that the pipeline's environment sets.
+/// `passedThroughNames` and `env_passthrough` that the pipeline's environment sets. The files it
+/// reads and writes may be declared too (`ExecDeclaredFiles`).
 struct ExecOperation: TaskAction {
     /// The variables of the pipeline's environment every program sees when they are set: enough
     /// to find programs, locate home and temporary directories, and read text and times.
@@ -17,6 +18,8 @@ struct ExecOperation: TaskAction {
             ParameterSpec("env", .stringMap, optional: true, "Environment variables for the program; they override passed-through ones."),
             ParameterSpec("env_passthrough", .stringList(minimumCount: 0), optional: true, "More variables of taskgraph's environment for the program, besides \(passedThroughNames.joined(separator: ", ")); one that is not set stays unset."),
             ParameterSpec("cwd", .inputPath, optional: true, "Working directory, relative to the pipeline file (default: the current directory)."),
+            ParameterSpec("inputs", .stringList(minimumCount: 0), optional: true, "Files the program reads, relative to the pipeline file; wildcards *, ?, [...] (never matching a leading dot) and ** (any depth) allowed. Their contents are part of the cache key; a path without wildcards must exist."),
+            ParameterSpec("outputs", .stringList(minimumCount: 0), optional: true, "Files the program writes, relative to the pipeline file and inside its directory. Each must exist when it succeeds; all are removed when it fails, times out or is cancelled; cached with its result."),
             ParameterSpec("grace_period", .duration, default: .duration(.seconds(2)), "On cancellation, time between SIGTERM and SIGKILL to the program's process group."),
         ],
         removedParameters: [
@@ -36,7 +39,10 @@ struct ExecOperation: TaskAction {
                 command: parameters.list("command") ?? [],
                 environment: setup.environment.merging(variables) { _, new in new },
                 workingDirectory: parameters.string("cwd").map { PathResolver.resolve($0, in: setup.pipelineDirectory) },
-                gracePeriod: parameters.duration("grace_period") ?? .seconds(2))
+                gracePeriod: parameters.duration("grace_period") ?? .seconds(2),
+                declaredFiles: try ExecDeclaredFiles(
+                    operation: setup.id, directory: setup.pipelineDirectory,
+                    inputs: parameters.list("inputs") ?? [], outputs: parameters.list("outputs") ?? []))
         })
 
     /// Checks that every name in `names` (from `parameter`) can name an environment variable.
@@ -51,16 +57,43 @@ struct ExecOperation: TaskAction {
     let environment: [String: String]
     let workingDirectory: String?
     let gracePeriod: Duration
+    let declaredFiles: ExecDeclaredFiles
 
     func run(in context: TaskContext) async throws -> any Artifact {
-        let result = try await context.resources.childProcesses.run(
-            arguments: command, environment: environment, workingDirectory: workingDirectory,
-            gracePeriod: gracePeriod)
+        let result: ProcessResult
+        do {
+            result = try await context.resources.childProcesses.run(
+                arguments: command, environment: environment, workingDirectory: workingDirectory,
+                gracePeriod: gracePeriod)
+        } catch {
+            // Cancelled (Ctrl-C, a timeout) or never started: `run` returns only once the
+            // child's whole process group is dead, so nothing writes the outputs any more.
+            await removeOutputs(context)
+            throw error
+        }
         let output = ProcessOutput(result)
-        guard result.status == .exited(0) else {
-            throw OperationError.processFailed(
-                program: command[0], status: output.statusText, stderrTail: output.errorTail(lines: 3))
+        do {
+            guard result.status == .exited(0) else {
+                throw OperationError.processFailed(
+                    program: command[0], status: output.statusText, stderrTail: output.errorTail(lines: 3))
+            }
+            if !declaredFiles.outputs.isEmpty {
+                let declaredFiles = declaredFiles
+                try await context.resources.blockingIO.run { try declaredFiles.checkOutputsCreated() }
+            }
+        } catch {
+            await removeOutputs(context)
+            throw error
         }
         return output
+    }
+
+    /// Removes the declared outputs of a failed run, even when the task is cancelled; what cannot
+    /// be removed is logged.
+    private func removeOutputs(_ context: TaskContext) async {
+        guard !declaredFiles.outputs.isEmpty else { return }
+        let declaredFiles = declaredFiles
+        let failures = await context.resources.blockingIO.runIgnoringCancellation { declaredFiles.removeOutputs() }
+        failures.forEach(context.log)
     }
 }

@@ -1,8 +1,10 @@
 /// `group`: no work, only dependencies, like ninja's `phony` (e.g. an `all` target).
-struct GroupOperation: TaskAction {
+struct GroupOperation: CacheableAction {
     static let type = OperationType(
         name: "group", summary: "Does nothing; groups its dependencies (e.g. an 'all' target).",
         makeAction: { _ in GroupOperation() })
+
+    var cacheVersion: Int { 1 }
 
     func run(in context: TaskContext) async throws -> any Artifact {
         EmptyArtifact()

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The core writes bytes as they are; an operation family that knows file formats (imaging:
 /// `jpeg`, `png`) passes a `SaveEncoder`, which adds the `format` and `quality` parameters.
-public struct SaveOperation: TaskAction {
+public struct SaveOperation: CacheableAction {
     /// The `save` type, encoding through `encoder` when one is given.
     public static func type(encoder: (any SaveEncoder)? = nil) -> OperationType {
         var parameters = [
@@ -34,6 +34,12 @@ public struct SaveOperation: TaskAction {
     let format: String?
     let quality: Int?
     let encoder: (any SaveEncoder)?
+
+    /// Version 1.
+    public var cacheVersion: Int { 1 }
+
+    /// The file it writes.
+    public var outputFiles: [String] { [path] }
 
     public func run(in context: TaskContext) async throws -> any Artifact {
         let data: Data

@@ -1,0 +1,111 @@
+import Foundation
+
+extension RunCache {
+    /// What the store has for a node about to run.
+    enum Lookup {
+        /// Its result is stored under its key: reuse `record` (after restoring its files).
+        case hit(StoredResult, ActionRecord, key: ContentDigest)
+        /// Run it, and record the result under `key` if there is one.
+        case run(key: ContentDigest?)
+        /// Its key could not be computed (a declared input is missing): it fails with this error.
+        case failed(any Error)
+    }
+
+    /// Computes the key of `node` (whose dependencies have all finished), decides whether to
+    /// reuse a stored result, and records the decision (a hit's is recorded by `hit(_:…)`).
+    func lookup(_ node: Int, of plan: RunPlan, action: any TaskAction) async -> Lookup {
+        let (id, settings) = plan.read(node) { ($0.pointee.id, $0.pointee.settings) }
+        update(node) { $0.id = id }
+        guard let cacheable = action as? any CacheableAction, let inputs = inputDigests(of: node, in: plan) else {
+            decide(node, CacheDecision(.miss, .notCacheable))
+            return .run(key: nil)
+        }
+        let components: KeyComponents
+        do {
+            components = try await KeyComponents.of(plan.nodes[node], action: cacheable, inputs: inputs, files: store)
+        } catch {
+            return .failed(error)
+        }
+        let change = previousComponents(of: id).flatMap { KeyChange.between($0, components) }
+        let cause = cause(of: change, id: id, in: plan, dependenciesOf: node)
+        update(node) { memo in
+            memo.components = components
+            memo.change = change
+            memo.cause = cause
+        }
+        let key = components.key
+        guard settings.cache else {
+            decide(node, CacheDecision(.miss, .disabled))
+            return .run(key: nil)
+        }
+        if isForced(node) {
+            decide(node, CacheDecision(.miss, .forced))
+            return .run(key: key)
+        }
+        guard reuse else {
+            decide(node, CacheDecision(.miss, .disabled))
+            return .run(key: key)
+        }
+        if let record = await store.record(for: key) {
+            let stored = StoredResult(digest: record.result, resultKind: record.resultKind, summary: record.summary)
+            return .hit(stored, record, key: key)
+        }
+        decide(node, missDecision(change: change, hasPrevious: previousComponents(of: id) != nil, cause: cause, in: plan, node: node))
+        return .run(key: key)
+    }
+
+    /// Records that `node` reused `stored` (the decision says whether a file was restored).
+    func hit(_ node: Int, stored: StoredResult, decision: CacheDecision) {
+        update(node) { memo in
+            memo.digest = stored.digest
+            memo.stored = stored
+            memo.decision = decision
+        }
+    }
+
+    /// Records the decision of `node`.
+    func decide(_ node: Int, _ decision: CacheDecision) {
+        update(node) { $0.decision = decision }
+    }
+
+    /// The digests of `node`'s inputs' results, in declared order, or nil if one is unknown.
+    private func inputDigests(of node: Int, in plan: RunPlan) -> [(id: String, digest: ContentDigest)]? {
+        var inputs: [(id: String, digest: ContentDigest)] = []
+        for dependency in plan.dependencies.successors(of: node) {
+            guard let digest = memo(of: Int(dependency)).digest else { return nil }
+            inputs.append((plan.id(of: Int(dependency)), digest))
+        }
+        return inputs
+    }
+
+    /// Why a node whose key is not in the store runs.
+    private func missDecision(
+        change: KeyChange?, hasPrevious: Bool, cause: String?, in plan: RunPlan, node: Int
+    ) -> CacheDecision {
+        guard let change else {
+            // Same key as last time, yet not stored: never recorded, evicted or removed.
+            return CacheDecision(.miss, .new, detail: hasPrevious ? "not in the cache" : "")
+        }
+        guard change.reason == .inputChanged else { return CacheDecision(.miss, change.reason, detail: change.detail) }
+        return CacheDecision(.miss, .inputChanged, detail: change.detail, rootCause: rootCause(ofInput: change.detail, of: node, in: plan))
+    }
+
+    /// The change that started a change of `node` (`id`): its own change, or for an input
+    /// change, the root cause of that input's change.
+    private func cause(of change: KeyChange?, id: String, in plan: RunPlan, dependenciesOf node: Int) -> String? {
+        guard let change else { return nil }
+        guard change.reason == .inputChanged else {
+            let explanation = change.detail.isEmpty ? change.reason.rawValue : "\(change.reason.rawValue): \(change.detail)"
+            return "\(explanation) in \(id)"
+        }
+        return rootCause(ofInput: change.detail, of: node, in: plan)
+    }
+
+    /// The root cause recorded for the input `inputID` of `node`.
+    private func rootCause(ofInput inputID: String, of node: Int, in plan: RunPlan) -> String {
+        for dependency in plan.dependencies.successors(of: node) where plan.id(of: Int(dependency)) == inputID {
+            if let cause = memo(of: Int(dependency)).cause { return cause }
+        }
+        return "\(inputID) produced a different result"
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// How one run uses a store: which results it may reuse, what it records, and what it learned
+/// (each node's key components and cache decision). Make one per run, pass it to
+/// `Engine.run(_:events:resources:cache:)`, then read `components` to remember them for the
+/// next run's explanations.
+public final class RunCache: Sendable {
+    /// Which operations run even when their result is stored (`--force`).
+    public enum Forcing: Hashable, Sendable {
+        /// None.
+        case none
+        /// Every operation.
+        case all
+        /// These instance ids and every operation that needs them, directly or not.
+        case ids(Set<String>)
+    }
+
+    /// Where results are read and recorded.
+    public let store: any ResultStore
+    /// Whether stored results may be reused; `false` (`--no-cache`) still records.
+    public let reuse: Bool
+    /// Paths in explanations are shown relative to this directory when inside it.
+    public let displayDirectory: String?
+    private let forcing: Forcing
+    private let previous: [String: KeyComponents]
+    private let state = Locked(State())
+
+    private struct State: ~Copyable {
+        var memos: [NodeMemo] = []
+        var forced: [Bool] = []
+    }
+
+    /// Prepares a run against `store`.
+    /// - Parameters:
+    ///   - previousComponents: each operation id's key components in the last run of the same
+    ///     pipeline, to explain what changed.
+    ///   - reuse: `false` runs everything (and records it).
+    ///   - forcing: operations that run whatever is stored.
+    ///   - displayDirectory: paths in explanations are shown relative to it (e.g. the current
+    ///     directory) when inside it.
+    public init(
+        store: any ResultStore, previousComponents: [String: KeyComponents] = [:], reuse: Bool = true,
+        forcing: Forcing = .none, displayDirectory: String? = nil
+    ) {
+        self.displayDirectory = displayDirectory
+        self.store = store
+        self.previous = previousComponents
+        self.reuse = reuse
+        self.forcing = forcing
+    }
+
+    /// The key components of every node that has its result (it ran successfully or was
+    /// reused), by id: what the next run's explanations compare with. A node that failed or
+    /// was interrupted keeps the components of its last success.
+    public var components: [String: KeyComponents] {
+        state.withLock { state in
+            state.memos.reduce(into: [:]) { result, memo in
+                if let id = memo.id, let components = memo.components, memo.digest != nil { result[id] = components }
+            }
+        }
+    }
+
+    /// The cache decision of every node that got one, by id.
+    public var decisions: [String: CacheDecision] {
+        state.withLock { state in
+            state.memos.reduce(into: [:]) { result, memo in
+                if let id = memo.id, let decision = memo.decision { result[id] = decision }
+            }
+        }
+    }
+
+    /// Sizes the per-node records for `plan` and marks the forced nodes.
+    func begin(_ plan: RunPlan) {
+        var forced = [Bool](repeating: false, count: plan.count)
+        switch forcing {
+        case .none: break
+        case .all: forced = [Bool](repeating: true, count: plan.count)
+        case .ids(let ids):
+            var stack = (0..<plan.count).filter { ids.contains(plan.id(of: $0)) }
+            while let node = stack.popLast() {
+                guard !forced[node] else { continue }
+                forced[node] = true
+                stack += plan.dependents.successors(of: node).map(Int.init)
+            }
+        }
+        state.withLock { state in
+            state.memos = [NodeMemo](repeating: NodeMemo(), count: plan.count)
+            state.forced = forced
+        }
+    }
+
+    /// The memo of `node`.
+    func memo(of node: Int) -> NodeMemo {
+        state.withLock { $0.memos[node] }
+    }
+
+    /// Updates the memo of `node`.
+    func update(_ node: Int, _ body: (inout NodeMemo) -> Void) {
+        state.withLock { body(&$0.memos[node]) }
+    }
+
+    /// `path` relative to `displayDirectory` when it is inside it.
+    func displayPath(_ path: String) -> String {
+        guard let directory = displayDirectory else { return path }
+        let base = directory.hasSuffix("/") ? directory : directory + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+
+    /// Whether `--force` covers `node`.
+    func isForced(_ node: Int) -> Bool {
+        state.withLock { $0.forced[node] }
+    }
+
+    /// The components `id` had in the last run, if any.
+    func previousComponents(of id: String) -> KeyComponents? {
+        previous[id]
+    }
+}
+
+/// What a run knows of one node's key and result.
+struct NodeMemo: Sendable {
+    /// The node's id, once its key was computed.
+    var id: String?
+    /// Its key components, when it is cacheable.
+    var components: KeyComponents?
+    /// Why it ran or did not.
+    var decision: CacheDecision?
+    /// The digest of its result, once known (dependents' keys need it).
+    var digest: ContentDigest?
+    /// Its result as stored, when it is in the store (a hit, or recorded this run).
+    var stored: StoredResult?
+    /// How its components differ from the last run's, or nil.
+    var change: KeyChange?
+    /// The change that started `change`, e.g. `parameter changed: blur_radius 8 -> 6 in
+    /// tilt[lake]`: the root cause its dependents' explanations name.
+    var cause: String?
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// A result reused from the store and not read: the engine hands a hit's dependents this
+/// placeholder and reads the result itself (`ResultStore.loadResult`) only when a dependent
+/// that actually runs needs it. A run's final results (`RunReport.finalResults`) hold one for
+/// every sink that was a hit.
+public struct StoredResult: Artifact, Hashable {
+    /// The digest of the encoded result, the name of its blob.
+    public let digest: ContentDigest
+    /// The kind of the result it stands for, e.g. `image.decoded`.
+    public let resultKind: String
+    /// The summary recorded with it.
+    public let summary: String
+
+    /// A placeholder for the result recorded as `digest`.
+    public init(digest: ContentDigest, resultKind: String, summary: String) {
+        self.digest = digest
+        self.resultKind = resultKind
+        self.summary = summary
+    }
+
+    /// `stored-reference`: never written to a store; the result it stands for is.
+    public static let kind = "stored-reference"
+
+    /// The placeholder's own form: version 1, the digest's 32 bytes, then the kind and summary.
+    public func serialized() async throws -> Data {
+        ResultWriter.payload(version: 1) { writer in
+            writer.append(raw: digest.bytes)
+            writer.append(string: resultKind)
+            writer.append(string: summary)
+        }
+    }
+
+    /// Reads `serialized()`'s form back.
+    public init(serialized payload: Data) throws {
+        var reader = ResultReader(payload, kind: Self.kind)
+        try reader.readVersion(supported: 1)
+        // `read(count:)` returns exactly the count asked for, or throws.
+        digest = ContentDigest(bytes: try reader.read(count: UInt64(ContentDigest.byteCount), "digest"))!
+        resultKind = try reader.readString("kind")
+        summary = try reader.readString("summary")
+        try reader.finish()
+    }
+}

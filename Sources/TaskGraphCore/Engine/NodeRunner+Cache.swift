@@ -1,0 +1,133 @@
+import Foundation
+
+extension NodeRunner {
+    /// Runs `node` against the run's store: reuses its stored result (restoring the files it
+    /// wrote, revalidating a remote source) or runs it and records the result.
+    func runCached(_ index: Int, of plan: RunPlan, results: [RunState.Input], lane: Int, cache: RunCache) async
+        -> Completion
+    {
+        let action = plan.read(index) { $0.pointee.action }
+        let key: ContentDigest?
+        switch await cache.lookup(index, of: plan, action: action) {
+        case .failed(let error):
+            return Completion(outcome: .failed(String(describing: error)), attempts: 1)
+        case .hit(let stored, let record, let hitKey):
+            if let completion = await reuse(stored, record: record, key: hitKey, node: index, of: plan, action: action, cache: cache) {
+                return completion
+            }
+            key = hitKey
+        case .run(let runKey):
+            key = runKey
+        }
+        if let decision = cache.memo(of: index).decision { emit(.nodeCacheDecided(node: index, decision)) }
+        let inputs: [TaskContext.Input]
+        do {
+            inputs = try await resolve(results, of: plan, cache: cache)
+        } catch {
+            return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
+        }
+        let started = ContinuousClock.now
+        let completion = await runAttempts(index, of: plan, inputs: inputs, lane: lane)
+        if let result = completion.result {
+            let seconds = Self.seconds(ContinuousClock.now - started)
+            if let warning = await cache.record(index, of: plan, action: action, key: key, result: result, seconds: seconds) {
+                emit(.warning(node: index, message: warning))
+            }
+        }
+        return completion
+    }
+
+    /// Reuses `stored`: restores the files `record` names where they are missing or changed and
+    /// revalidates the source. Returns the completion, or nil when the node must run after all
+    /// (a damaged blob; the decision says why).
+    private func reuse(
+        _ stored: StoredResult, record: ActionRecord, key: ContentDigest, node index: Int, of plan: RunPlan,
+        action: any TaskAction, cache: RunCache
+    ) async -> Completion? {
+        var decision = CacheDecision(.hit, .unchanged)
+        do {
+            for file in record.outputFiles where try await cache.store.materialize(file.digest, at: file.path) {
+                decision = CacheDecision(.hit, .outputRestored, detail: "\(cache.displayPath(file.path)) (restored)")
+            }
+        } catch {
+            cache.decide(index, CacheDecision(.miss, .corrupt, detail: String(describing: error)))
+            return nil
+        }
+        if let cacheable = action as? any CacheableAction {
+            let context = TaskContext(id: plan.id(of: index), resources: resources, progressHandler: progressHandler(for: index))
+            let started = ContinuousClock.now
+            do {
+                // A fresh body equal to the stored one (a server without validators) is a hit.
+                if let fresh = try await cacheable.revalidate(validators: record.validators, in: context),
+                    try await fresh.digest != stored.digest
+                {
+                    let decision = CacheDecision(.miss, .remoteChanged)
+                    cache.decide(index, decision)
+                    emit(.nodeCacheDecided(node: index, decision))
+                    let seconds = Self.seconds(ContinuousClock.now - started)
+                    if let warning = await cache.record(index, of: plan, action: action, key: key, result: fresh, seconds: seconds) {
+                        emit(.warning(node: index, message: warning))
+                    }
+                    return Completion(outcome: .succeeded, result: fresh, attempts: 1)
+                }
+            } catch {
+                if Task.isCancelled { return Completion(outcome: .cancelled, attempts: 0) }
+                cache.decide(index, CacheDecision(.miss, .remoteChanged, detail: "revalidation failed: \(error)"))
+                return nil
+            }
+        }
+        cache.hit(index, stored: stored, decision: decision)
+        emit(.nodeCacheDecided(node: index, decision))
+        return Completion(outcome: .cached, result: stored, attempts: 0)
+    }
+
+    /// The inputs as the action sees them: results reused from the store are read now, since
+    /// this node runs and needs them. A result found damaged is removed and recomputed by
+    /// running the node that produced it again.
+    private func resolve(_ results: [RunState.Input], of plan: RunPlan, cache: RunCache) async throws -> [TaskContext.Input] {
+        var inputs: [TaskContext.Input] = []
+        inputs.reserveCapacity(results.count)
+        for result in results {
+            inputs.append(TaskContext.Input(
+                id: plan.id(of: Int(result.node)),
+                artifact: try await materialized(result.artifact, of: Int(result.node), in: plan, cache: cache)))
+        }
+        return inputs
+    }
+
+    /// `artifact` itself, or for a stored result, the value read from the store (recomputed
+    /// when the blob is damaged or gone).
+    private func materialized(_ artifact: any Artifact, of node: Int, in plan: RunPlan, cache: RunCache) async throws
+        -> any Artifact
+    {
+        guard let stored = artifact as? StoredResult else { return artifact }
+        do {
+            return try await cache.store.loadResult(stored.digest)
+        } catch {
+            try Task.checkCancellation()
+            emit(.warning(node: node, message: "\(error), recomputed"))
+            return try await recompute(node, of: plan, cache: cache)
+        }
+    }
+
+    /// Runs `node` again, once, for a dependent that needs its result now that the stored one
+    /// is damaged; its own inputs are read from the store (or recomputed) the same way.
+    private func recompute(_ node: Int, of plan: RunPlan, cache: RunCache) async throws -> any Artifact {
+        var inputs: [TaskContext.Input] = []
+        for dependency in plan.dependencies.successors(of: node).map(Int.init) {
+            let memo = cache.memo(of: dependency)
+            guard let stored = memo.stored else { throw EngineError.resultUnavailable(plan.id(of: dependency)) }
+            inputs.append(TaskContext.Input(
+                id: plan.id(of: dependency), artifact: try await materialized(stored, of: dependency, in: plan, cache: cache)))
+        }
+        let (id, action, preferred) = plan.read(node) { ($0.pointee.id, $0.pointee.action, $0.pointee.preferredInputID) }
+        let context = TaskContext(id: id, inputs: inputs, preferredInputID: preferred, resources: resources)
+        let result = try await action.run(in: context)
+        _ = try? await cache.store.storeResult(result)
+        return result
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

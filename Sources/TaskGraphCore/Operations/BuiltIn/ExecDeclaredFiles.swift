@@ -1,0 +1,79 @@
+import Foundation
+
+/// The files an `exec` declares: `inputs:`, read by the program, whose contents enter its cache
+/// key; `outputs:`, written by it, which must exist after it succeeds and are removed when it
+/// fails, so that a half-written file is never taken for a finished one (as ninja does).
+///
+/// Every path is relative to the pipeline file's directory (or absolute, for inputs). The
+/// methods that touch files block: call them through the run's `blockingIO`.
+struct ExecDeclaredFiles: Sendable {
+    /// The operation instance's id, for messages.
+    let operation: String
+    /// The pipeline file's directory.
+    let directory: String
+    /// `inputs:` as written: paths and patterns (`PathGlob`).
+    let inputs: [String]
+    /// `outputs:` as written.
+    let outputs: [String]
+
+    /// Checks the declared paths of one instance.
+    /// - Throws: `OperationError.emptyPath` for an empty path,
+    ///   `OperationError.outputOutsidePipelineDirectory` for an output that is absolute or climbs
+    ///   out of the pipeline file's directory.
+    init(operation: String, directory: String, inputs: [String], outputs: [String]) throws(OperationError) {
+        if inputs.contains("") { throw .emptyPath(parameter: "inputs") }
+        if outputs.contains("") { throw .emptyPath(parameter: "outputs") }
+        if let outside = outputs.first(where: { !OutputPath.isContained($0) }) {
+            throw .outputOutsidePipelineDirectory(outside)
+        }
+        self.operation = operation
+        self.directory = directory
+        self.inputs = inputs
+        self.outputs = outputs
+    }
+
+    /// The absolute paths of the outputs.
+    var outputPaths: [String] { outputs.map { PathResolver.resolve($0, in: directory) } }
+
+    /// The files the inputs name, as written (patterns expanded), sorted, each once. A pattern
+    /// may match nothing; a plain path must name a file.
+    /// - Throws: `OperationError.declaredInputMissing`, `.declaredInputNotAFile`.
+    func inputFiles() throws(OperationError) -> [String] {
+        var files = Set<String>()
+        for input in inputs {
+            if PathGlob.isPattern(input) {
+                files.formUnion(PathGlob.expand(input, in: directory))
+                continue
+            }
+            switch FileKind(at: PathResolver.resolve(input, in: directory)) {
+            case .regular: files.insert(input)
+            case .missing: throw .declaredInputMissing(operation: operation, path: input)
+            case .directory, .other: throw .declaredInputNotAFile(operation: operation, path: input)
+            }
+        }
+        return files.sorted()
+    }
+
+    /// Checks that the program created every output.
+    /// - Throws: `OperationError.declaredOutputMissing`, `.declaredOutputNotAFile`.
+    func checkOutputsCreated() throws(OperationError) {
+        for (output, path) in zip(outputs, outputPaths) {
+            switch FileKind(at: path) {
+            case .regular: continue
+            case .missing: throw .declaredOutputMissing(operation: operation, path: output)
+            case .directory, .other: throw .declaredOutputNotAFile(operation: operation, path: output)
+            }
+        }
+    }
+
+    /// Removes every output that exists and is not a directory.
+    /// - Returns: a message for each one that could not be removed.
+    func removeOutputs() -> [String] {
+        zip(outputs, outputPaths).compactMap { output, path in
+            guard FileKind(at: path, followingLinks: false) != .directory, unlink(path) != 0, errno != ENOENT else {
+                return nil
+            }
+            return "cannot remove declared output '\(output)': \(FileIO.lastErrorText())"
+        }
+    }
+}

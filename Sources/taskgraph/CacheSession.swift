@@ -1,0 +1,60 @@
+import Foundation
+import TaskGraphCore
+import TaskGraphReporting
+import TaskGraphStore
+
+/// The store a `run` or `explain` uses for one pipeline, and what is done with it around the
+/// run: reading the last run's key components, remembering this run's, recording statistics,
+/// keeping the store within its size. A store that cannot be written never fails the command:
+/// warnings say what was not cached.
+struct CacheSession {
+    let store: ContentStore
+    /// The size the store is kept within after the run.
+    let maxSize: Int64
+    /// The pipeline file's absolute path: what the last run's components are remembered under.
+    let pipeline: String
+    /// The current directory, for showing paths.
+    let currentDirectory: String
+
+    /// The store `arguments` name, for `pipelineFile`.
+    static func open(_ arguments: CachingArguments, pipelineFile: String) async -> CacheSession {
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        let maxSize: Int64
+        do {
+            maxSize = try await CacheArguments.maxSize(option: arguments.cacheMaxSize)
+        } catch {
+            warn("\(error); keeping the cache within the default 5 GiB")
+            maxSize = CacheConfiguration.defaultMaxSize
+        }
+        return CacheSession(
+            store: arguments.location.store(registry: .builtIn), maxSize: maxSize,
+            pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), currentDirectory: currentDirectory)
+    }
+
+    /// The run's view of the store.
+    func runCache(reuse: Bool, forcing: RunCache.Forcing) async -> RunCache {
+        RunCache(
+            store: store, previousComponents: await store.previousComponents(pipeline: pipeline), reuse: reuse,
+            forcing: forcing, displayDirectory: currentDirectory)
+    }
+
+    /// After a run: remembers its key components, records its hits and misses, saves the file
+    /// digests it learned and evicts least-recently-used entries beyond the size limit.
+    func finish(_ cache: RunCache) async {
+        let decisions = cache.decisions.values
+        do {
+            try await store.rememberComponents(cache.components, pipeline: pipeline)
+            try await store.recordRun(
+                pipeline: pipeline, hits: decisions.filter { $0.status == .hit }.count,
+                misses: decisions.filter { $0.status == .miss }.count)
+            try await store.flush()
+            _ = try await store.evictIfNeeded(maxSize: maxSize)
+        } catch {
+            Self.warn("the cache was not updated after the run: \(error)")
+        }
+    }
+
+    private static func warn(_ message: String) {
+        TextOutput.standardError.write("taskgraph: warning: \(message)\n")
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import TaskGraphCore
+
+/// Operation instances named on the command line: an instance id (`tilt[lake]`) or an
+/// operation id, which names all its instances (`tilt`).
+enum InstanceSelection {
+    /// The instance ids `names` select in `graph`.
+    /// - Throws: `ValidationError` naming `option` for a name that selects nothing.
+    static func ids(_ names: [String], in graph: ExecutionGraph, option: String) throws -> Set<String> {
+        var selected: Set<String> = []
+        for name in names {
+            if graph.index(of: name) != nil {
+                selected.insert(name)
+                continue
+            }
+            let instances = graph.nodes.lazy.map(\.id).filter { $0.hasPrefix(name + "[") }
+            guard !instances.isEmpty else {
+                throw ValidationError("\(option): no operation '\(name)' in the pipeline")
+            }
+            selected.formUnion(instances)
+        }
+        return selected
+    }
+
+    /// What `--force` (given or not) with `names` asks for.
+    static func forcing(_ force: Bool, names: [String], in graph: ExecutionGraph) throws -> RunCache.Forcing {
+        guard force else { return .none }
+        return names.isEmpty ? .all : .ids(try ids(names, in: graph, option: "--force"))
+    }
+}

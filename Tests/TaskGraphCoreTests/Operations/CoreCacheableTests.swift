@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+@testable import TaskGraphCore
+import OperationTestSupport
+
+/// Every core operation's action is cacheable, each type with its own version; `load` keys the
+/// file it reads and `save` declares the file it writes.
+@Suite struct CoreCacheableTests {
+    @Test func everyCoreActionIsCacheableAtVersionOne() throws {
+        let required: [String: [String: ParameterValue]] = [
+            "exec": ["command": .list(["true"])], "load": ["path": .string("in.txt")], "save": ["path": .string("out.txt")],
+        ]
+        let types = CoreOperations.types()
+        #expect(types.map(\.name) == ["group", "exec", "load", "save"])
+        for type in types {
+            let action = try makeOperationAction(type, required[type.name] ?? [:])
+            let cacheable = try #require(action as? any CacheableAction, "\(type.name)")
+            #expect(cacheable.cacheVersion == 1, "\(type.name)")
+        }
+    }
+
+    @Test func loadKeysTheContentsOfItsFileUnderThePathAsWritten() async throws {
+        let directory = try makeScratchDirectory()
+        try Data("first".utf8).write(to: directory.appendingPathComponent("in.txt"))
+        let action = try #require(try makeOperationAction(
+            LoadOperation.type, ["path": .string("./in.txt")], directory: directory.path) as? any CacheableAction)
+        let key = try await addedKeyComponents(of: action)
+        #expect(key.lines == ["file../in.txt=\(ContentDigest.sha256(of: Data("first".utf8)))"])
+        try Data("second".utf8).write(to: directory.appendingPathComponent("in.txt"))
+        #expect(try await addedKeyComponents(of: action).lines == ["file../in.txt=\(ContentDigest.sha256(of: Data("second".utf8)))"])
+        #expect(action.outputFiles == [])
+    }
+
+    @Test func aMissingLoadedFileFailsAtKeyTime() async throws {
+        let directory = try makeScratchDirectory()
+        let action = try #require(try makeOperationAction(
+            LoadOperation.type, ["path": .string("gone.txt")], directory: directory.path) as? any CacheableAction)
+        await #expect(throws: OperationError.readFailed(path: directory.path + "/gone.txt", reason: "No such file or directory")) {
+            try await addedKeyComponents(of: action)
+        }
+    }
+
+    @Test func saveDeclaresTheFileItWrites() async throws {
+        let action = try #require(try makeOperationAction(
+            SaveOperation.type(), ["path": .string("a/out.txt")], directory: "/tmp/run") as? any CacheableAction)
+        #expect(action.outputFiles == ["/tmp/run/a/out.txt"])
+        #expect(try await addedKeyComponents(of: action).lines == [])
+    }
+}

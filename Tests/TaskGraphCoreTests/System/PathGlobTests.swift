@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+@testable import TaskGraphCore
+import OperationTestSupport
+
+/// `PathGlob`: shell wildcards per path component, `**` for any depth, regular files only.
+@Suite struct PathGlobTests {
+    private let directory: URL
+
+    init() throws {
+        directory = try makeScratchDirectory()
+        for path in ["a.c", "b.c", "b.h", ".hidden.c", "src/x.c", "src/y.c", "src/deep/z.c", "src/.git/w.c", "[x].c"] {
+            let url = directory.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(path.utf8).write(to: url)
+        }
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.appendingPathComponent("src/loop").path, withDestinationPath: "..")
+    }
+
+    private func expand(_ pattern: String) -> [String] {
+        PathGlob.expand(pattern, in: directory.path)
+    }
+
+    @Test func wildcardsMatchWithinOneComponentAndSkipHiddenNames() {
+        #expect(expand("*.c") == ["[x].c", "a.c", "b.c"])
+        #expect(expand("?.[ch]") == ["a.c", "b.c", "b.h"])
+        #expect(expand("[!a].c") == ["b.c"])
+        #expect(expand(".*.c") == [".hidden.c"])
+        #expect(expand("*/*.c") == ["src/x.c", "src/y.c"])
+        #expect(expand("src") == [])
+    }
+
+    @Test func doubleStarMatchesAnyDepthWithoutHiddenDirectoriesOrLinkedOnes() {
+        #expect(expand("src/**") == ["src/deep/z.c", "src/x.c", "src/y.c"])
+        #expect(expand("**/z.c") == ["src/deep/z.c"])
+        #expect(expand("src/**/*.c") == ["src/deep/z.c", "src/x.c", "src/y.c"])
+        #expect(expand("**/**/x.c") == ["src/x.c"])
+        #expect(expand("src/loop/a.c") == ["src/loop/a.c"])
+    }
+
+    @Test func absolutePatternsStayAbsoluteAndNothingMatchedIsEmpty() {
+        #expect(expand(directory.path + "/*.h") == [directory.path + "/b.h"])
+        #expect(expand("none/*.c") == [])
+        #expect(expand("*.rs") == [])
+        #expect(PathGlob.isPattern("src/*.c"))
+        #expect(PathGlob.isPattern("[x].c"))
+        #expect(!PathGlob.isPattern("src/x.c"))
+    }
+}
