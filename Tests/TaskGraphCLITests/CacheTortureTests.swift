@@ -8,9 +8,9 @@ import Testing
         .appendingPathComponent("../../scripts/cache-torture.py").standardizedFileURL
 
     @Test func killedRunsNeverLeadToAFalseHit() async throws {
-        let (status, output) = try await runPython([Self.script.path, "--binary", TaskGraphProcess.binary.path, "--rounds", "4"])
+        let (status, output) = try await runPython([Self.script.path, "--binary", TaskGraphProcess.binary.path, "--rounds", "3"])
         #expect(status == 0, "\(output)")
-        #expect(output.contains("cache-torture: 4 rounds, 4 passed, 0 failed"), "\(output)")
+        #expect(output.contains("cache-torture: 3 rounds, 3 passed, 0 failed"), "\(output)")
     }
 }
 

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 /// The photos pipeline against a store shared by successive runs: reuse, explanations with root
-/// causes, restored outputs, damaged blobs, concurrent runs.
-@Suite struct CachedPhotosTests {
+/// causes, restored outputs, damaged blobs, concurrent runs. One test at a time: each runs the
+/// (debug-built, CPU-heavy) pipeline several times, and in parallel they would starve the
+/// timing-sensitive signal tests beside them.
+@Suite(.serialized) struct CachedPhotosTests {
     private static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().appendingPathComponent("../..").standardized
     private static let outputs = ["mountains", "sunset", "seedling"].flatMap { ["\($0).jpg", "thumbnails/\($0).jpg"] }

@@ -22,9 +22,10 @@ import Testing
         let termination = await process.waitForTermination()
         let elapsed = ContinuousClock.now - start
         #expect(termination == .killed(by: signal))
-        // A hang guard only: the latency itself (about 10 ms) is measured by bench/run-cancel.sh,
-        // since this suite runs beside CPU-heavy tests that delay the test's own wake-up.
-        #expect(elapsed < .seconds(10), "exit took \(elapsed)")
+        // A hang guard only (the programs sleep 30 s): the latency itself (about 10 ms) is
+        // measured by bench/run-cancel.sh, since this suite runs beside CPU-heavy tests (debug
+        // builds of the photos pipeline) that delay the test's own wake-up by seconds.
+        #expect(elapsed < .seconds(25), "exit took \(elapsed)")
         for pid in shells + children { #expect(!isAlive(pid), "process \(pid) survived") }
         let output = directory.appendingPathComponent("out")
         let written = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
@@ -58,7 +59,7 @@ import Testing
         process.send(SIGINT)
         let termination = await process.waitForTermination()
         #expect(termination == .killed(by: SIGINT), "\(process.standardError)")
-        #expect(ContinuousClock.now - start < .seconds(10))
+        #expect(ContinuousClock.now - start < .seconds(25))
         #expect(!process.standardError.contains("valid"))
     }
 
