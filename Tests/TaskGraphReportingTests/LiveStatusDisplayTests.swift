@@ -29,7 +29,7 @@ import TaskGraphReporting
         let display = LiveStatusDisplay(graph: graph, output: output, useColor: false)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await display.run() }
-            while try !contents(of: path).contains("/6  done ") { try? await Task.sleep(for: .milliseconds(10)) }
+            while try !contents(of: path).contains("/\(graph.nodes.count)  done ") { try? await Task.sleep(for: .milliseconds(10)) }
             display.restoreTerminal()
             #expect(try contents(of: path).hasSuffix("\r\u{1B}[J\u{1B}[?25h"))
             group.cancelAll()
