@@ -50,7 +50,9 @@ import Testing
         try input.write(to: directory.appendingPathComponent("input.bin"))
         let copied = directory.appendingPathComponent("out/copied.bin")
         let process = try TaskGraphProcess(
-            ["run", "crowd.yaml", "--jobs", "\(Self.sleepers)", "--output", "out", "--no-progress"],
+            // --no-cache: the sleeps are identical operations, so a store would reuse the
+            // result of the first to finish for every later one; this test wants them all running.
+            ["run", "crowd.yaml", "--jobs", "\(Self.sleepers)", "--output", "out", "--no-progress", "--no-cache"],
             in: directory)
 
         let observation = await Self.observe(process, until: copied)
