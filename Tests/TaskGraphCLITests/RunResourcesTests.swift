@@ -80,7 +80,7 @@ import Testing
               nap: {foreach: "${items}", op: exec, command: [/bin/sleep, "1"]}
             """, to: "many.yaml", in: directory)
         let result = try await TaskGraphProcess.run(
-            ["-c", "ulimit -Sn 256 && exec \"$0\" run many.yaml --jobs 200 --output out --no-progress",
+            ["-c", "ulimit -Sn 256 && exec \"$0\" run many.yaml --jobs 200 --output out --no-progress --no-cache",
              TaskGraphProcess.binary.path],
             in: directory, executable: URL(fileURLWithPath: "/bin/bash"))
         #expect(result.status == 0, "\(result.stderr)")
