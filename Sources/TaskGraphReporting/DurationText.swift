@@ -5,7 +5,7 @@ import TaskGraphCore
 public enum DurationText {
     /// A compact rendering of `duration`.
     public static func format(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        let seconds = duration.inSeconds
         if seconds < 1 { return "\(Int((seconds * 1000).rounded()))ms" }
         if seconds < 60 { return String(format: "%.1fs", seconds) }
         let whole = Int(seconds.rounded())

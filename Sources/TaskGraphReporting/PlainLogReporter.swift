@@ -19,7 +19,7 @@ public struct PlainLogReporter: EventSink {
 
     public func receive(_ event: EngineEvent) {
         guard let line = line(for: event.kind) else { return }
-        let seconds = Double(event.elapsed.components.seconds) + Double(event.elapsed.components.attoseconds) * 1e-18
+        let seconds = event.elapsed.inSeconds
         output.write("[" + String(format: "%7.1fs", seconds) + "] " + line + "\n")
     }
 

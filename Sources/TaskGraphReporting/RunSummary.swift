@@ -44,7 +44,7 @@ public struct RunSummary {
 
     private func criticalPathLine() -> String? {
         let weights = report.nodes.map { record in
-            record.duration.map { Double($0.components.seconds) + Double($0.components.attoseconds) * 1e-18 } ?? 0
+            record.duration.map(\.inSeconds) ?? 0
         }
         guard report.nodes.count > 1,
             let (path, total) = criticalPath(graph.dependencyList, weights: weights), path.count > 1

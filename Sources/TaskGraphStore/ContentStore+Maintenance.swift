@@ -52,7 +52,7 @@ extension ContentStore {
         maxSize: Int64?, targetSize: Int64? = nil, maxAge: Duration?
     ) async throws -> GarbageCollectionReport {
         let layout = layout
-        let maxAgeSeconds = maxAge.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let maxAgeSeconds = maxAge.map(\.inSeconds)
         return try await BlockingIO.run {
             let scan = StoreScan.take(layout, readingRecords: true)
             let now = Double(wallClockNanoseconds()) / 1e9

@@ -29,7 +29,7 @@ extension NodeRunner {
         let started = ContinuousClock.now
         let completion = await runAttempts(index, of: plan, inputs: inputs, lane: lane)
         if let result = completion.result {
-            let seconds = Self.seconds(ContinuousClock.now - started)
+            let seconds = (ContinuousClock.now - started).inSeconds
             if let warning = await cache.record(index, of: plan, action: action, key: key, result: result, seconds: seconds) {
                 emit(.warning(node: index, message: warning))
             }
@@ -64,7 +64,7 @@ extension NodeRunner {
                     let decision = CacheDecision(.miss, .remoteChanged)
                     cache.decide(index, decision)
                     emit(.nodeCacheDecided(node: index, decision))
-                    let seconds = Self.seconds(ContinuousClock.now - started)
+                    let seconds = (ContinuousClock.now - started).inSeconds
                     if let warning = await cache.record(index, of: plan, action: action, key: key, result: fresh, seconds: seconds) {
                         emit(.warning(node: index, message: warning))
                     }
@@ -125,9 +125,5 @@ extension NodeRunner {
         let result = try await action.run(in: context)
         _ = try? await cache.store.storeResult(result)
         return result
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
