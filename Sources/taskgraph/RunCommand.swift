@@ -48,6 +48,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write a Chrome trace (Perfetto, chrome://tracing) to this file.", valueName: "file"))
     var trace: String?
 
+    @Option(help: ArgumentHelp("Write a self-contained HTML report of the run to this file.", valueName: "file"))
+    var report: String?
+
     @Flag(help: "Print, for every operation, whether it ran or was reused, and why.")
     var explain = false
 
@@ -61,6 +64,7 @@ struct RunCommand: AsyncParsableCommand {
         if !forced.isEmpty, !cache.force {
             throw ValidationError("operation ids after the file name go with --force, e.g. --force \(forced[0])")
         }
+        if let report { try ReportDestination.check(report, option: "--report") }
     }
 
     func run() async throws {
@@ -81,7 +85,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             presenter = try RunPresenter(
                 graph: graph, pipeline: loaded.name, plain: noProgress, eventsPath: json ? "-" : events,
-                tracePath: trace)
+                tracePath: trace, reportCommand: report.map { _ in CommandLine.arguments })
         } catch {
             throw ValidationError("--events: \(error)")
         }
@@ -97,6 +101,9 @@ struct RunCommand: AsyncParsableCommand {
         await resources.shutDown()
         await session.finish(runCache)
         await presenter.finish(report: outcome.report, graph: graph)
+        if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {
+            throw ExitCode(CLIExitCode.operationFailed)
+        }
         if explain {
             let decisions = runCache.decisions
             TextOutput.standardOutput.write(ExplanationPrinter.render(graph.nodes.compactMap { node in

@@ -13,12 +13,17 @@ struct RunPresenter {
     private let display: LiveStatusDisplay?
     private let eventOutput: TextOutput?
     private let trace: (recorder: TraceRecorder, path: String)?
+    private let reportRecorder: ReportRecorder?
 
     /// - Parameters:
     ///   - plain: plain log lines even on a terminal (`--no-progress`).
     ///   - eventsPath: `--events FILE`; `-` means standard output (`--json`).
     ///   - tracePath: `--trace FILE`.
-    init(graph: ExecutionGraph, pipeline: String, plain: Bool, eventsPath: String?, tracePath: String?) throws {
+    ///   - reportCommand: with `--report`, the command line to show in the report.
+    init(
+        graph: ExecutionGraph, pipeline: String, plain: Bool, eventsPath: String?, tracePath: String?,
+        reportCommand: [String]? = nil
+    ) throws {
         let environment = ProcessInfo.processInfo.environment
         let output = TextOutput.standardError
         let live = output.isTerminal && !plain && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
@@ -45,6 +50,8 @@ struct RunPresenter {
         } else {
             trace = nil
         }
+        reportRecorder = reportCommand.map { ReportRecorder(graph: graph, pipeline: pipeline, command: $0) }
+        if let reportRecorder { sinks.append(reportRecorder) }
         sink = sinks.count == 1 ? sinks[0] : EventFanOut(sinks)
     }
 
@@ -78,5 +85,13 @@ struct RunPresenter {
         }
         output.write("\n" + RunSummary(report: report, graph: graph).render())
         output.flush()
+    }
+
+    /// Writes the HTML report (`--report`) of the run, with thumbnails of the images it saved;
+    /// on failure says why and returns false.
+    func writeReport(_ report: RunReport, graph: ExecutionGraph, to path: String) async -> Bool {
+        guard let reportRecorder, let run = try? reportRecorder.recordedRun() else { return false }
+        let previews = await ReportPreviews.make(graph: graph, report: report)
+        return await ReportCommand.write(HTMLReport(run: run, previews: previews), to: path)
     }
 }

@@ -21,7 +21,7 @@ struct TaskGraphCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, ValidateCommand.self, ExplainCommand.self, GraphCommand.self, ListOpsCommand.self,
+            RunCommand.self, ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GraphCommand.self, ListOpsCommand.self,
             SchemaCommand.self, CacheCommand.self,
         ])
 
