@@ -48,6 +48,7 @@ public struct JSONEventWriter: EventSink {
             ("timestamp", JSONText.quoted(JSONText.timestamp(start + Double(JSONText.microseconds(event.elapsed)) / 1e6))),
         ]
         fields += details(of: event.kind)
+        if let usage = event.usage { fields += Self.fields(of: usage) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
     }
 
@@ -76,6 +77,14 @@ public struct JSONEventWriter: EventSink {
         case .timedOut(let limit): [("reason", JSONText.quoted(outcome.reason)), ("timeout", JSONText.seconds(limit))]
         case .skipped(let cause): [("because", JSONText.quoted(cause))]
         }
+    }
+
+    /// The keys a final event adds for what the operation used: `cpu_user` and `cpu_system`
+    /// (seconds), and when measured `max_rss`, `bytes_read` and `bytes_written` (bytes).
+    static func fields(of usage: ResourceUsage) -> [(String, String)] {
+        let measured = [("max_rss", usage.maxResidentBytes), ("bytes_read", usage.bytesRead), ("bytes_written", usage.bytesWritten)]
+        return [("cpu_user", String(format: "%.6f", usage.userCPU)), ("cpu_system", String(format: "%.6f", usage.systemCPU))]
+            + measured.compactMap { name, value in value.map { (name, "\($0)") } }
     }
 
     private func node(_ index: Int) -> [(String, String)] {

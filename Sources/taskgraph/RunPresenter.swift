@@ -39,7 +39,7 @@ struct RunPresenter {
         if let eventsPath {
             let events = eventsPath == "-" ? TextOutput.standardOutput : try TextOutput(creatingFile: eventsPath)
             eventOutput = events
-            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events))
+            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events, command: CommandLine.arguments))
         } else {
             eventOutput = nil
         }

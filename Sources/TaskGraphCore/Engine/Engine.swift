@@ -114,7 +114,8 @@ public struct Engine: Sendable {
             let index = assignment.node
             let completion = await runner.run(index, of: plan, results: assignment.results, lane: lane)
             let end = events == nil ? .zero : clock.elapsed
-            events?.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome)))
+            events?.receive(EngineEvent(
+                elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome), usage: completion.usage))
             let finish = coordinator.finish(
                 index, startedAt: assignment.start, outcome: completion.outcome, result: completion.result,
                 attempts: completion.attempts, takingNextFrom: pool)

@@ -28,6 +28,8 @@ public struct EngineEvent: Sendable {
     public var elapsed: Duration
     /// What happened.
     public var kind: Kind
+    /// With `nodeFinished`: what the node's attempts used, when it ran and it was measured.
+    public var usage: ResourceUsage? = nil
 }
 
 /// Receives engine events. Called synchronously from the engine's workers: keep it quick and

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an operation used while it ran, summed over its attempts: CPU time, peak memory and
 /// storage IO. For an `exec` these are the child's figures from `wait4` (its rusage, children it
 /// waited for included); for a built-in operation only the CPU time its task spent on its threads
@@ -26,4 +28,14 @@ public struct ResourceUsage: Sendable, Hashable, Codable {
 
     /// User plus system CPU seconds.
     public var cpuTime: Double { userCPU + systemCPU }
+}
+
+extension ResourceUsage {
+    /// The figures `wait4` gave for a reaped child (`ru_maxrss` is in KiB, blocks are 512 bytes).
+    init(childUsage usage: rusage) {
+        self.init(
+            userCPU: UsageMeter.seconds(usage.ru_utime), systemCPU: UsageMeter.seconds(usage.ru_stime),
+            maxResidentBytes: Int(usage.ru_maxrss) * 1024, bytesRead: Int(usage.ru_inblock) * 512,
+            bytesWritten: Int(usage.ru_oublock) * 512)
+    }
 }

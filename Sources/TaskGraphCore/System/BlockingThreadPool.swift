@@ -45,7 +45,9 @@ public final class BlockingThreadPool: Sendable {
 
     /// Queues `work`, starting a new thread if none is idle and the cap allows it. After
     /// `shutDown`, `work` gets a thread started for it alone.
+    /// The work is measured for the node running it (`UsageMeter`).
     package func submit(_ work: @escaping @Sendable () -> Void) {
+        let work = UsageMeter.measuring(work)
         switch core.enqueue(work, maximumThreads: maximumThreads) {
         case .queued: break
         case .startThread: Self.startThread { [core] in core.workLoop() }

@@ -64,6 +64,7 @@ public final class ChildProcesses: Sendable {
         } onCancel: {
             terminate(child, gracePeriod: gracePeriod)
         }
+        if let usage = result.usage { UsageMeter.current?.add(usage) }
         try Task.checkCancellation()
         return result
     }

@@ -9,7 +9,7 @@ extension HTMLReportScript {
           constructor(){
             this.columns=[['id','operation',i=>ops.id[i]],['type','type',i=>ops.type[i]],
               ['outcome','outcome',i=>kinds[ops.outcome[i]].label],['wait','queue wait',wait,seconds],
-              ['run','run time',runTime,seconds],['attempts','attempts',i=>ops.attempts[i]],
+              ['run','run time',runTime,seconds],['attempts','tries',i=>ops.attempts[i]],
               ['cpu','CPU time',i=>ops.cpu[i],seconds],['rss','peak memory',i=>ops.rss[i],bytes],
               ['read','read',i=>ops.read[i],bytes],['written','written',i=>ops.written[i],bytes],
               ['reason','failure or cache reason',i=>ops.reason[i]]];
