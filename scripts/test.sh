@@ -3,13 +3,13 @@
 #   0. the module layering check (scripts/check-layering.py: TaskGraphCore links no image,
 #      network or cipher library; families stay apart);
 #   1. unit and end-to-end tests of the built binary (real processes, signals, HTTP servers,
-#      JPEG/PNG files, a short interrupt-torture run);
+#      JPEG/PNG files, HTML reports in headless Chromium, a short interrupt-torture run);
 #   2. the same suite under ThreadSanitizer (scripts/sanitize.sh thread);
 #   3. every fuzz target for FUZZ_SECONDS seconds each (default 30; fuzz/run-all).
 # QUICK=1 runs step 1 only, for a fast check while developing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh --browser
 scripts/check-layering.py
 swift build --build-tests
 swift test --skip-build

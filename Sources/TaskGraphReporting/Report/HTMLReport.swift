@@ -31,8 +31,8 @@ public struct HTMLReport: Sendable {
         page += header() + failures() + previewSection()
         page += "<section id=\"timeline\"><h2>Timeline</h2><p class=\"hint\">Scroll to zoom, drag to pan, hover for "
             + "details. <button data-zoom=\"in\">+</button> <button data-zoom=\"out\">−</button> "
-            + "<button data-zoom=\"fit\">fit</button></p><div id=\"timeline-view\"><svg id=\"timeline-svg\" "
-            + "xmlns=\"http://www.w3.org/2000/svg\"></svg></div><div id=\"tooltip\" hidden></div></section>\n"
+            + "<button data-zoom=\"fit\">fit</button></p><div id=\"timeline-view\"><svg id=\"timeline-svg\">"
+            + "</svg></div><div id=\"tooltip\" hidden></div></section>\n"
         page += "<section id=\"graph\"><h2>Graph</h2><p class=\"hint\">\(graphCaption(graph: graph, path: path))</p>"
             + "<div class=\"scroll\">\(graph.svg())</div></section>\n"
         page += "<section id=\"operations\"><h2>Operations</h2><p class=\"hint\"><input id=\"filter\" type=\"search\" "

@@ -116,7 +116,7 @@ struct ReportGraph {
                 + "<text x=\"6\" y=\"14\" class=\"id\">\(HTMLText.escape(Self.clipped(box.label, 28)))</text>"
                 + "<text x=\"6\" y=\"28\" class=\"detail\">\(HTMLText.escape(Self.clipped(box.detail, 34)))</text></g>"
         }
-        return "<svg id=\"graph-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" "
+        return "<svg id=\"graph-svg\" width=\"\(width)\" height=\"\(height)\" "
             + "viewBox=\"0 0 \(width) \(height)\"><g class=\"edges\">\(edges)</g><g class=\"nodes\">\(nodes)</g></svg>"
     }
 
