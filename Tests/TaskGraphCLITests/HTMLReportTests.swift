@@ -49,7 +49,8 @@ import TaskGraphImaging
         #expect(!html.contains("http://") && !html.contains("https://"), "the page must fetch nothing")
         let dom = try await browser.dom(of: page)
         expectLoadedCleanly(dom)
-        let ids = try operationIDs(inEvents: directory.appendingPathComponent("events.jsonl"))
+        let events = directory.appendingPathComponent("events.jsonl")
+        let ids = try operationIDs(inEvents: events)
         #expect(ids.count == 26)
         for id in ids { #expect(dom.contains(id), "\(id) is not in the page") }
         #expect(dom.contains("id=\"timeline-svg\"") && dom.contains("<rect class=\"bar\""))
@@ -57,6 +58,12 @@ import TaskGraphImaging
         // Before and after: the thumbnail and the toned photo of each of the three, and the contact sheet.
         #expect(dom.components(separatedBy: "src=\"data:image/jpeg;base64,").count - 1 == 7)
         #expect(dom.contains("class=\"row\""), "the table drew no rows")
+        // Built-in operations report the CPU time of their work on the run's blocking threads.
+        let tilts = try String(contentsOf: events, encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["event"] as? String == "succeeded" && $0["type"] as? String == "tilt-shift" }
+        #expect(tilts.count == 3)
+        #expect(tilts.allSatisfy { ($0["cpu_user"] as? Double ?? 0) + ($0["cpu_system"] as? Double ?? 0) > 0 })
         let screenshot = directory.appendingPathComponent("report.png")
         try await browser.screenshot(of: page, to: screenshot)
         try await expectNotBlank(screenshot)
