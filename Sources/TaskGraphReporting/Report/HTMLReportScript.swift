@@ -3,7 +3,7 @@
 ///
 /// The page marks itself for tests and tools: `<body data-ready="1">` once everything is drawn,
 /// and `data-errors` counts uncaught errors and `console.error` calls (listed in
-/// `<pre id="report-errors">`).
+/// `<pre id="report-errors">`); `data-load-ms` is the time from navigation to drawn (`performance.now()`).
 enum HTMLReportScript {
     /// Runs first, in `<head>`: counts uncaught errors and `console.error` calls into the DOM.
     static let errorCatcher = #"""
@@ -50,7 +50,7 @@ enum HTMLReportScript {
         document.querySelectorAll('#graph-svg .node').forEach(node=>node.addEventListener('click',()=>{
           opsTable.filterBy(node.dataset.filter);document.getElementById('operations').scrollIntoView();}));
         window.addEventListener('resize',()=>{timeline.draw();opsTable.draw();});
-        document.body.dataset.ready='1';
+        document.body.dataset.loadMs=String(Math.round(performance.now()));document.body.dataset.ready='1';
 
         """#
 }
