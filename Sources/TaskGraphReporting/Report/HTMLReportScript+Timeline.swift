@@ -59,7 +59,8 @@ extension HTMLReportScript {
             const height=top+this.rows.length*h+4;const parts=[];
             const step=niceStep((this.t1-this.t0)/Math.max(width/90,1));
             for(let t=Math.ceil(this.t0/step)*step;t<=this.t1;t+=step){const x=x0+(t-this.t0)*scale;
-              parts.push(`<line class="grid" x1="${x}" x2="${x}" y1="18" y2="${height}"/><text x="${x+2}" y="12">${seconds(t)}</text>`);}
+              const label=x<x0+width-50?`<text x="${x+2}" y="12">${t===0?'0':seconds(t)}</text>`:'';
+              parts.push(`<line class="grid" x1="${x}" x2="${x}" y1="18" y2="${height}"/>`+label);}
             this.rows.forEach((row,r)=>{const y=top+r*h;
               parts.push(`<text x="4" y="${y+14}">${escapeHTML(row.label)}</text>`);
               let run=null;const flush=()=>{if(run)parts.push(`<rect class="bar" x="${run.a.toFixed(1)}" y="${y+2}" width="${Math.max(run.b-run.a,1).toFixed(1)}" height="${h-4}" fill="${run.c}"><title>${run.n>1?run.n+' operations':escapeHTML(ops.id[run.i])}</title></rect>`);};
