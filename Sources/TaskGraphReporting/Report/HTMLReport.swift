@@ -107,8 +107,10 @@ public struct HTMLReport: Sendable {
             : "Click an operation to find it in the table. "
         if path.count > 1 {
             let total = path.reduce(0.0) { $0 + (run.operations[$1].runTime ?? 0) }
+            let ids = path.map { run.operations[$0].id }
+            let shown = ids.count > 12 ? ids.prefix(5) + ["… \(ids.count - 10) more …"] + ids.suffix(5) : ids[...]
             caption += "Critical path (\(DurationText.format(JSONText.duration(seconds: total))), outlined): "
-                + HTMLText.escape(path.map { run.operations[$0].id }.joined(separator: " → "))
+                + HTMLText.escape(shown.joined(separator: " → "))
         }
         return caption
     }
