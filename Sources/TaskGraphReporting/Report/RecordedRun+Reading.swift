@@ -38,9 +38,7 @@ extension RecordedRun {
     /// - Parameter source: names the stream in errors, e.g. its path.
     /// - Throws: `RecordedRunError` when a line is not an event or the stream has no `run_started`.
     public static func read(_ data: Data, source: String) throws(RecordedRunError) -> RecordedRun {
-        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        if data.last != UInt8(ascii: "\n"), !lines.isEmpty { lines.removeLast() }
-        let events = try decode(lines, source: source)
+        let events = try decode(data, source: source)
         guard events.contains(where: { $0.event == "run_started" }) else { throw .noRunStarted(source: source) }
         var run = RecordedRun()
         var positions: [String: Int] = [:]
@@ -48,26 +46,43 @@ extension RecordedRun {
         return run
     }
 
-    /// The events of `lines` (empty ones skipped), decoded as one JSON array: one decoder call
-    /// costs far less than one per line. Only when that fails are lines decoded one by one, to
-    /// name the first bad one.
-    private static func decode(_ lines: [Data.SubSequence], source: String) throws(RecordedRunError) -> [EventLine] {
-        let decoder = JSONDecoder()
-        var array = Data("[".utf8)
-        array.reserveCapacity(lines.reduce(2) { $0 + $1.count + 1 })
+    /// The events of `data`'s complete lines (empty ones skipped), decoded as one JSON array: one
+    /// decoder call costs far less than one per line. Only when that fails are lines decoded one
+    /// by one, to name the first bad one.
+    private static func decode(_ data: Data, source: String) throws(RecordedRunError) -> [EventLine] {
+        let lines = lineRanges(of: data)
+        var array = Data(capacity: data.count + 2)
+        array.append(UInt8(ascii: "["))
         for line in lines where !line.isEmpty {
             if array.count > 1 { array.append(UInt8(ascii: ",")) }
-            array.append(contentsOf: line)
+            array.append(data[line])
         }
         array.append(UInt8(ascii: "]"))
+        let decoder = JSONDecoder()
         if let events = try? decoder.decode([EventLine].self, from: array) { return events }
         for (number, line) in lines.enumerated() where !line.isEmpty {
-            guard (try? decoder.decode(EventLine.self, from: Data(line))) != nil else {
+            guard (try? decoder.decode(EventLine.self, from: data[line])) != nil else {
                 throw .notAnEvent(source: source, line: number + 1)
             }
         }
         // Not expected: every line parses alone, so the array should have too.
         throw .notAnEvent(source: source, line: lines.count)
+    }
+
+    /// The byte ranges of `data`'s lines that end with a newline (newline excluded): a last line
+    /// without one was cut short and is left out.
+    private static func lineRanges(of data: Data) -> [Range<Data.Index>] {
+        data.withUnsafeBytes { bytes -> [Range<Data.Index>] in
+            guard let base = bytes.baseAddress else { return [] }
+            var ranges: [Range<Data.Index>] = []
+            var start = 0
+            while start < bytes.count, let found = memchr(base + start, 0x0A, bytes.count - start) {
+                let end = base.distance(to: UnsafeRawPointer(found))
+                ranges.append((data.startIndex + start)..<(data.startIndex + end))
+                start = end + 1
+            }
+            return ranges
+        }
     }
 
     private mutating func apply(_ line: EventLine, positions: inout [String: Int]) {
