@@ -85,7 +85,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             presenter = try RunPresenter(
                 graph: graph, pipeline: loaded.name, plain: noProgress, eventsPath: json ? "-" : events,
-                tracePath: trace, reportCommand: report.map { _ in CommandLine.arguments })
+                tracePath: trace, recordsReport: report != nil)
         } catch {
             throw ValidationError("--events: \(error)")
         }

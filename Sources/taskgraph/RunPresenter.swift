@@ -19,10 +19,10 @@ struct RunPresenter {
     ///   - plain: plain log lines even on a terminal (`--no-progress`).
     ///   - eventsPath: `--events FILE`; `-` means standard output (`--json`).
     ///   - tracePath: `--trace FILE`.
-    ///   - reportCommand: with `--report`, the command line to show in the report.
+    ///   - recordsReport: keep the events for the HTML report (`--report`).
     init(
         graph: ExecutionGraph, pipeline: String, plain: Bool, eventsPath: String?, tracePath: String?,
-        reportCommand: [String]? = nil
+        recordsReport: Bool = false
     ) throws {
         let environment = ProcessInfo.processInfo.environment
         let output = TextOutput.standardError
@@ -50,7 +50,7 @@ struct RunPresenter {
         } else {
             trace = nil
         }
-        reportRecorder = reportCommand.map { ReportRecorder(graph: graph, pipeline: pipeline, command: $0) }
+        reportRecorder = recordsReport ? ReportRecorder(graph: graph, pipeline: pipeline, command: CommandLine.arguments) : nil
         if let reportRecorder { sinks.append(reportRecorder) }
         sink = sinks.count == 1 ? sinks[0] : EventFanOut(sinks)
     }
@@ -90,7 +90,14 @@ struct RunPresenter {
     /// Writes the HTML report (`--report`) of the run, with thumbnails of the images it saved;
     /// on failure says why and returns false.
     func writeReport(_ report: RunReport, graph: ExecutionGraph, to path: String) async -> Bool {
-        guard let reportRecorder, let run = try? reportRecorder.recordedRun() else { return false }
+        guard let reportRecorder else { return false }
+        let run: RecordedRun
+        do {
+            run = try reportRecorder.recordedRun()
+        } catch {
+            TextOutput.standardError.write("taskgraph: cannot write the report: \(error)\n")
+            return false
+        }
         let previews = await ReportPreviews.make(graph: graph, report: report)
         return await ReportCommand.write(HTMLReport(run: run, previews: previews), to: path)
     }
