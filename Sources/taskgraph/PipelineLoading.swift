@@ -23,7 +23,7 @@ enum PipelineLoading {
 
     /// Prints diagnostics to standard error, one per line (notes follow their error).
     static func printDiagnostics(_ diagnostics: [Diagnostic]) {
-        for diagnostic in diagnostics { TextOutput.standardError.write(diagnostic.description + "\n") }
+        for diagnostic in diagnostics { TextOutput.standardError.write(DisplayText.escaped(diagnostic.description) + "\n") }
     }
 
     /// `2 errors, 1 warning in 1 of 3 files` or `3 files valid`.

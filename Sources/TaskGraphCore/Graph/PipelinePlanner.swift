@@ -20,6 +20,9 @@ struct PipelinePlanner {
             .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
         diagnostics += CycleReporter(expansion: expansion, operations: spec.operations).diagnostics()
         let nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
+        if let nodes {
+            diagnostics += OutputWriters.diagnostics(nodes, outputDirectory: outputDirectory)
+        }
         let unique = Array(Set(diagnostics)).sortedForDisplay()
         guard !unique.containsErrors, let nodes else { return (nil, unique) }
         return (ExecutionGraph(planned: nodes), unique)

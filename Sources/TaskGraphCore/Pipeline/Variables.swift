@@ -24,11 +24,18 @@ struct Variables {
     var values: [String: Value]
     var environment: [String: String]
 
+    /// The deepest chain of variables whose values use variables: deep enough for any real
+    /// pipeline, shallow enough that substituting (which recurses) never exhausts a stack.
+    static let maximumDepth = 100
+    /// The most UTF-8 bytes one substituted value may grow to: values that double at every
+    /// level (`v1: "${v2}${v2}"`) would otherwise exhaust memory in a few dozen levels.
+    static let maximumLength = 16 << 20
+
     /// Substitutes every `${…}` in `scalar`; nil (with diagnostics added) if any is undefined.
     func substitute(
         _ scalar: YAMLScalar, item: ItemBinding, diagnostics: inout [Diagnostic]
     ) -> String? {
-        var visiting: Set<String> = []
+        var visiting: [String] = []
         return substitute(scalar, item: item, visiting: &visiting, diagnostics: &diagnostics)
     }
 
@@ -43,7 +50,7 @@ struct Variables {
     }
 
     private func substitute(
-        _ scalar: YAMLScalar, item: ItemBinding, visiting: inout Set<String>,
+        _ scalar: YAMLScalar, item: ItemBinding, visiting: inout [String],
         diagnostics: inout [Diagnostic]
     ) -> String? {
         let text = scalar.text
@@ -73,6 +80,12 @@ struct Variables {
             index = text.index(after: close)
             if let value = resolve(name, at: location, item: item, visiting: &visiting, diagnostics: &diagnostics) {
                 output += value
+                guard output.utf8.count <= Self.maximumLength else {
+                    diagnostics.append(.error(
+                        "substituting '${\(name)}' makes a value longer than \(Self.maximumLength) bytes",
+                        at: location))
+                    return nil
+                }
             } else {
                 failed = true
             }
@@ -81,7 +94,7 @@ struct Variables {
     }
 
     private func resolve(
-        _ name: String, at location: SourceLocation, item: ItemBinding, visiting: inout Set<String>,
+        _ name: String, at location: SourceLocation, item: ItemBinding, visiting: inout [String],
         diagnostics: inout [Diagnostic]
     ) -> String? {
         if name == "item" {
@@ -104,11 +117,18 @@ struct Variables {
         }
         switch values[name] {
         case .text(let value):
-            guard visiting.insert(name).inserted else {
+            guard !visiting.contains(name) else {
                 diagnostics.append(.error("variable '\(name)' refers to itself", at: location))
                 return nil
             }
-            defer { visiting.remove(name) }
+            guard visiting.count < Self.maximumDepth else {
+                diagnostics.append(.error(
+                    "variables nest more than \(Self.maximumDepth) deep, from '\(visiting[0])' to '\(name)'",
+                    at: location))
+                return nil
+            }
+            visiting.append(name)
+            defer { visiting.removeLast() }
             return substitute(value, item: item, visiting: &visiting, diagnostics: &diagnostics)
         case .list:
             diagnostics.append(.error(

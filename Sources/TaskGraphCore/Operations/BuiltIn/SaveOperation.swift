@@ -24,13 +24,17 @@ public struct SaveOperation: CacheableAction {
             produces: [.file],
             makeAction: { setup in
                 SaveOperation(
-                    path: PathResolver.resolve(setup.parameters.string("path") ?? "", in: setup.outputDirectory),
+                    path: PathResolver.normalized(
+                        PathResolver.resolve(setup.parameters.string("path") ?? "", in: setup.outputDirectory)),
+                    outputDirectory: PathResolver.normalized(setup.outputDirectory),
                     format: setup.parameters.string("format"), quality: setup.parameters.integer("quality"),
                     encoder: encoder)
             })
     }
 
     let path: String
+    /// The directory `path` lies beneath, reached without following links below it.
+    let outputDirectory: String
     let format: String?
     let quality: Int?
     let encoder: (any SaveEncoder)?
@@ -54,7 +58,7 @@ public struct SaveOperation: CacheableAction {
         try await CancellationFlag.run { flag in
             try await context.resources.blockingIO.run {
                 try FileIO.writeAtomically(
-                    data, to: path, isCancelled: { flag.isCancelled }, temporaryFiles: temporaryFiles)
+                    data, to: path, beneath: outputDirectory, isCancelled: { flag.isCancelled }, temporaryFiles: temporaryFiles)
             }
         }
         return WrittenFile(path: path, byteCount: data.count)
