@@ -31,12 +31,20 @@ struct Variables {
     /// level (`v1: "${v2}${v2}"`) would otherwise exhaust memory in a few dozen levels.
     static let maximumLength = 16 << 20
 
+    /// The state of one substitution: the chain of variables being resolved, and the value (nil
+    /// if it failed) of each variable resolved so far, so a variable used many times, or at
+    /// every level of a chain (`v1: "${v2}${v2}"`), is resolved once.
+    private struct Resolution {
+        var visiting: [String] = []
+        var results: [String: String?] = [:]
+    }
+
     /// Substitutes every `${…}` in `scalar`; nil (with diagnostics added) if any is undefined.
     func substitute(
         _ scalar: YAMLScalar, item: ItemBinding, diagnostics: inout [Diagnostic]
     ) -> String? {
-        var visiting: [String] = []
-        return substitute(scalar, item: item, visiting: &visiting, diagnostics: &diagnostics)
+        var resolution = Resolution()
+        return substitute(scalar, item: item, resolution: &resolution, diagnostics: &diagnostics)
     }
 
     /// The items of a list variable referenced as exactly `${name}`, or nil if `scalar` is not
@@ -50,7 +58,7 @@ struct Variables {
     }
 
     private func substitute(
-        _ scalar: YAMLScalar, item: ItemBinding, visiting: inout [String],
+        _ scalar: YAMLScalar, item: ItemBinding, resolution: inout Resolution,
         diagnostics: inout [Diagnostic]
     ) -> String? {
         let text = scalar.text
@@ -78,7 +86,7 @@ struct Variables {
             }
             let name = String(rest[rest.index(index, offsetBy: 2)..<close])
             index = text.index(after: close)
-            if let value = resolve(name, at: location, item: item, visiting: &visiting, diagnostics: &diagnostics) {
+            if let value = resolve(name, at: location, item: item, resolution: &resolution, diagnostics: &diagnostics) {
                 output += value
                 guard output.utf8.count <= Self.maximumLength else {
                     diagnostics.append(.error(
@@ -94,7 +102,7 @@ struct Variables {
     }
 
     private func resolve(
-        _ name: String, at location: SourceLocation, item: ItemBinding, visiting: inout [String],
+        _ name: String, at location: SourceLocation, item: ItemBinding, resolution: inout Resolution,
         diagnostics: inout [Diagnostic]
     ) -> String? {
         if name == "item" {
@@ -117,19 +125,22 @@ struct Variables {
         }
         switch values[name] {
         case .text(let value):
-            guard !visiting.contains(name) else {
+            if let known = resolution.results[name] { return known }
+            guard !resolution.visiting.contains(name) else {
                 diagnostics.append(.error("variable '\(name)' refers to itself", at: location))
                 return nil
             }
-            guard visiting.count < Self.maximumDepth else {
+            guard resolution.visiting.count < Self.maximumDepth else {
                 diagnostics.append(.error(
-                    "variables nest more than \(Self.maximumDepth) deep, from '\(visiting[0])' to '\(name)'",
+                    "variables nest more than \(Self.maximumDepth) deep, from '\(resolution.visiting[0])' to '\(name)'",
                     at: location))
                 return nil
             }
-            visiting.append(name)
-            defer { visiting.removeLast() }
-            return substitute(value, item: item, visiting: &visiting, diagnostics: &diagnostics)
+            resolution.visiting.append(name)
+            let result = substitute(value, item: item, resolution: &resolution, diagnostics: &diagnostics)
+            resolution.visiting.removeLast()
+            resolution.results[name] = .some(result)
+            return result
         case .list:
             diagnostics.append(.error(
                 "variable '\(name)' is a list; use it on its own, as in 'foreach: ${\(name)}'",
