@@ -19,12 +19,14 @@ public struct RunSummary {
     public func render() -> String {
         let rows = orderedRecords()
         let shown = rows.prefix(maximumRows)
-        let idWidth = min(max(9, shown.map(\.id.count).max() ?? 0), 48)
+        // Ids, paths and reasons come from outside: no control character reaches the terminal raw.
+        let ids = shown.map { DisplayText.escaped($0.id) }
+        let idWidth = min(max(9, ids.map(\.count).max() ?? 0), 48)
         var text = pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8) + "  detail\n"
-        for record in shown {
+        for (record, id) in zip(shown, ids) {
             let time = record.duration.map(DurationText.format) ?? "-"
             let detail = DisplayText.escaped(record.outcome == .succeeded ? record.summary : record.outcome.reason)
-            text += pad(DisplayText.escaped(record.id), idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
+            text += pad(id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
                 + "  " + detail + "\n"
         }
         if rows.count > shown.count { text += "… and \(rows.count - shown.count) more\n" }
