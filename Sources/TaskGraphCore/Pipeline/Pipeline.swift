@@ -25,7 +25,14 @@ public struct Pipeline: Sendable {
         } catch {
             throw .invalid([.error(error.description, at: SourceLocation(file: file, line: 1, column: 1))])
         }
-        return try load(text: PipelineText.decode(bytes, file: file), file: file, options: options)
+        return try load(bytes: bytes, file: file, options: options)
+    }
+
+    /// Loads, validates and plans a pipeline from the bytes of a file, reporting locations in
+    /// `file`: UTF-8 text without NUL, or a located error (`PipelineText`).
+    /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
+    public static func load(bytes: Data, file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
+        try load(text: PipelineText.decode(bytes, file: file), file: file, options: options)
     }
 
     /// Loads, validates and plans a pipeline from `text`, reporting locations in `file`.
