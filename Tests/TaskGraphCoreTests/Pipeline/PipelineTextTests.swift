@@ -2,14 +2,14 @@ import Foundation
 import Testing
 
 @testable import TaskGraphCore
+import OperationTestSupport
 
 /// A pipeline file's bytes must be UTF-8 text without NUL: the first offending byte is located,
 /// another Unicode encoding is named, nothing reaches a program as U+FFFD.
 struct PipelineTextTests {
-    /// The diagnostics of loading `bytes` from a real file named `name`.
+    /// The diagnostics of loading `bytes` from a real file, `p.yaml`.
     private func diagnostics(ofFileWith bytes: [UInt8]) throws -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("text-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let directory = try makeScratchDirectory().path
         let file = directory + "/p.yaml"
         try Data(bytes).write(to: URL(fileURLWithPath: file))
         do {

@@ -2,14 +2,13 @@ import Foundation
 import Testing
 
 @testable import TaskGraphCore
+import OperationTestSupport
 
 /// Writes beneath an output directory never pass through a symbolic link inside it, and a
 /// legal file name of up to 255 bytes gets a temporary name that is legal too.
 struct ContainedDirectoryTests {
     private func emptyDirectory() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("contained-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try makeScratchDirectory().path
     }
 
     @Test func aLinkInsideTheRootIsNotFollowedOutOfIt() async throws {
