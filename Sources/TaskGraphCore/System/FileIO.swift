@@ -74,8 +74,11 @@ package enum FileIO {
             try createDirectory(of: path)
         }
         do {
-            try writeThroughTemporary(
-                data, to: directory?.path(of: name) ?? path, isCancelled: isCancelled, temporaryFiles: temporaryFiles)
+            // The descriptor must stay open until the file is renamed: its path goes through it.
+            try withExtendedLifetime(directory) {
+                try writeThroughTemporary(
+                    data, to: directory?.path(of: name) ?? path, isCancelled: isCancelled, temporaryFiles: temporaryFiles)
+            }
         } catch OperationError.writeFailed(_, let reason) {
             throw OperationError.writeFailed(path: path, reason: reason)
         }
