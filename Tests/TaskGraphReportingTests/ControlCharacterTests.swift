@@ -31,4 +31,22 @@ import TaskGraphReporting
         output.flush()
         #expect(try contents(of: path) == #"[    0.0s] FAILED    save[\u{1B}]: cannot write 'out/a\u{1B}[2Jb\nc.txt'"# + "\n")
     }
+
+    @Test func theLiveDisplayEscapesThemButKeepsItsOwnControlSequences() async throws {
+        var graph = ExecutionGraph()
+        try graph.add("save[\u{1B}]", action: ClosureAction { _ in EmptyArtifact() })
+        let (output, path) = try scratchOutput(named: "terminal")
+        let display = LiveStatusDisplay(graph: graph, output: output, useColor: false)
+        display.receive(EngineEvent(elapsed: .zero, kind: .runStarted(nodeCount: 1)))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await display.run() }
+            while try !contents(of: path).contains("/1  done ") { try? await Task.sleep(for: .milliseconds(10)) }
+            display.receive(finished(0, .failed("cannot write '\(hostile)'")))
+            group.cancelAll()
+        }
+        output.flush()
+        let screen = try contents(of: path)
+        #expect(screen.contains(#"FAILED save[\u{1B}]: cannot write 'out/a\u{1B}[2Jb\nc.txt'"# + "\n"))
+        #expect(!screen.contains("\u{1B}[2J"))
+    }
 }
