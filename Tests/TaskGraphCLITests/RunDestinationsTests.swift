@@ -56,6 +56,23 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == [])
     }
 
+    @Test func aCachedSaveIsNotRestoredThroughALinkPlacedSince() async throws {
+        let directory = try fixtureDirectory(["hello.yaml"])
+        let elsewhere = try fixtureDirectory()
+        let cache = ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path]
+        let arguments = ["run", "hello.yaml", "--output", "out", "--no-progress"]
+        #expect(try await TaskGraphProcess.run(arguments, in: directory, environment: cache).status == 0)
+        let link = directory.appendingPathComponent("out/greetings").path
+        try FileManager.default.removeItem(atPath: link)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: elsewhere.path)
+        let result = try await TaskGraphProcess.run(arguments, in: directory, environment: cache)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(
+            "FAILED    keep[bob]: cannot write '\(link)/bob.txt': '\(link)' is a symbolic link; "
+                + "paths in the output directory may not pass through one\n"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == [])
+    }
+
     @Test func controlCharactersInFileNamesAreEscapedInTheLogAndSummary() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
         let result = try await TaskGraphProcess.run(

@@ -46,6 +46,12 @@ final class ContainedDirectory {
         descriptor = current
     }
 
+    /// Checks that the directory of `path` can be reached beneath `root` without passing
+    /// through a symbolic link, creating missing directories (see `init`).
+    static func check(_ path: String, beneath root: String) throws(OperationError) {
+        _ = try ContainedDirectory(parentOf: path, beneath: root)
+    }
+
     deinit {
         close(descriptor)
     }
