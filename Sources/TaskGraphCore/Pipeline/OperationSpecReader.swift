@@ -41,7 +41,7 @@ struct OperationSpecReader {
     private func read(id: YAMLScalar, value: YAMLValue, diagnostics: inout [Diagnostic]) -> OperationSpec? {
         guard Self.isValidID(id.text) else {
             diagnostics.append(.error(
-                "invalid operation id '\(id.text)'; use letters, digits, '-', '_' and '.'", at: id.location))
+                "invalid operation id \(DisplayText.quoted(id.text)); use letters, digits, '-', '_' and '.'", at: id.location))
             return nil
         }
         // Named in messages only: built when one is reported.
@@ -79,9 +79,9 @@ struct OperationSpecReader {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) != nil else {
                 let message = if let advice = type.removedParameters[pair.key.text] {
-                    "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
+                    "\(DisplayText.quoted(pair.key.text)) is no longer supported for '\(type.name)': \(advice)"
                 } else {
-                    "unknown key '\(pair.key.text)' for '\(type.name)'"
+                    "unknown key \(DisplayText.quoted(pair.key.text)) for '\(type.name)'"
                         + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
                 }
                 diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))

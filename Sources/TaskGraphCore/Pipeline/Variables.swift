@@ -118,7 +118,7 @@ struct Variables {
         if name.hasPrefix("env.") {
             let variable = String(name.dropFirst(4))
             guard let value = environment[variable] else {
-                diagnostics.append(.error("environment variable '\(variable)' is not set", at: location))
+                diagnostics.append(.error("environment variable \(DisplayText.quoted(variable)) is not set", at: location))
                 return nil
             }
             return value
@@ -149,7 +149,7 @@ struct Variables {
         case nil:
             let known = Array(values.keys) + ["item"]
             diagnostics.append(.error(
-                "undefined variable '\(name)'" + Suggestion.clause(for: name, in: known), at: location))
+                "undefined variable \(DisplayText.quoted(name))" + Suggestion.clause(for: name, in: known), at: location))
             return nil
         }
     }

@@ -160,7 +160,7 @@ struct YAMLComposer {
             frame.dropsValue = true
         } else if let first = firstOccurrence(of: key, in: &frame, pairs: children.pairs) {
             diagnostics.append(.error(
-                "duplicate key '\(key.text)' in the same mapping (first at line \(first.line))", at: key.location))
+                "duplicate key \(DisplayText.quoted(key.text)) in the same mapping (first at line \(first.line))", at: key.location))
             frame.dropsValue = true
         }
         frame.pendingKey = key

@@ -41,6 +41,17 @@ import OperationTestSupport
         ])
     }
 
+    @Test func aHugeKeyOrVariableNameIsQuotedCutToo() {
+        // libyaml allows keys of at most 1024 characters.
+        let key = String(repeating: "k", count: 1000)
+        let name = String(repeating: "n", count: 1_000_000)
+        let prefix = { (text: String) in String(text.prefix(DisplayText.quotedLimit)) }
+        #expect(diagnostics("version: 1\n\(key): 1\noperations:\n  a: {op: exec, command: [\"${\(name)}\"]}\n") == [
+            "test.yaml:2:1: error: unknown top-level key '\(prefix(key))…' (1000 bytes)",
+            "test.yaml:4:28: error: undefined variable '\(prefix(name))…' (1000000 bytes)",
+        ])
+    }
+
     @Test func controlCharactersInValuesAreEscapedInMessages() {
         #expect(diagnostics("version: 1\noperations:\n  a: {op: exec, command: [echo], retries: \"\\e[2J\\n\"}\n") == [
             #"test.yaml:3:43: error: operation 'a': 'retries' must be a whole number from 0 to 100, not '\u{1B}[2J\n'"#,
