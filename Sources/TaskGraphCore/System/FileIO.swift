@@ -92,8 +92,8 @@ package enum FileIO {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             // FileManager's error names no reason; mkdir's errno does (`Not a directory`).
-            let reason = mkdir(directory, 0o755) == 0 ? "" : ": " + lastErrorText()
-            throw .writeFailed(path: path, reason: "cannot create directory '\(directory)'" + reason)
+            guard mkdir(directory, 0o755) != 0 else { return }
+            throw .writeFailed(path: path, reason: "cannot create directory '\(directory)': \(lastErrorText())")
         }
     }
 
