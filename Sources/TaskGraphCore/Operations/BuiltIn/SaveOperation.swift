@@ -39,8 +39,9 @@ public struct SaveOperation: CacheableAction {
     let quality: Int?
     let encoder: (any SaveEncoder)?
 
-    /// Version 1.
-    public var cacheVersion: Int { 1 }
+    /// Version 2: bytes are converted to the image format the path or `format` names (version
+    /// 1 wrote them unchanged), so results stored by version 1 are not reused.
+    public var cacheVersion: Int { 2 }
 
     /// The file it writes.
     public var outputFiles: [String] { [path] }
