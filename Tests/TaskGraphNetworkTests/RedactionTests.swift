@@ -59,4 +59,15 @@ struct QueryRedactionTests {
         #expect(RedactedURL.redactAll(in: "Could not resolve \(url); access_token=s3cr3t", url: url)
             == "Could not resolve https://example.com/data?access_token=***; access_token=***")
     }
+
+    @Test func dryRunHidesSecretQueryValues() throws {
+        let graph = try plannedGraph("""
+            version: 1
+            operations:
+              fetch: {op: download, url: "https://example.com/data.bin?token=s3cr3t&v=2"}
+            """, registry: .network)
+        let plan = PlanPrinter(graph: graph).render()
+        #expect(plan.contains("url=https://example.com/data.bin?token=***&v=2"))
+        #expect(!plan.contains("s3cr3t"))
+    }
 }
