@@ -17,7 +17,7 @@ func fuzzOutputPath(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let path = String(decoding: line, as: UTF8.self)
     let contents = Data(input.dropFirst(line.count + 1))
     Sandbox.shared.reset()
-    FileManager.default.createFile(atPath: Sandbox.shared.root + "/in.bin", contents: contents)
+    _ = FileManager.default.createFile(atPath: Sandbox.shared.root + "/in.bin", contents: contents)
     let yaml = """
         version: 1
         operations:
