@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 swift build -c release --product taskgraph
+mkdir -p out
 exec .build/release/taskgraph run pipelines/photos.yaml --report out/photos-report.html "$@"

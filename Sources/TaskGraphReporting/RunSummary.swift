@@ -19,12 +19,14 @@ public struct RunSummary {
     public func render() -> String {
         let rows = orderedRecords()
         let shown = rows.prefix(maximumRows)
-        let idWidth = min(max(9, shown.map(\.id.count).max() ?? 0), 48)
+        // Ids, paths and reasons come from outside: no control character reaches the terminal raw.
+        let ids = shown.map { DisplayText.escaped($0.id) }
+        let idWidth = min(max(9, ids.map(\.count).max() ?? 0), 48)
         var text = pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8) + "  detail\n"
-        for record in shown {
+        for (record, id) in zip(shown, ids) {
             let time = record.duration.map(DurationText.format) ?? "-"
-            let detail = record.outcome == .succeeded ? record.summary : record.outcome.reason
-            text += pad(record.id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
+            let detail = DisplayText.escaped(record.outcome == .succeeded ? record.summary : record.outcome.reason)
+            text += pad(id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
                 + "  " + detail + "\n"
         }
         if rows.count > shown.count { text += "… and \(rows.count - shown.count) more\n" }
@@ -49,7 +51,7 @@ public struct RunSummary {
         guard report.nodes.count > 1,
             let (path, total) = criticalPath(graph.dependencyList, weights: weights), path.count > 1
         else { return nil }
-        let ids = path.map { report.nodes[$0].id }
+        let ids = path.map { DisplayText.escaped(report.nodes[$0].id) }
         let shown = ids.count > 8 ? ids.prefix(3) + ["…"] + ids.suffix(4) : ids[...]
         let seconds = Duration.milliseconds(Int64(total * 1000))
         return "critical path (\(DurationText.format(seconds))): " + shown.joined(separator: " -> ")

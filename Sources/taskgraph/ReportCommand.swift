@@ -21,11 +21,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
     var output: String
 
-    func validate() throws {
-        try ReportDestination.check(output, option: "--output")
-    }
-
     func run() async throws {
+        try await RunDestinations.checkFile(output, option: "--output")
         let path = events
         let run: RecordedRun
         do {

@@ -64,7 +64,6 @@ struct RunCommand: AsyncParsableCommand {
         if !forced.isEmpty, !cache.force {
             throw ValidationError("operation ids after the file name go with --force, e.g. --force \(forced[0])")
         }
-        if let report { try ReportDestination.check(report, option: "--report") }
     }
 
     func run() async throws {
@@ -80,6 +79,9 @@ struct RunCommand: AsyncParsableCommand {
             TextOutput.standardOutput.flush()
             return
         }
+        try await RunDestinations.checkOutputDirectory(loaded.outputDirectory)
+        if let trace { try await RunDestinations.checkFile(trace, option: "--trace") }
+        if let report { try await RunDestinations.checkFile(report, option: "--report") }
         let options = EngineOptions(jobs: jobs, pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
         do {

@@ -73,11 +73,11 @@ import TaskGraphImaging
         let browser = try HeadlessBrowser()
         let directory = try fixtureDirectory(["failing.yaml"])
         let run = try await TaskGraphProcess.run(
-            ["run", "failing.yaml", "--output", "out", "--report", "pages/run.html", "--events", "events.jsonl"], in: directory)
+            ["run", "failing.yaml", "--output", "out", "--report", "run.html", "--events", "events.jsonl"], in: directory)
         #expect(run.status == 1)
         let replay = try await TaskGraphProcess.run(["report", "events.jsonl", "-o", "replay.html"], in: directory)
         #expect(replay.status == 0, "\(replay.stderr)")
-        let dom = try await browser.dom(of: directory.appendingPathComponent("pages/run.html"))
+        let dom = try await browser.dom(of: directory.appendingPathComponent("run.html"))
         expectLoadedCleanly(dom)
         let sections = dom.components(separatedBy: "<section id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
         #expect(sections == ["failures", "timeline", "graph", "operations"])
@@ -89,7 +89,7 @@ import TaskGraphImaging
         #expect(rows.first == "broken")
         // Both pages come from the same events; only the writers' clocks may differ by a moment.
         let timestamps = try Regex(#"\d{4}-\d\d-\d\dT[0-9:.]+Z"#)
-        let pages = try ["pages/run.html", "replay.html"].map {
+        let pages = try ["run.html", "replay.html"].map {
             try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8).replacing(timestamps, with: "")
         }
         #expect(pages[0] == pages[1])
@@ -108,9 +108,9 @@ import TaskGraphImaging
         #expect(missing.status == 2)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("page.html").path))
         let noDirectory = try await TaskGraphProcess.run(
-            ["run", "failing.yaml", "--report", "failing.yaml/page.html"], in: directory)
+            ["run", "failing.yaml", "--report", "nowhere/page.html"], in: directory)
         #expect(noDirectory.status == 64)
-        #expect(noDirectory.stderr.contains("--report: 'failing.yaml' is not a directory"))
+        #expect(noDirectory.stderr.contains("--report: directory 'nowhere' does not exist"))
         let isDirectory = try await TaskGraphProcess.run(["report", "absent.jsonl", "-o", "."], in: directory)
         #expect(isDirectory.status == 64)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path), "nothing may run")
