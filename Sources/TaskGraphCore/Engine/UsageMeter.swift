@@ -3,9 +3,10 @@ import Foundation
 
 /// Adds up what one node uses while it runs, over all its attempts: the engine makes one per node
 /// and makes it `current` (a task-local) while the node's action runs. The child processes it
-/// starts add their `wait4` figures when reaped; the work it hands to the run's blocking threads
-/// (`BlockingThreadPool.submit`: kernels, codecs, file IO) adds the CPU time of the thread that ran
-/// it, from `getrusage(RUSAGE_THREAD)` before and after. Time the action's own async code spends on
+/// starts add their `wait4` figures when reaped; the work it hands to blocking threads
+/// (`BlockingThreadPool.run`, `BlockingIO.run`, the bands of `ParallelBands`: kernels, codecs,
+/// file IO) adds the CPU time of the thread that ran it, from `getrusage(RUSAGE_THREAD)` before
+/// and after, before the waiting task resumes. Time the action's own async code spends on
 /// the cooperative pool is not counted: tasks hop threads there, so no per-thread clock can tell
 /// it apart from other nodes' (it is short glue for the built-in operations).
 final class UsageMeter: Sendable {
@@ -32,16 +33,16 @@ final class UsageMeter: Sendable {
         }
     }
 
-    /// `work` wrapped to add the CPU time of the thread running it to the current meter; `work`
-    /// itself when there is no current meter.
-    static func measuring(_ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        guard let meter = current else { return work }
-        return {
-            let before = threadTimes()
-            work()
+    /// Runs `body` and adds the CPU time the calling thread spent in it to `meter` (when there
+    /// is one) before returning, so a task waiting for the result finds it counted.
+    static func measure<T>(_ body: () throws -> T, into meter: UsageMeter?) rethrows -> T {
+        guard let meter else { return try body() }
+        let before = threadTimes()
+        defer {
             let after = threadTimes()
             meter.add(ResourceUsage(userCPU: max(after.user - before.user, 0), systemCPU: max(after.system - before.system, 0)))
         }
+        return try body()
     }
 
     /// The user and system CPU seconds of the calling thread.
