@@ -98,6 +98,31 @@ import TaskGraphImaging
         try await expectNotBlank(screenshot)
     }
 
+    @Test func aLargeRunIsDrawnByTemplateAndLoadsCleanly() async throws {
+        let browser = try HeadlessBrowser()
+        let directory = try fixtureDirectory()
+        // 600 recorded operations: fetch[i] and work[i] needing it; work[7] failed.
+        var lines = [#"{"event":"run_started","time":0,"timestamp":"2026-11-24T06:00:00.000Z","schema_version":1,"pipeline":"wide","operations":600}"#]
+        for item in 0..<300 {
+            for (name, needs) in [("fetch", ""), ("work", "\"fetch[\(item)]\"")] {
+                let time = Double(item) * 0.01
+                let ending = name == "work" && item == 7 ? #""event":"failed","reason":"boom""# : #""event":"succeeded""#
+                lines.append(#"{"event":"started","time":\#(time),"timestamp":"2026-11-24T06:00:00.000Z","id":"\#(name)[\#(item)]","type":"exec","attempt":1,"lane":\#(item % 2)}"#)
+                lines.append(#"{\#(ending),"time":\#(time + 0.005),"timestamp":"2026-11-24T06:00:00.000Z","id":"\#(name)[\#(item)]","type":"exec","needs":[\#(needs)]}"#)
+            }
+        }
+        lines.append(#"{"event":"run_finished","time":4,"timestamp":"2026-11-24T06:00:04.000Z","wall_time":4,"cancelled":false,"counts":{}}"#)
+        try write(lines.joined(separator: "\n") + "\n", to: "events.jsonl", in: directory)
+        let report = try await TaskGraphProcess.run(["report", "events.jsonl", "-o", "wide.html"], in: directory)
+        #expect(report.status == 0, "\(report.stderr)")
+        let dom = try await browser.dom(of: directory.appendingPathComponent("wide.html"))
+        expectLoadedCleanly(dom)
+        #expect(dom.components(separatedBy: " data-filter=").count - 1 == 2)
+        #expect(dom.contains("fetch[*] ×300") && dom.contains("work[*] ×300") && dom.contains("299 ok, 1 failed"))
+        #expect(dom.contains("<article class=\"failure\" data-id=\"work[7]\">"))
+        #expect(dom.contains("<div id=\"graph-expanded\"></div>"))
+    }
+
     @Test func reportRefusesWhatIsNotAnEventStreamAndWritesNothing() async throws {
         let directory = try fixtureDirectory(["failing.yaml"])
         try write("{\"event\":\"run_started\"}\nnot json\n", to: "broken.jsonl", in: directory)

@@ -34,7 +34,8 @@ public struct HTMLReport: Sendable {
             + "<button data-zoom=\"fit\">fit</button></p><div id=\"timeline-view\"><svg id=\"timeline-svg\">"
             + "</svg></div><div id=\"tooltip\" hidden></div></section>\n"
         page += "<section id=\"graph\"><h2>Graph</h2><p class=\"hint\">\(graphCaption(graph: graph, path: path))</p>"
-            + "<div class=\"scroll\">\(graph.svg())</div></section>\n"
+            + "<div class=\"scroll\">\(graph.svg())</div>"
+            + (graph.byTemplate ? "<div id=\"graph-expanded\"></div>" : "") + "</section>\n"
         page += "<section id=\"operations\"><h2>Operations</h2><p class=\"hint\"><input id=\"filter\" type=\"search\" "
             + "placeholder=\"filter: id, type or reason\"> <select id=\"outcome-filter\"><option value=\"\">every outcome</option>"
             + NodeOutcome.Kind.allCases.map { "<option value=\"\($0.eventName)\">\($0.label)</option>" }.joined()
@@ -103,7 +104,7 @@ public struct HTMLReport: Sendable {
 
     private func graphCaption(graph: ReportGraph, path: [Int]) -> String {
         var caption = graph.byTemplate
-            ? "\(run.operations.count) operations, drawn by template; click one to list its operations below. "
+            ? "\(run.operations.count) operations, drawn by template; click one to expand it into its operations. "
             : "Click an operation to find it in the table. "
         if path.count > 1 {
             let total = path.reduce(0.0) { $0 + (run.operations[$1].runTime ?? 0) }

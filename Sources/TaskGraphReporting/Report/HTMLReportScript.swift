@@ -47,8 +47,17 @@ enum HTMLReportScript {
     static let start = #"""
         const timeline=new Timeline(),opsTable=new OpsTable();
         timeline.draw();opsTable.apply();
-        document.querySelectorAll('#graph-svg .node').forEach(node=>node.addEventListener('click',()=>{
-          opsTable.filterBy(node.dataset.filter);document.getElementById('operations').scrollIntoView();}));
+        const expanded=document.getElementById('graph-expanded');
+        function showOperation(id){opsTable.filterBy('='+id);document.getElementById('operations').scrollIntoView();}
+        function expand(prefix){const members=[];for(let i=0;i<count;i++)if(ops.id[i].startsWith(prefix))members.push(i);
+          members.sort((a,b)=>(kinds[ops.outcome[b]].failure-kinds[ops.outcome[a]].failure)||a-b);const shown=members.slice(0,200);
+          expanded.innerHTML=`<p class="hint">${escapeHTML(prefix)}*]: ${members.length} operations`+
+            (members.length>shown.length?`, the first ${shown.length} shown (failures first); the table below lists them all`:'')+'</p>'+
+            shown.map(i=>`<button class="op-chip" data-id="${escapeHTML(ops.id[i])}" style="background:${kinds[ops.outcome[i]].colour}" title="${escapeHTML(describe(i))}">${escapeHTML(ops.id[i])}</button>`).join('');
+          expanded.querySelectorAll('.op-chip').forEach(chip=>chip.addEventListener('click',()=>showOperation(chip.dataset.id)));
+          opsTable.filterBy(prefix);}
+        document.querySelectorAll('#graph-svg .node').forEach(node=>node.addEventListener('click',()=>{const filter=node.dataset.filter;
+          if(expanded&&!filter.startsWith('='))expand(filter);else showOperation(filter.replace(/^=/,''));}));
         window.addEventListener('resize',()=>{timeline.draw();opsTable.draw();});
         document.body.dataset.loadMs=String(Math.round(performance.now()));document.body.dataset.ready='1';
 

@@ -30,6 +30,7 @@ enum HTMLReportStyle {
         #table-view{max-height:480px;overflow:auto;position:relative}#table-rows{position:relative}
         .row{position:absolute;left:0;right:0;height:24px;border-bottom:1px solid #f1f3f5}
         .row span{padding:0 6px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+        .op-chip{border:1px solid #adb5bd;border-radius:4px;margin:2px;font-size:12px;cursor:pointer}
         .row .num{text-align:right}.badge{border-radius:8px;padding:0 6px}
         """
 }

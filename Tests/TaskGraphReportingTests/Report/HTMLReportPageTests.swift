@@ -26,6 +26,7 @@ import Testing
         #expect(svg.components(separatedBy: " data-filter=").count - 1 == 2)
         #expect(svg.contains("work[*] ×300") && svg.contains("299 ok, 1 failed"))
         #expect(svg.contains("data-filter=\"work[\""))
+        #expect(HTMLReport(run: run).render().contains("<div id=\"graph-expanded\"></div>"))
         // Small runs get a box per operation.
         #expect(ReportGraph(run: fanRun(3), criticalPath: []).svg().components(separatedBy: " data-filter=").count - 1 == 6)
     }
