@@ -62,7 +62,7 @@ public struct GraphRenderer {
         case .cached: return "#d8f3dc"
         case .failed, .timedOut: return "#f4a6a6"
         case .cancelled: return "#ffd8a8"
-        case .skipped, .notStarted: return "#dee2e6"
+        case .skipped, .bypassed, .notStarted: return "#dee2e6"
         }
     }
 

@@ -51,11 +51,12 @@ public struct JSONEventWriter: EventSink {
 
     /// The keys an operation's final event adds for its outcome's details, so that
     /// `RecordedOutcomes` reads the outcome back whole: `reason` for a failure, `reason` and
-    /// `timeout` (the limit, in seconds) for a timeout, `because` for a skip.
+    /// `timeout` (the limit, in seconds) for a timeout, `because` for a skip, `reason` for a node
+    /// whose `when:` rule was not met.
     static func fields(of outcome: NodeOutcome) -> [(String, String)] {
         switch outcome {
         case .succeeded, .cached, .cancelled, .notStarted: []
-        case .failed(let message): [("reason", JSONText.quoted(message))]
+        case .failed(let message), .bypassed(let message): [("reason", JSONText.quoted(message))]
         case .timedOut(let limit): [("reason", JSONText.quoted(outcome.reason)), ("timeout", JSONText.seconds(limit))]
         case .skipped(let cause): [("because", JSONText.quoted(cause))]
         }

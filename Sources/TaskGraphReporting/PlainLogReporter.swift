@@ -50,6 +50,7 @@ public struct PlainLogReporter: EventSink {
         case .failed, .timedOut: "FAILED    \(id): \(outcome.reason)"
         case .cancelled: "cancelled \(id)"
         case .skipped: "skipped   \(id): \(outcome.reason)"
+        case .bypassed: "bypassed  \(id): \(outcome.reason)"
         case .notStarted: nil
         }
     }

@@ -119,8 +119,7 @@ public struct Engine: Sendable {
                 index, startedAt: assignment.start, outcome: completion.outcome, result: completion.result,
                 attempts: completion.attempts, takingNextFrom: pool)
             if let events {
-                for node in finish.skipped {
-                    let outcome = NodeOutcome.skipped(because: plan.id(of: index))
+                for (node, outcome) in finish.ended {
                     events.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: node, outcome: outcome)))
                 }
                 for node in finish.readied {

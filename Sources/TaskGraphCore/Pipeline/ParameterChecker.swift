@@ -81,8 +81,11 @@ struct ParameterChecker {
     }
 
     private func hint(_ text: String, _ type: ParameterType) -> String {
-        guard case .choice(let words) = type else { return "" }
-        return Suggestion.clause(for: text, in: words)
+        switch type {
+        case .choice(let words): Suggestion.clause(for: text, in: words)
+        case .namedInteger(let names, _): Suggestion.clause(for: text, in: names.keys)
+        default: ""
+        }
     }
 
     /// `text` as a value of `type`, or nil if it is not one.
@@ -106,6 +109,8 @@ struct ParameterChecker {
             return DurationParser.parse(text).map(ParameterValue.duration)
         case .choice(let words):
             return words.contains(text) ? .string(text) : nil
+        case .namedInteger(let names, let range):
+            return names[text].map(ParameterValue.integer) ?? convert(text, to: .integer(range))
         case .outputPath:
             return OutputPath.isContained(text) ? .string(text) : nil
         case .stringList, .stringMap:
@@ -124,6 +129,8 @@ struct ParameterChecker {
         case .boolean: "true or false"
         case .duration: "a duration such as 30s, 500ms or 2m"
         case .choice(let words): "one of " + words.joined(separator: ", ")
+        case .namedInteger(let names, let range):
+            ParameterType.sortedNames(names).joined(separator: ", ") + " or " + expectation(for: .integer(range))
         case .outputPath: "a relative path that stays inside the output directory"
         case .stringList: "a list of strings"
         case .stringMap: "a mapping of strings"
