@@ -45,6 +45,8 @@ public struct JSONEventWriter: EventSink {
         case .nodeProgress(_, let update): update.message == nil ? "progress" : "log"
         case .nodeRetrying: "retried"
         case .nodeFinished(_, let outcome): outcome.kind.eventName
+        case .runPaused: "paused"
+        case .runResumed: "resumed"
         case .runFinished: "run_finished"
         }
     }
@@ -92,6 +94,8 @@ public struct JSONEventWriter: EventSink {
                                   ("delay", JSONText.seconds(delay))]
         case .nodeFinished(let index, let outcome):
             return node(index) + Self.fields(of: outcome)
+        case .runPaused, .runResumed:
+            return []
         case .runFinished(let report):
             let countText = report.counts.map { (name: $0.key.eventName, count: $0.value) }.sorted { $0.name < $1.name }
                 .map { "\"\($0.name)\":\($0.count)" }.joined(separator: ",")

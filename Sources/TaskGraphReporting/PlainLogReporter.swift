@@ -38,6 +38,10 @@ public struct PlainLogReporter: EventSink {
             return finishedLine(nodes[node].id, outcome)
         case .warning(let node, let message):
             return "warning   " + (node.map { "\(nodes[$0].id): " } ?? "") + message
+        case .runPaused:
+            return "paused    nothing starts, running programs are stopped"
+        case .runResumed:
+            return "resumed"
         case .nodeQueued, .nodeCacheDecided, .runFinished:
             return nil
         }
