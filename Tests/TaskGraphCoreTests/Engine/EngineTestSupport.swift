@@ -46,6 +46,19 @@ final class EventLog: EventSink {
         return peak
     }
 
+    /// The pause events, in order: `paused`, `resumed`.
+    var pauses: [String] {
+        events.withLock { events in
+            events.compactMap {
+                switch $0 {
+                case .runPaused: "paused"
+                case .runResumed: "resumed"
+                default: nil
+                }
+            }
+        }
+    }
+
     /// Every retry event's node and attempt.
     var retries: [(node: Int, attempt: Int)] {
         events.withLock { events in

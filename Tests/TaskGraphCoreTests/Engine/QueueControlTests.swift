@@ -102,7 +102,8 @@ final class Rendezvous: Sendable {
     /// Waits until `count` actions have arrived.
     func arrive() async {
         arrived.increment()
-        for _ in 0..<1000 where arrived.value < count {
+        for _ in 0..<1000 {
+            if arrived.value >= count { return }
             try? await Task.sleep(for: .milliseconds(10))
         }
     }
