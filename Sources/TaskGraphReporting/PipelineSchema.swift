@@ -32,7 +32,8 @@ public struct PipelineSchema {
             "input": ["type": "string"],
             "description": ["type": "string"],
             "priority": Self.schema(for: PipelineKeys.priorityType),
-            "exclusive": Self.schema(for: PipelineKeys.exclusiveType),
+            // `true` and `false` are booleans to a YAML reader; `run` is the one word.
+            "exclusive": ["anyOf": [["type": "boolean"], ["const": Exclusivity.run.rawValue], Self.variableReference]],
             "when": Self.schema(for: PipelineKeys.whenType),
         ]
         let operation: [String: Any] = [
