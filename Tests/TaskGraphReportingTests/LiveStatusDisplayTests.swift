@@ -53,12 +53,14 @@ import TaskGraphReporting
             display.show()
             output.flush()
             #expect(try contents(of: path).hasSuffix("\u{1B}[?25h\u{1B}[?25l"), "hides the cursor again")
-            while try !contents(of: path).split(separator: "\u{1B}[?25l").last!.contains("/\(graph.nodes.count)  done ") {
+            while try !contents(of: path).components(separatedBy: "\u{1B}[?25l").last!.contains("/\(graph.nodes.count)  done ") {
+                output.flush()
                 try? await Task.sleep(for: .milliseconds(10))
             }
             group.cancelAll()
         }
-        let lastFrames = try #require(try contents(of: path).split(separator: "\u{1B}[?25l").last)
+        output.flush()
+        let lastFrames = try #require(try contents(of: path).components(separatedBy: "\u{1B}[?25l").last)
         #expect(!lastFrames.contains("paused"), "resumed")
         #expect(lastFrames.hasSuffix("\u{1B}[?25h"))
     }
