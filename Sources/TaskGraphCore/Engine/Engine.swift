@@ -98,7 +98,11 @@ public struct Engine: Sendable {
             coordinator.stop(.cancelled)
         }
 
-        control?.detach()
+        if let control {
+            control.detach()
+            // A run that ended paused leaves no child; children of a later run start running.
+            resources.childProcesses.setStopped(false)
+        }
         let report = coordinator.report(wasCancelled: stopReason == .cancelled)
         if let events {
             for (index, record) in report.nodes.enumerated() where record.outcome == .notStarted {

@@ -50,9 +50,6 @@ struct ExclusiveScopes {
         return barrier.node
     }
 
-    /// Whether a barrier is held in `pool`.
-    func holds(in pool: Int) -> Bool { held[pool] != nil }
-
     /// A node of `pool` started.
     mutating func started(in pool: Int, exclusive: Exclusivity) {
         running[pool] += 1
