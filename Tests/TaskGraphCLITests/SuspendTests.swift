@@ -55,6 +55,7 @@ import Testing
         // Stopped longer than the 3 s timeout of each 2 s program: the stop must not count.
         try await Task.sleep(for: .seconds(5))
         #expect(stopped())
+        try write("", to: "release", in: directory)
 
         type("fg\n")
         let finished = { FileManager.default.fileExists(atPath: directory.appendingPathComponent("result-both").path) }
@@ -81,6 +82,7 @@ import Testing
         #expect(paused())
         #expect(statFields(process.pid)?.first != "T", "taskgraph itself goes on")
         try await Task.sleep(for: .seconds(4))
+        try write("", to: "release", in: directory)
         process.send(SIGUSR1)
         #expect(await process.waitForExit() == 0)
         let log = process.standardError
