@@ -33,7 +33,17 @@ import Testing
         }
     }
 
-    @Test func ctrlZStopsEveryChildAndFgResumesThemWithoutTimingOut() async throws {
+    /// What a Ctrl-Z and `fg` round left: the terminal's record and the final output.
+    private struct Round {
+        var screen: String
+        var result: String
+        var status: Int32
+    }
+
+    /// Runs suspend.yaml under bash, stops it with Ctrl-Z for 5 s, continues it with `fg`. Nil
+    /// when the machine was too slow for the round to tell anything: the stop came when a
+    /// program had already run 2.5 s of its 3 s (a busy machine delays the test's keystrokes).
+    private func stopAndContinue() async throws -> Round? {
         let directory = try fixtureDirectory(["suspend.yaml"])
         let keyboard = Pipe()
         let terminal = try TaskGraphProcess(
@@ -43,18 +53,25 @@ import Testing
         func type(_ text: String) { keyboard.fileHandleForWriting.write(Data(text.utf8)) }
         type("PS1='$ '; \(TaskGraphProcess.binary.path) run suspend.yaml\n")
         let children = try await waitForFiles("pid-", count: 2, in: directory)
-        let taskgraph = try #require(statFields(children[0]).flatMap { Int32($0[1]) })
+        let firstStart = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasPrefix("pid-") }
+            .compactMap { try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent($0).path)[.modificationDate] as? Date }
+            .min() ?? Date()
+        let taskgraph = statFields(children[0]).flatMap { Int32($0[1]) }
 
         type("\u{1A}")  // Ctrl-Z
         let stopped = { children.allSatisfy { child in
             let states = statesOfGroup(child)
             return !states.isEmpty && states.values.allSatisfy { $0 == "T" }
-        } && statFields(taskgraph)?.first == "T" }
+        } && taskgraph.map { statFields($0)?.first == "T" } ?? false }
         try await waitUntil(stopped)
-        #expect(stopped(), "every child's group and taskgraph are stopped: \(children.map(statesOfGroup))")
-        // Stopped longer than the 3 s timeout of each 2 s program: the stop must not count.
-        try await Task.sleep(for: .seconds(5))
-        #expect(stopped())
+        let conclusive = Date().timeIntervalSince(firstStart) < 2.5
+        if conclusive {
+            #expect(stopped(), "every child's group and taskgraph are stopped: \(children.map(statesOfGroup))")
+            // Stopped longer than the 3 s timeout of each 2 s program: the stop must not count.
+            try await Task.sleep(for: .seconds(5))
+            #expect(stopped())
+        }
         try write("", to: "release", in: directory)
 
         type("fg\n")
@@ -62,19 +79,31 @@ import Testing
         try await waitUntil(finished)
         type("exit\n")
         try keyboard.fileHandleForWriting.close()
-        #expect(await terminal.waitForExit() == 0)
-        let both = try String(contentsOf: directory.appendingPathComponent("result-both"), encoding: .utf8)
-        #expect(both == "first\nsecond\n")
+        let status = await terminal.waitForExit()
+        guard conclusive else { return nil }
+        let result = (try? String(contentsOf: directory.appendingPathComponent("result-both"), encoding: .utf8)) ?? ""
         let screen = try String(contentsOf: directory.appendingPathComponent("typescript"), encoding: .utf8)
-        let (beforeStop, afterStop) = try #require(screen.split(separator: "Stopped", maxSplits: 1).splitPair)
-        #expect(beforeStop.hasSuffix("\u{1B}[J\u{1B}[?25h\r\n[1]+  "), "the display is erased and the cursor shown")
-        #expect(afterStop.contains("\n3 ok in "), "\(afterStop)")
-        #expect(!screen.contains("timed out"))
+        return Round(screen: screen, result: result, status: status)
+    }
+
+    @Test func ctrlZStopsEveryChildAndFgResumesThemWithoutTimingOut() async throws {
+        for _ in 0..<3 {
+            guard let round = try await stopAndContinue() else { continue }
+            #expect(round.status == 0)
+            #expect(round.result == "first\nsecond\n")
+            let (beforeStop, afterStop) = try #require(round.screen.split(separator: "Stopped", maxSplits: 1).splitPair)
+            #expect(beforeStop.hasSuffix("\u{1B}[J\u{1B}[?25h\r\n[1]+  "), "the display is erased and the cursor shown")
+            #expect(afterStop.contains("\n3 ok in "), "\(afterStop)")
+            #expect(!round.screen.contains("timed out"))
+            return
+        }
+        Issue.record("the machine was too slow for three rounds: Ctrl-Z came after 2.5 s of a 3 s limit")
     }
 
     @Test func sigusr1PausesAndResumesWithoutStoppingTaskgraph() async throws {
         let directory = try fixtureDirectory(["suspend.yaml"])
-        let process = try TaskGraphProcess(["run", "suspend.yaml"], in: directory)
+        // No time limit here: a busy machine may deliver SIGUSR1 late.
+        let process = try TaskGraphProcess(["run", "suspend.yaml", "--var", "limit=1h"], in: directory)
         let children = try await waitForFiles("pid-", count: 2, in: directory)
         process.send(SIGUSR1)
         let paused = { children.allSatisfy { statesOfGroup($0).values.allSatisfy { $0 == "T" } } }
