@@ -15,7 +15,8 @@ struct TaskGraphCommand: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 success, 1 an operation failed, 2 invalid pipeline, 64 usage error. \
             On SIGINT or SIGTERM taskgraph cleans up, then dies by the signal (a shell reports 130 \
-            or 143).
+            or 143). Ctrl-Z stops a run with its programs until fg or bg; SIGUSR1 pauses or \
+            resumes it.
 
             \(OperationCatalog.renderKeys())
             """,
