@@ -94,15 +94,15 @@ public final class LiveStatusDisplay: EventSink, Sendable {
             case .nodeProgress(let node, let update):
                 if update.message == nil { state.running[node]?.progress = update }
             case .nodeRetrying(let node, let attempt, let message, _):
-                state.messages.append(paint("retry", 33) + " \(nodes[node].id) after attempt \(attempt): \(message)")
+                state.messages.append(paint("retry", 33) + DisplayText.escaped(" \(nodes[node].id) after attempt \(attempt): \(message)"))
             case .nodeFinished(let node, let outcome):
                 state.running[node] = nil
                 state.counts[outcome.kind, default: 0] += 1
                 if outcome.isFailure {
-                    state.messages.append(paint("FAILED", 31) + " \(nodes[node].id): \(outcome.reason)")
+                    state.messages.append(paint("FAILED", 31) + DisplayText.escaped(" \(nodes[node].id): \(outcome.reason)"))
                 }
             case .warning(let node, let message):
-                state.messages.append(paint("warning", 33) + " " + (node.map { "\(nodes[$0].id): " } ?? "") + message)
+                state.messages.append(paint("warning", 33) + DisplayText.escaped(" " + (node.map { "\(nodes[$0].id): " } ?? "") + message))
             case .runPaused:
                 state.isPaused = true
             case .runResumed:
@@ -168,7 +168,7 @@ public final class LiveStatusDisplay: EventSink, Sendable {
             header += "  ETA " + DurationText.format(remaining)
         }
         let rows = state.running.sorted { $0.value.since < $1.value.since }.prefix(8).map { node, running in
-            var line = "  \(nodes[node].id)  \(nodes[node].type)  \(DurationText.format(ContinuousClock.now - running.since))"
+            var line = "  \(DisplayText.escaped(nodes[node].id))  \(nodes[node].type)  \(DurationText.format(ContinuousClock.now - running.since))"
             if running.attempt > 1 { line += "  attempt \(running.attempt)" }
             if let progress = running.progress { line += "  " + describe(progress) }
             return truncate(line, width)

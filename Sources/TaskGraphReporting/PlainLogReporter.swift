@@ -20,7 +20,8 @@ public struct PlainLogReporter: EventSink {
     public func receive(_ event: EngineEvent) {
         guard let line = line(for: event.kind) else { return }
         let seconds = event.elapsed.inSeconds
-        output.write("[" + String(format: "%7.1fs", seconds) + "] " + line + "\n")
+        // Ids, paths and reasons come from outside: no control character reaches the log raw.
+        output.write("[" + String(format: "%7.1fs", seconds) + "] " + DisplayText.escaped(line) + "\n")
     }
 
     private func line(for kind: EngineEvent.Kind) -> String? {

@@ -19,13 +19,15 @@ public struct RunSummary {
     public func render() -> String {
         let rows = orderedIndices()
         let shown = rows.prefix(maximumRows)
-        let idWidth = min(max(9, shown.map { report.nodes[$0].id.count }.max() ?? 0), 48)
+        // Ids, paths and reasons come from outside: no control character reaches the terminal raw.
+        let ids = shown.map { DisplayText.escaped(report.nodes[$0].id) }
+        let idWidth = min(max(9, ids.map(\.count).max() ?? 0), 48)
         var text = pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8) + "  detail\n"
-        for index in shown {
+        for (index, id) in zip(shown, ids) {
             let record = report.nodes[index]
             let time = record.duration.map(DurationText.format) ?? "-"
-            text += pad(record.id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
-                + "  " + detail(index) + "\n"
+            text += pad(id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
+                + "  " + DisplayText.escaped(detail(index)) + "\n"
         }
         if rows.count > shown.count { text += "… and \(rows.count - shown.count) more\n" }
         text += totalsLine() + "\n"
@@ -62,7 +64,7 @@ public struct RunSummary {
         guard report.nodes.count > 1,
             let (path, total) = criticalPath(graph.dependencyList, weights: weights), path.count > 1
         else { return nil }
-        let ids = path.map { report.nodes[$0].id }
+        let ids = path.map { DisplayText.escaped(report.nodes[$0].id) }
         let shown = ids.count > 8 ? ids.prefix(3) + ["…"] + ids.suffix(4) : ids[...]
         let seconds = Duration.milliseconds(Int64(total * 1000))
         return "critical path (\(DurationText.format(seconds))): " + shown.joined(separator: " -> ")

@@ -79,6 +79,8 @@ struct RunCommand: AsyncParsableCommand {
             TextOutput.standardOutput.flush()
             return
         }
+        try await RunDestinations.checkOutputDirectory(loaded.outputDirectory)
+        if let trace { try await RunDestinations.checkFile(trace, option: "--trace") }
         let options = EngineOptions(jobs: jobs, pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
         do {

@@ -77,15 +77,22 @@ public struct ExecutionGraph: Sendable {
         AdjacencyList(successors: nodes.map(\.dependencies))
     }
 
-    /// The subgraph of `ids` and everything they need, transitively (for `--only`).
-    /// - Throws: `GraphError.unknownID` for an id that is not in the graph.
+    /// The nodes `name` selects: the instance with that id, or every instance of the
+    /// operation it names (`tilt` for `tilt[lake]` and `tilt[sea]`).
+    /// - Throws: `GraphError.unknownID`, suggesting an id or operation name, when it selects none.
+    public func indices(selecting name: String) throws(GraphError) -> [Int] {
+        if let index = indexByID[name] { return [index] }
+        let instances = nodes.indices.filter { nodes[$0].id.hasPrefix(name + "[") }
+        guard instances.isEmpty else { return instances }
+        let operations = Set(nodes.map { String($0.id.prefix { $0 != "[" }) })
+        throw .unknownID(name, suggestion: Suggestion.closest(to: name, in: operations.union(indexByID.keys)))
+    }
+
+    /// The subgraph of `ids` (instance ids or operation names) and everything they need,
+    /// transitively (for `--only`).
+    /// - Throws: `GraphError.unknownID` for a name that selects nothing.
     public func restricted(to ids: [String]) throws -> ExecutionGraph {
-        let roots = try ids.map { id in
-            guard let index = indexByID[id] else {
-                throw GraphError.unknownID(id, suggestion: Suggestion.closest(to: id, in: nodes.map(\.id)))
-            }
-            return index
-        }
+        let roots = try ids.flatMap { try indices(selecting: $0) }
         let kept = reachableNodes(from: roots, in: dependencyList)
         var newIndex = [Int: Int](minimumCapacity: kept.count)
         for (position, old) in kept.enumerated() { newIndex[old] = position }

@@ -20,6 +20,9 @@ struct PipelinePlanner {
             .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
         diagnostics += CycleReporter(expansion: expansion, operations: spec.operations).diagnostics()
         let nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
+        if let nodes {
+            diagnostics += OutputWriters.diagnostics(nodes, outputDirectory: outputDirectory)
+        }
         let unique = Array(Set(diagnostics)).sortedForDisplay()
         guard !unique.containsErrors, let nodes else { return (nil, unique) }
         return (ExecutionGraph(planned: nodes), unique)
@@ -85,6 +88,7 @@ struct PipelinePlanner {
             let checker = ParameterChecker(variables: spec.variables, item: item)
             var values: [String: ParameterValue] = [:]
             values.reserveCapacity(type.parameters.count)
+            let errorsBefore = diagnostics.count
             for parameter in type.parameters {
                 if let value = operation.parameter(parameter.name) {
                     values[parameter.name] = checker.check(
@@ -94,6 +98,8 @@ struct PipelinePlanner {
                     values[parameter.name] = defaultValue
                 }
             }
+            // An action is made from checked parameters only (a failed one is missing).
+            guard diagnostics.count == errorsBefore else { continue }
             let parameters = Parameters(values)
             let dependencies = expansion.dependencies[index]
             let setup = OperationSetup(

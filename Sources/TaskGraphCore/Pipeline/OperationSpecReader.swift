@@ -43,7 +43,7 @@ struct OperationSpecReader {
     private func read(id: YAMLScalar, value: YAMLValue, diagnostics: inout [Diagnostic]) -> OperationSpec? {
         guard Self.isValidID(id.text) else {
             diagnostics.append(.error(
-                "invalid operation id '\(id.text)'; use letters, digits, '-', '_' and '.'", at: id.location))
+                "invalid operation id \(DisplayText.quoted(id.text)); use letters, digits, '-', '_' and '.'", at: id.location))
             return nil
         }
         // Named in messages only: built when one is reported.
@@ -74,9 +74,9 @@ struct OperationSpecReader {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) != nil else {
                 let message = if let advice = type.removedParameters[pair.key.text] {
-                    "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
+                    "\(DisplayText.quoted(pair.key.text)) is no longer supported for '\(type.name)': \(advice)"
                 } else {
-                    "unknown key '\(pair.key.text)' for '\(type.name)'"
+                    "unknown key \(DisplayText.quoted(pair.key.text)) for '\(type.name)'"
                         + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
                 }
                 diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
@@ -123,7 +123,7 @@ struct OperationSpecReader {
         }
         if registry[scalar.text] == nil {
             diagnostics.append(.error(
-                "\(subject()): unknown operation type '\(scalar.text)'"
+                "\(subject()): unknown operation type \(DisplayText.quoted(scalar.text))"
                     + Suggestion.clause(for: scalar.text, in: registry.types.keys),
                 at: scalar.location))
         }
@@ -159,7 +159,7 @@ struct OperationSpecReader {
             if scalar.text == id {
                 diagnostics.append(.error("operation '\(id)' needs itself", at: scalar.location))
             } else if hashes ? !seen.insert(scalar.text).inserted : needs.contains(where: { $0.value == scalar.text }) {
-                diagnostics.append(.error("operation '\(id)' needs '\(scalar.text)' more than once", at: scalar.location))
+                diagnostics.append(.error("operation '\(id)' needs \(DisplayText.quoted(scalar.text)) more than once", at: scalar.location))
             } else {
                 needs.append(Located(scalar.text, at: scalar.location))
             }
@@ -193,11 +193,11 @@ struct OperationSpecReader {
         for scalar in scalars {
             guard let text = variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else { continue }
             guard !text.isEmpty, !text.contains("]") else {
-                diagnostics.append(.error("\(subject): 'foreach' item '\(text)' must be non-empty and contain no ']'", at: scalar.location))
+                diagnostics.append(.error("\(subject): 'foreach' item \(DisplayText.quoted(text)) must be non-empty and contain no ']'", at: scalar.location))
                 continue
             }
             guard seen.insert(text).inserted else {
-                diagnostics.append(.error("\(subject): 'foreach' item '\(text)' appears more than once", at: scalar.location))
+                diagnostics.append(.error("\(subject): 'foreach' item \(DisplayText.quoted(text)) appears more than once", at: scalar.location))
                 continue
             }
             items.append(text)

@@ -31,6 +31,9 @@ public final class ChildProcesses: Sendable {
         let standardError: Int32
     }
 
+    /// The most bytes of a program's standard output `run` keeps by default.
+    static let defaultOutputLimit = 64 << 20
+
     /// Runs a program to completion and collects its output.
     ///
     /// - Parameters:
@@ -45,7 +48,7 @@ public final class ChildProcesses: Sendable {
     ///   the task was cancelled, only after the whole group was signalled and the child reaped.
     func run(
         arguments: [String], environment: [String: String], workingDirectory: String?,
-        outputLimit: Int = 64 << 20, errorTailLimit: Int = 64 << 10,
+        outputLimit: Int = defaultOutputLimit, errorTailLimit: Int = 64 << 10,
         gracePeriod: Duration = .seconds(2)
     ) async throws -> ProcessResult {
         let registry = registry
