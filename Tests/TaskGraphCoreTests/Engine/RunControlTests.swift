@@ -28,10 +28,11 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-control-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pidFile = directory.appendingPathComponent("pid").path
+        let goFile = directory.appendingPathComponent("go").path
         var graph = ExecutionGraph()
         try graph.add("sleeper", action: ClosureAction { context in
             _ = try await context.resources.childProcesses.run(
-                arguments: ["sh", "-c", "echo $$ > \(pidFile); sleep 2"], environment: ["PATH": "/usr/bin:/bin"],
+                arguments: ["sh", "-c", "echo $$ > \(pidFile); until [ -e \(goFile) ]; do sleep 0.05; done"], environment: ["PATH": "/usr/bin:/bin"],
                 workingDirectory: nil)
             return EmptyArtifact()
         })
@@ -47,6 +48,8 @@ import Testing
         #expect(try await state(of: child) { $0 == "T" } == "T")
         control.resume()
         #expect(try await state(of: child) { $0 != "T" } != "T")
+        // The child waits for this file, so however slow the machine it is still running when paused.
+        #expect(FileManager.default.createFile(atPath: goFile, contents: nil))
         #expect(await run.value.succeeded)
         await resources.shutDown()
     }
