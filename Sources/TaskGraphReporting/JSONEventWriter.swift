@@ -63,17 +63,20 @@ public struct JSONEventWriter: EventSink {
         case .nodeProgress(_, let update): update.message == nil ? "progress" : "log"
         case .nodeRetrying: "retried"
         case .nodeFinished(_, let outcome): outcome.kind.eventName
+        case .runPaused: "paused"
+        case .runResumed: "resumed"
         case .runFinished: "run_finished"
         }
     }
 
     /// The keys an operation's final event adds for its outcome's details, so that
     /// `RecordedOutcomes` reads the outcome back whole: `reason` for a failure, `reason` and
-    /// `timeout` (the limit, in seconds) for a timeout, `because` for a skip.
+    /// `timeout` (the limit, in seconds) for a timeout, `because` for a skip, `reason` for a node
+    /// whose `when:` rule was not met.
     static func fields(of outcome: NodeOutcome) -> [(String, String)] {
         switch outcome {
         case .succeeded, .cached, .cancelled, .notStarted: []
-        case .failed(let message): [("reason", JSONText.quoted(message))]
+        case .failed(let message), .bypassed(let message): [("reason", JSONText.quoted(message))]
         case .timedOut(let limit): [("reason", JSONText.quoted(outcome.reason)), ("timeout", JSONText.seconds(limit))]
         case .skipped(let cause): [("because", JSONText.quoted(cause))]
         }
@@ -119,6 +122,8 @@ public struct JSONEventWriter: EventSink {
                                   ("delay", JSONText.seconds(delay))]
         case .nodeFinished(let index, let outcome):
             return node(index) + Self.fields(of: outcome) + [("needs", JSONText.array(needs[index].map { ids[$0] }))]
+        case .runPaused, .runResumed:
+            return []
         case .runFinished(let report):
             let countText = report.counts.map { (name: $0.key.eventName, count: $0.value) }.sorted { $0.name < $1.name }
                 .map { "\"\($0.name)\":\($0.count)" }.joined(separator: ",")

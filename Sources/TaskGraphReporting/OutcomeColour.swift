@@ -8,7 +8,7 @@ extension NodeOutcome.Kind {
         case .cached: "#d8f3dc"
         case .failed, .timedOut: "#f4a6a6"
         case .cancelled: "#ffd8a8"
-        case .skipped, .notStarted: "#dee2e6"
+        case .skipped, .bypassed, .notStarted: "#dee2e6"
         }
     }
 }

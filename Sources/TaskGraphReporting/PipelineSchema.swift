@@ -31,6 +31,10 @@ public struct PipelineSchema {
             "pool": ["type": "string"],
             "input": ["type": "string"],
             "description": ["type": "string"],
+            "priority": Self.schema(for: PipelineKeys.priorityType),
+            // `true` and `false` are booleans to a YAML reader; `run` is the one word.
+            "exclusive": ["anyOf": [["type": "boolean"], ["const": Exclusivity.run.rawValue], Self.variableReference]],
+            "when": Self.schema(for: PipelineKeys.whenType),
         ]
         let operation: [String: Any] = [
             "type": "object",
@@ -56,7 +60,8 @@ public struct PipelineSchema {
             "description": ["type": "string"],
             "vars": ["type": "object", "additionalProperties": stringOrList],
             "defaults": ["type": "object", "additionalProperties": false,
-                         "properties": ["retries": common["retries"]!, "timeout": common["timeout"]!, "pool": common["pool"]!]],
+                         "properties": ["retries": common["retries"]!, "timeout": common["timeout"]!, "pool": common["pool"]!,
+                                        "priority": common["priority"]!]],
             "pools": ["type": "object", "additionalProperties": ["type": "integer", "minimum": 1, "maximum": 10_000]],
             "output": ["type": "string"],
             "operations": ["type": "object", "minProperties": 1, "additionalProperties": ["$ref": "#/$defs/operation"],
@@ -102,6 +107,9 @@ public struct PipelineSchema {
                               ["type": "string", "pattern": "^(\\d+(\\.\\d+)?(ms|s|m|h))+$|\\$\\{"]]]
         case .choice(let words):
             return ["anyOf": [["enum": words], variableReference]]
+        case .namedInteger(let names, let range):
+            return ["anyOf": [["enum": ParameterType.sortedNames(names)], ["type": "integer", "minimum": range.lowerBound,
+                              "maximum": range.upperBound], variableReference]]
         case .stringList(let minimum):
             return ["type": "array", "items": ["type": "string"], "minItems": minimum]
         case .stringMap:

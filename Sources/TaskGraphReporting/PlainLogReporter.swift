@@ -39,6 +39,10 @@ public struct PlainLogReporter: EventSink {
             return finishedLine(nodes[node].id, outcome)
         case .warning(let node, let message):
             return "warning   " + (node.map { "\(nodes[$0].id): " } ?? "") + message
+        case .runPaused:
+            return "paused    nothing starts, running programs are stopped"
+        case .runResumed:
+            return "resumed"
         case .nodeQueued, .nodeCacheDecided, .runFinished:
             return nil
         }
@@ -51,6 +55,7 @@ public struct PlainLogReporter: EventSink {
         case .failed, .timedOut: "FAILED    \(id): \(outcome.reason)"
         case .cancelled: "cancelled \(id)"
         case .skipped: "skipped   \(id): \(outcome.reason)"
+        case .bypassed: "bypassed  \(id): \(outcome.reason)"
         case .notStarted: nil
         }
     }

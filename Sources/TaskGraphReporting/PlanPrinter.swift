@@ -23,6 +23,9 @@ public struct PlanPrinter {
                 if node.settings.retries > 0 { details.append("retries=\(node.settings.retries)") }
                 if let timeout = node.settings.timeout { details.append("timeout=\(DurationParser.format(timeout))") }
                 if let pool = node.settings.pool { details.append("pool=\(pool)") }
+                if node.settings.priority != 0 { details.append("priority=" + QueuePriority.describe(node.settings.priority)) }
+                if node.settings.exclusive != .shared { details.append("exclusive=\(node.settings.exclusive.rawValue)") }
+                if node.settings.when != .success { details.append("when=\(node.settings.when.rawValue)") }
                 // Each node on one line, and no control character reaches the terminal raw.
                 text += "  \(DisplayText.escaped(node.id))  (\(details.joined(separator: ", ")))\n"
             }

@@ -40,6 +40,7 @@ public enum RecordedOutcomes {
         case .timedOut: event.timeout.map { .timedOut(JSONText.duration(seconds: $0)) }
         case .cancelled: .cancelled
         case .skipped: event.because.map(NodeOutcome.skipped(because:))
+        case .bypassed: event.reason.map(NodeOutcome.bypassed)
         case .notStarted: .notStarted
         }
     }

@@ -15,7 +15,10 @@ struct RunCommand: AsyncParsableCommand {
             Ctrl-C (SIGINT) or SIGTERM cancels the run: nothing new starts, running operations are \
             cancelled at once (exec children get SIGTERM, then SIGKILL after their grace period), \
             no output file is left half-written, and a summary shows what finished; then taskgraph \
-            dies by the signal (a shell reports 130 or 143). A second Ctrl-C exits immediately.
+            dies by the signal (a shell reports 130 or 143). A second Ctrl-C exits immediately. \
+            Ctrl-Z stops the run and its programs (time spent stopped does not count against \
+            timeouts); fg or bg continues them. SIGUSR1 pauses or resumes the run without \
+            stopping taskgraph.
             """)
 
     @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
@@ -95,9 +98,13 @@ struct RunCommand: AsyncParsableCommand {
         let session = await CacheSession.open(cache, pipelineFile: file)
         let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
+        let control = RunControl()
         let outcome = await presenter.displaying {
-            await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
-                await Engine(options: options).run(graph, events: presenter.sink, resources: resources, cache: runCache)
+            await JobControl.run(control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }) {
+                await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
+                    await Engine(options: options).run(
+                        graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
+                }
             }
         }
         await resources.shutDown()

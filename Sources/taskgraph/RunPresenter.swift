@@ -72,6 +72,17 @@ struct RunPresenter {
         display?.restoreTerminal()
     }
 
+    /// Erases the live display (if any) and shows the cursor until `showDisplay()`, for a process
+    /// about to stop (Ctrl-Z). Blocking.
+    func hideDisplay() {
+        display?.hide()
+    }
+
+    /// Draws the live display (if any) again after `hideDisplay()`.
+    func showDisplay() {
+        display?.show()
+    }
+
     /// Finishes the event stream and trace, prints the summary table.
     func finish(report: RunReport, graph: ExecutionGraph) async {
         eventOutput?.flush()

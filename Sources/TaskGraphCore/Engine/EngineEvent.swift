@@ -20,6 +20,10 @@ public struct EngineEvent: Sendable {
         case nodeRetrying(node: Int, attempt: Int, message: String, delay: Duration)
         /// A node ended (any outcome, including skipped and not started).
         case nodeFinished(node: Int, outcome: NodeOutcome)
+        /// The run was paused (`RunControl`): nothing starts, child processes are stopped.
+        case runPaused
+        /// The run resumed after a pause.
+        case runResumed
         /// The run ended.
         case runFinished(RunReport)
     }

@@ -14,7 +14,7 @@ public struct ExecutionGraph: Sendable {
         public var action: any TaskAction
         /// Indices of the nodes this one needs, in declaration order.
         public var dependencies: [Int]
-        /// Retries, timeout and pool.
+        /// Retries, timeout, pool, caching, priority, exclusivity and trigger rule.
         public var settings: NodeSettings
         /// The data the action was made from, when the node comes from a pipeline file: a cache
         /// keys on it, a cluster worker remakes the action from it.
@@ -104,7 +104,7 @@ public struct ExecutionGraph: Sendable {
     }
 }
 
-/// How the engine treats one node: retries, time limit, pool and caching.
+/// How the engine treats one node: retries, time limit, pool, caching and queue controls.
 public struct NodeSettings: Hashable, Sendable, Codable {
     /// How many times to retry after a failure (0 = run once).
     public var retries: Int
@@ -114,12 +114,25 @@ public struct NodeSettings: Hashable, Sendable, Codable {
     public var pool: String?
     /// Whether the node may reuse a result of an earlier run (when its action is cacheable).
     public var cache: Bool
+    /// Among ready nodes of its pool, higher priorities start first (see `QueuePriority`).
+    /// Never overrides dependencies.
+    public var priority: Int
+    /// Whether the node runs alone in its pool or in the whole run.
+    public var exclusive: Exclusivity
+    /// When the node runs, given how the nodes it needs ended.
+    public var when: TriggerRule
 
     /// Creates settings.
-    public init(retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true) {
+    public init(
+        retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true, priority: Int = 0,
+        exclusive: Exclusivity = .shared, when: TriggerRule = .success
+    ) {
         self.retries = retries
         self.timeout = timeout
         self.pool = pool
         self.cache = cache
+        self.priority = priority
+        self.exclusive = exclusive
+        self.when = when
     }
 }

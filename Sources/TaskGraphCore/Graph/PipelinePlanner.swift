@@ -48,6 +48,11 @@ struct PipelinePlanner {
                         + Suggestion.clause(for: pool.value, in: pools),
                     at: pool.location))
             }
+            if let when = spec.operations[index].when, when.value == .failure, needs.isEmpty {
+                diagnostics.append(.error(
+                    "operation '\(id)': 'when: failure' runs only after something it needs failed, but it has no 'needs'",
+                    at: when.location))
+            }
             if let input = spec.operations[index].input, !needs.contains(where: { $0.value == input.value }) {
                 diagnostics.append(.error(
                     "operation '\(id)': 'input' names '\(input.value)', which is not in its 'needs'",
@@ -109,7 +114,9 @@ struct PipelinePlanner {
                     id: instance.id, type: type.name, action: action, dependencies: dependencies,
                     settings: NodeSettings(
                         retries: operation.retries?.value ?? 0, timeout: operation.timeout?.value,
-                        pool: operation.pool?.value, cache: operation.cache?.value ?? true),
+                        pool: operation.pool?.value, cache: operation.cache?.value ?? true,
+                        priority: operation.priority, exclusive: operation.exclusive,
+                        when: operation.when?.value ?? .success),
                     setup: setup, location: operation.id.location))
             } catch {
                 diagnostics.append(.error("operation '\(operation.id.value)': \(error)", at: typeName.location))

@@ -3,13 +3,15 @@
 struct OperationSpecReader {
     let registry: OperationRegistry
     let variables: Variables
-    /// `defaults:` values, checked once: `retries`, `timeout`, `pool`, `cache`.
+    /// `defaults:` values, checked once: `retries`, `timeout`, `pool`, `cache`, `priority`.
     let defaults: [String: (value: ParameterValue, location: SourceLocation)]
 
-    /// The types of the keys that `defaults:` may set, in the order they are read.
+    /// The types of the engine settings an operation may set (some of them under `defaults:`),
+    /// in the order they are read.
     static let settingTypes: [(name: String, type: ParameterType)] = [
         ("retries", .integer(0...100)), ("timeout", .duration), ("pool", .string), ("input", .string),
-        ("cache", .boolean),
+        ("cache", .boolean), ("priority", PipelineKeys.priorityType), ("exclusive", PipelineKeys.exclusiveType),
+        ("when", PipelineKeys.whenType),
     ]
 
     private static let commonKeys = PipelineKeys.operation.map(\.name)
@@ -66,14 +68,7 @@ struct OperationSpecReader {
             } else {
                 setting = defaults[key]
             }
-            switch setting {
-            case (.integer(let retries), let at)?: spec.retries = Located(retries, at: at)
-            case (.duration(let timeout), let at)?: spec.timeout = Located(timeout, at: at)
-            case (.string(let text), let at)? where key == "pool": spec.pool = Located(text, at: at)
-            case (.string(let text), let at)?: spec.input = Located(text, at: at)
-            case (.boolean(let enabled), let at)?: spec.cache = Located(enabled, at: at)
-            default: break
-            }
+            if let (value, at) = setting { Self.apply(key, value, at: at, to: &spec) }
         }
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
@@ -97,6 +92,21 @@ struct OperationSpecReader {
             }
         }
         return spec
+    }
+
+    /// Sets the engine setting `key` of `spec` to its checked `value`, written at `at`.
+    private static func apply(_ key: String, _ value: ParameterValue, at: SourceLocation, to spec: inout OperationSpec) {
+        switch (key, value) {
+        case ("retries", .integer(let retries)): spec.retries = Located(retries, at: at)
+        case ("timeout", .duration(let timeout)): spec.timeout = Located(timeout, at: at)
+        case ("pool", .string(let pool)): spec.pool = Located(pool, at: at)
+        case ("input", .string(let input)): spec.input = Located(input, at: at)
+        case ("cache", .boolean(let enabled)): spec.cache = Located(enabled, at: at)
+        case ("priority", .integer(let priority)): spec.priority = priority
+        case ("exclusive", .string(let word)): spec.exclusive = Exclusivity(rawValue: word) ?? .shared
+        case ("when", .string(let word)): spec.when = Located(TriggerRule(rawValue: word) ?? .success, at: at)
+        default: break
+        }
     }
 
     private func readType(

@@ -97,6 +97,7 @@ struct ParameterChecker {
     private func hint(_ text: String, _ type: ParameterType) -> String {
         switch type {
         case .choice(let words): Suggestion.clause(for: text, in: words)
+        case .namedInteger(let names, _): Suggestion.clause(for: text, in: names.keys)
         case .outputPath where text.hasSuffix("/"): " (a file's path, which cannot end in '/')"
         default: ""
         }
@@ -123,6 +124,8 @@ struct ParameterChecker {
             return DurationParser.parse(text).map(ParameterValue.duration)
         case .choice(let words):
             return words.contains(text) ? .string(text) : nil
+        case .namedInteger(let names, let range):
+            return names[text].map(ParameterValue.integer) ?? convert(text, to: .integer(range))
         case .outputPath:
             return OutputPath.isContained(text) ? .string(text) : nil
         case .stringList, .stringMap:
@@ -141,6 +144,8 @@ struct ParameterChecker {
         case .boolean: "true or false"
         case .duration: "a duration such as 30s, 500ms or 2m"
         case .choice(let words): "one of " + words.joined(separator: ", ")
+        case .namedInteger(let names, let range):
+            ParameterType.sortedNames(names).joined(separator: ", ") + " or " + expectation(for: .integer(range))
         case .outputPath: "a relative path that stays inside the output directory"
         case .stringList: "a list of strings"
         case .stringMap: "a mapping of strings"

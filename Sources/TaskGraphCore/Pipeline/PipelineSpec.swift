@@ -32,6 +32,12 @@ struct OperationSpec {
     var pool: Located<String>?
     /// `cache:` after applying `defaults:`; false keeps the operation from reusing results.
     var cache: Located<Bool>?
+    /// `priority:` after applying `defaults:`.
+    var priority = 0
+    /// `exclusive:`.
+    var exclusive = Exclusivity.shared
+    /// `when:`, where written.
+    var when: Located<TriggerRule>?
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
     /// The operation type's own parameters as written, in file order (keys are unique). A list,

@@ -79,6 +79,12 @@ public final class ChildProcesses: Sendable {
         registry.killAll()
     }
 
+    /// Stops every running child's process group (SIGSTOP), and every child started later, or
+    /// continues them all (SIGCONT): for a paused run.
+    func setStopped(_ stopped: Bool) {
+        registry.setStopped(stopped)
+    }
+
     /// Whether the reaper thread runs (for tests).
     var reaperIsRunning: Bool { reaper.isRunning }
 
@@ -91,6 +97,8 @@ public final class ChildProcesses: Sendable {
     /// `gracePeriod`. Never blocks.
     private func terminate(_ child: Child, gracePeriod: Duration) {
         if registry.signalGroup(of: child.spawnNumber, SIGTERM) {
+            // A stopped group (a paused run) handles SIGTERM only once continued.
+            registry.continueIfStopped(child.spawnNumber)
             reaper.killGroup(of: child, at: .now + gracePeriod)
         }
     }

@@ -17,7 +17,7 @@ struct ReportGraph {
     }
 
     /// Which outcome colours a template box: the first of these any of its operations had.
-    private static let colourOrder: [NodeOutcome.Kind] = [.failed, .timedOut, .cancelled, .succeeded, .cached, .skipped, .notStarted]
+    private static let colourOrder: [NodeOutcome.Kind] = [.failed, .timedOut, .cancelled, .succeeded, .cached, .skipped, .bypassed, .notStarted]
 
     /// Above this many operations the graph is drawn by template.
     static let maximumNodes = 500
