@@ -64,9 +64,11 @@ struct CryptoInteropTests {
             blob = bytes.fromhex(sys.argv[2])
             sys.stdout.write(\(pythonClass)(bytes.fromhex(sys.argv[1])).decrypt(blob[:12], blob[12:], None).decode())
             """
-        let python = try await RunResources().childProcesses.run(
+        let resources = RunResources()
+        let python = try await resources.childProcesses.run(
             arguments: ["/usr/bin/env", "python3", "-c", script, vectors.key_hex, sealed.hex],
             environment: ProcessInfo.processInfo.environment, workingDirectory: nil)
+        await resources.shutDown()
         #expect(python.status == .exited(0))
         #expect(Data(python.standardOutput) == plaintext)
     }
