@@ -3,7 +3,8 @@
 # Uses sudo only when not running as root.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev libyaml-dev pkg-config python3 python3-jsonschema python3-cryptography)
+packages=(libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev libyaml-dev pkg-config python3 python3-jsonschema python3-cryptography
+  slurm-wlm munge)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
