@@ -107,12 +107,18 @@ public struct NodeSettings: Hashable, Sendable, Codable {
     public var pool: String?
     /// Whether the node may reuse a result of an earlier run (when its action is cacheable).
     public var cache: Bool
+    /// Where it runs and what it asks a cluster for (`executor`, `cpus`, `memory`, …).
+    public var cluster: ClusterSettings
 
     /// Creates settings.
-    public init(retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true) {
+    public init(
+        retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true,
+        cluster: ClusterSettings = ClusterSettings()
+    ) {
         self.retries = retries
         self.timeout = timeout
         self.pool = pool
         self.cache = cache
+        self.cluster = cluster
     }
 }

@@ -103,7 +103,8 @@ struct PipelinePlanner {
                     id: instance.id, type: type.name, action: action, dependencies: dependencies,
                     settings: NodeSettings(
                         retries: operation.retries?.value ?? 0, timeout: operation.timeout?.value,
-                        pool: operation.pool?.value, cache: operation.cache?.value ?? true),
+                        pool: operation.pool?.value, cache: operation.cache?.value ?? true,
+                        cluster: operation.cluster),
                     setup: setup, location: operation.id.location))
             } catch {
                 diagnostics.append(.error("operation '\(operation.id.value)': \(error)", at: typeName.location))

@@ -75,6 +75,7 @@ struct OperationSpecReader {
             default: break
             }
         }
+        spec.cluster = readClusterSettings(keys, checker: checker, subject: subject(), diagnostics: &diagnostics)
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) != nil else {

@@ -17,7 +17,7 @@ public enum PipelineKeys {
         Key(name: "name", type: "string", summary: "Pipeline name (default: the file name)."),
         Key(name: "description", type: "string", summary: "What the pipeline does."),
         Key(name: "vars", type: "map", summary: "Variables for ${name}: strings or lists; override with --var name=value."),
-        Key(name: "defaults", type: "map", summary: "retries, timeout, pool and cache applied to every operation that does not set its own."),
+        Key(name: "defaults", type: "map", summary: "retries, timeout, pool, cache and the cluster keys applied to every operation that does not set its own."),
         Key(name: "pools", type: "map", summary: "Named pools and their depths, e.g. {net: 8}; override with --pool name=N."),
         Key(name: "output", type: "string", summary: "Output directory, relative to the current directory (default: out/<name>); --output overrides."),
         Key(name: "operations", type: "map", summary: "The operations, keyed by id (letters, digits, '-', '_', '.')."),
@@ -33,9 +33,15 @@ public enum PipelineKeys {
         Key(name: "pool", type: "string", summary: "Named pool to run in (default: the --jobs pool)."),
         Key(name: "cache", type: "boolean", summary: "Reuse this operation's result from an earlier run when nothing it depends on changed (default true)."),
         Key(name: "input", type: "id", summary: "Which dependency provides the input when several could."),
+        Key(name: "executor", type: "local | slurm", summary: "local keeps the operation in the taskgraph process when the run uses a cluster (default: the run's executor)."),
+        Key(name: "cpus", type: "integer 1…4096", summary: "On a cluster: CPUs per job (sbatch --cpus-per-task)."),
+        Key(name: "memory", type: "size", summary: "On a cluster: memory per job, e.g. 512M or 4G (sbatch --mem)."),
+        Key(name: "time", type: "duration", summary: "On a cluster: the job's time limit, rounded up to minutes (sbatch --time)."),
+        Key(name: "partition", type: "string", summary: "On a cluster: the partition to submit to (sbatch --partition)."),
+        Key(name: "slurm_args", type: "list of strings", summary: "On a cluster: further sbatch arguments, e.g. [--qos=short]."),
         Key(name: "description", type: "string", summary: "What this operation is for."),
     ]
 
     /// Keys allowed under `defaults:`.
-    static let defaults = ["retries", "timeout", "pool", "cache"]
+    static let defaults = ["retries", "timeout", "pool", "cache"] + ClusterSettings.types.map(\.name)
 }

@@ -32,6 +32,8 @@ struct OperationSpec {
     var pool: Located<String>?
     /// `cache:` after applying `defaults:`; false keeps the operation from reusing results.
     var cache: Located<Bool>?
+    /// `executor:` and the cluster resources, after applying `defaults:`.
+    var cluster = ClusterSettings()
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
     /// The operation type's own parameters as written, in file order (keys are unique). A list,
