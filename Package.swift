@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(name: "TaskGraphStoreTests", dependencies: ["TaskGraphStore", "OperationTestSupport", "TestSupport"]),
         .testTarget(name: "TaskGraphReportingTests", dependencies: ["TaskGraphReporting", "OperationTestSupport"]),
-        .testTarget(name: "TaskGraphSlurmTests", dependencies: ["TaskGraphSlurm", "TestSupport"]),
+        .testTarget(name: "TaskGraphSlurmTests", dependencies: ["TaskGraphSlurm"]),
         .testTarget(
             name: "TaskGraphCLITests",
             dependencies: ["TaskGraphImaging", "TestSupport"],

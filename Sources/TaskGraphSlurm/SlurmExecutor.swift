@@ -77,11 +77,21 @@ public final class SlurmExecutor: RemoteExecutor {
     }
 
     /// After the run: one `scancel` of every job of the run still queued or running when the
-    /// run was cancelled or a submission was interrupted; nothing when every job ended.
-    public func finish(cancelled: Bool, resources: RunResources) async {
+    /// run was cancelled or a submission was interrupted, then waits (at most `settleLimit`)
+    /// until `squeue` lists none of them as queued, running or completing; nothing when every
+    /// job ended.
+    public func finish(cancelled: Bool, resources: RunResources, settleLimit: Duration = .milliseconds(1500)) async {
         let (waiting, toCancel) = jobs.poll()
         guard cancelled || !waiting.isEmpty || !toCancel.isEmpty else { return }
         await cancelJobs(["--name=\(configuration.runName)"], resources: resources)
+        let deadline = ContinuousClock.now + settleLimit
+        while ContinuousClock.now < deadline {
+            let active = try? await resources.childProcesses.run(
+                arguments: ["squeue", "--noheader", "--name=\(configuration.runName)", "--format=%i"],
+                environment: configuration.environment, workingDirectory: nil)
+            guard let active, active.status == .exited(0), !active.standardOutput.isEmpty else { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// One query; returns whether any job changed state.

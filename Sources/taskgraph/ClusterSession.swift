@@ -20,6 +20,8 @@ struct ClusterSession {
         let configuration = SlurmConfiguration(
             runName: runName, jobDirectory: jobDirectory, storeRoot: storeRoot, workerProgram: program,
             environment: ProcessInfo.processInfo.environment)
+        TextOutput.standardError.write("slurm: run \(runName), job files in \(jobDirectory)\n")
+        TextOutput.standardError.flush()
         return ClusterSession(executor: SlurmExecutor(configuration: configuration))
     }
 
