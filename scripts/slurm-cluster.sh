@@ -97,11 +97,13 @@ start() {
   mungekey --create --keyfile="$dir/munge.key" --force >/dev/null 2>&1 || fail "mungekey could not create $dir/munge.key"
   chmod 600 "$dir/munge.key"
   munged --force --key-file="$dir/munge.key" --socket="$dir/munge.socket" --pid-file="$dir/munged.pid" \
-    --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" ||
+    --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" </dev/null >/dev/null 2>&1 ||
     fail "munged did not start: $(tail -n 3 "$dir/munged.log" 2>/dev/null)"
   write_conf
-  slurmctld -D -i -f "$conf" >>"$dir/slurmctld.out" 2>&1 &
-  slurmd -D -N localhost -f "$conf" >>"$dir/slurmd.out" 2>&1 &
+  # Their standard streams go to files, so that a caller reading this script's output to its end
+  # (a test) is not kept waiting by daemons holding the pipe.
+  slurmctld -D -i -f "$conf" </dev/null >>"$dir/slurmctld.out" 2>&1 &
+  slurmd -D -N localhost -f "$conf" </dev/null >>"$dir/slurmd.out" 2>&1 &
   for _ in $(seq 300); do
     if answers; then
       echo "export SLURM_CONF=$conf"

@@ -14,7 +14,9 @@ struct ClusterSession {
         let runName = "taskgraph-" + UUID().uuidString.lowercased().prefix(13).replacingOccurrences(of: "-", with: "")
         let jobDirectory = "\(storeRoot)/jobs/\(runName)"
         try await BlockingIO.run {
-            try FileManager.default.createDirectory(atPath: jobDirectory, withIntermediateDirectories: true)
+            // 0700: job files hold the operations' declared environment, which may be secret.
+            try FileManager.default.createDirectory(
+                atPath: jobDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let configuration = SlurmConfiguration(

@@ -29,7 +29,7 @@ import Testing
     /// `text` with job ids and times replaced (`slurm job N`, `T`) and runs of spaces made one,
     /// for exact comparisons.
     private func normalized(_ text: String) -> String {
-        text.replacing(/slurm job \d+/, with: "slurm job N").replacing(/\ +\d+(\.\d+)?(ms|s)\ +/, with: " T ")
+        text.replacing(/slurm job \d+/, with: "slurm job N").replacing(/\ +(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\ +/, with: " T ")
             .replacing(/\ +/, with: " ")
     }
 
