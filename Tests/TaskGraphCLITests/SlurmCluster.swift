@@ -18,39 +18,31 @@ struct SlurmCluster: SuiteTrait, TestScoping {
     func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        let started = try Self.script("start")
+        let started = try await Self.script("start")
         guard started.status == 0, let line = started.stdout.split(separator: "\n").last, line.hasPrefix("export SLURM_CONF=") else {
             Issue.record("scripts/slurm-cluster.sh start failed: \(started.stderr)")
             return
         }
         Self.environment = ["SLURM_CONF": String(line.dropFirst("export SLURM_CONF=".count))]
-        defer { _ = try? Self.script("stop") }
-        try await function()
+        do {
+            try await function()
+        } catch {
+            _ = try? await Self.script("stop")
+            throw error
+        }
+        _ = try? await Self.script("stop")
     }
 
     /// Runs `scripts/slurm-cluster.sh action`.
-    static func script(_ action: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        try command(["bash", repository.appendingPathComponent("scripts/slurm-cluster.sh").path, action])
+    static func script(_ action: String) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await command(["bash", repository.appendingPathComponent("scripts/slurm-cluster.sh").path, action])
     }
 
-    /// Runs `arguments` (a Slurm client, with the cluster's environment) to completion.
-    static func command(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        for case (let name, let value?) in Self.environment { environment[name] = value }
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    /// Runs `arguments` (a Slurm client, with the cluster's environment) to completion, its
+    /// output captured in files (the daemons the script starts never hold a pipe of ours).
+    static func command(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await TaskGraphProcess.run(
+            arguments, in: repository, environment: environment, executable: URL(fileURLWithPath: "/usr/bin/env"))
     }
 }
 

@@ -44,8 +44,8 @@ import Testing
     }
 
     /// The run's jobs `squeue` lists as queued, running or completing.
-    private func activeJobs(of run: String) throws -> String {
-        try SlurmCluster.command(["squeue", "--noheader", "--name=\(run)", "--format=%i %T"]).stdout
+    private func activeJobs(of run: String) async throws -> String {
+        try await SlurmCluster.command(["squeue", "--noheader", "--name=\(run)", "--format=%i %T"]).stdout
     }
 
     @Test func photosOnTheClusterAreByteIdenticalToALocalRunAndASecondRunSubmitsNoJob() async throws {
@@ -124,10 +124,10 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         let run = try #require(runName(in: process.standardError))
-        #expect(try activeJobs(of: run).split(separator: "\n").count == 3)
+        #expect(try await activeJobs(of: run).split(separator: "\n").count == 3)
         process.send(SIGINT)
         #expect(await process.waitForTermination() == .killed(by: SIGINT))
-        #expect(try activeJobs(of: run) == "")
+        #expect(try await activeJobs(of: run) == "")
         #expect(process.standardError.contains("\ncancelled after "))
         #expect(process.standardError.contains(": 3 cancelled\n"), "\(process.standardError)")
     }
@@ -158,7 +158,7 @@ import Testing
         process.send(SIGKILL)
         #expect(await process.waitForTermination() == .killed(by: SIGKILL))
         // The job goes on without its driver and records its result in the store.
-        while try activeJobs(of: run) != "" { try await Task.sleep(for: .milliseconds(100)) }
+        while try await activeJobs(of: run) != "" { try await Task.sleep(for: .milliseconds(100)) }
         try write("""
             version: 1
             name: chain
