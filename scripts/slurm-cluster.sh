@@ -26,6 +26,20 @@ answers() {
   [[ -f $conf ]] && timeout 5 sinfo --noheader --format=%T 2>/dev/null | grep -Eq '^(idle|mixed|allocated|completing)'
 }
 
+# Replaces the (sub)shell it runs in with "$@", keeping no descriptor of ours but its standard
+# streams, which go to /dev/null or the file $1: a caller waiting for this script (a test's
+# process library watches a descriptor it hands its children) is not kept waiting by the daemons.
+# Call it in a subshell: `detached FILE command &` or `(detached FILE command)`.
+detached() {
+  local out=$1
+  shift
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    if ((fd > 2)); then eval "exec $fd>&-" 2>/dev/null || true; fi
+  done
+  exec "$@" </dev/null >>"$out" 2>&1
+}
+
 stop_pidfile() {
   local file=$1
   [[ -f $file ]] || return 0
@@ -96,14 +110,12 @@ start() {
   chmod 700 "$dir"
   mungekey --create --keyfile="$dir/munge.key" --force >/dev/null 2>&1 || fail "mungekey could not create $dir/munge.key"
   chmod 600 "$dir/munge.key"
-  munged --force --key-file="$dir/munge.key" --socket="$dir/munge.socket" --pid-file="$dir/munged.pid" \
-    --log-file="$dir/munged.log" --seed-file="$dir/munged.seed" </dev/null >/dev/null 2>&1 ||
+  (detached /dev/null munged --force --key-file="$dir/munge.key" --socket="$dir/munge.socket" \
+    --pid-file="$dir/munged.pid" --log-file="$dir/munged.log" --seed-file="$dir/munged.seed") ||
     fail "munged did not start: $(tail -n 3 "$dir/munged.log" 2>/dev/null)"
   write_conf
-  # Their standard streams go to files, so that a caller reading this script's output to its end
-  # (a test) is not kept waiting by daemons holding the pipe.
-  slurmctld -D -i -f "$conf" </dev/null >>"$dir/slurmctld.out" 2>&1 &
-  slurmd -D -N localhost -f "$conf" </dev/null >>"$dir/slurmd.out" 2>&1 &
+  detached "$dir/slurmctld.out" slurmctld -D -i -f "$conf" &
+  detached "$dir/slurmd.out" slurmd -D -N localhost -f "$conf" &
   for _ in $(seq 300); do
     if answers; then
       echo "export SLURM_CONF=$conf"
