@@ -1,4 +1,5 @@
 import ArgumentParser
+import TaskGraphCore
 
 /// Where `run` runs operations: in this process, or as jobs of a Slurm cluster.
 struct ClusterArguments: ParsableArguments {
@@ -8,11 +9,16 @@ struct ClusterArguments: ParsableArguments {
         case slurm
     }
 
-    @Option(help: "Where operations run: local (this process) or slurm (jobs of a Slurm cluster; README, \"Running on a Slurm cluster\").")
-    var executor: Executor = .local
+    @Option(help: "Where operations run: local (this process) or slurm (jobs of a Slurm cluster; README, \"Running on a Slurm cluster\"); overrides executor: in the file (default local).")
+    var executor: Executor?
 
     @Option(help: ArgumentHelp(
-        "The store on a file system every node mounts (with --executor slurm; default: the cache directory).",
+        "The store on a file system every node mounts (overrides store: in the file; default: the cache directory).",
         valueName: "dir"))
     var store: String?
+
+    /// Whether `pipeline`'s operations run on the cluster.
+    func runsOnCluster(_ pipeline: Pipeline) -> Bool {
+        (executor?.rawValue ?? pipeline.executor) == Executor.slurm.rawValue
+    }
 }

@@ -78,7 +78,7 @@ struct RunCommand: AsyncParsableCommand {
             TextOutput.standardOutput.flush()
             return
         }
-        let onCluster = cluster.executor == .slurm
+        let onCluster = cluster.runsOnCluster(loaded)
         let options = EngineOptions(jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
         do {
@@ -89,7 +89,7 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--events: \(error)")
         }
         let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
-        let session = await CacheSession.open(cache, pipelineFile: file, storeRoot: cluster.store)
+        let session = await CacheSession.open(cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
         let clusterSession = onCluster ? try await ClusterSession.open(storeRoot: session.store.root) : nil
         let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))

@@ -29,6 +29,7 @@ struct PipelineLoader {
             output: readOutput(keys["output"], variables: variables, diagnostics: &diagnostics),
             pools: readPools(keys["pools"], diagnostics: &diagnostics),
             variables: variables, operations: [])
+        (spec.executor, spec.store) = readClusterKeys(keys, variables: variables, diagnostics: &diagnostics)
         guard let operations = keys["operations"] else {
             diagnostics.append(.error("missing required key 'operations'", at: location))
             return (spec, diagnostics)

@@ -12,6 +12,10 @@ struct PipelineSpec {
     var variables: Variables
     /// Operations in file order.
     var operations: [OperationSpec]
+    /// `executor:`, where operations run (`local`, `slurm`), if set.
+    var executor: Located<String>? = nil
+    /// `store:`, the store directory relative to the current directory, if set.
+    var store: Located<String>? = nil
 }
 
 /// One entry of `operations:` as written.

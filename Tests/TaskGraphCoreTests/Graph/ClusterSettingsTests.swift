@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TaskGraphCore
 import OperationTestSupport
@@ -56,5 +57,17 @@ import OperationTestSupport
         let plain = try plannedGraph("version: 1\noperations:\n  a:\n    op: exec\n    command: [true]\n")
         let placed = try plannedGraph("version: 1\noperations:\n  a:\n    op: exec\n    command: [true]\n    memory: 4G\n    cpus: 2\n")
         #expect(plain.nodes[0].setup == placed.nodes[0].setup)
+    }
+
+    @Test func theFileNamesItsExecutorAndStore() throws {
+        let pipeline = try Pipeline.load(
+            text: "version: 1\nexecutor: slurm\nstore: shared/store\noperations:\n  a:\n    op: group\n", file: "test.yaml",
+            options: PipelineOptions(outputDirectory: "/tmp/out"))
+        #expect(pipeline.executor == "slurm")
+        #expect(pipeline.store == FileManager.default.currentDirectoryPath + "/shared/store")
+        #expect(diagnostics("version: 1\nexecutor: cloud\nstore: [a]\noperations:\n  a:\n    op: group\n") == [
+            "test.yaml:2:11: error: top-level: 'executor' must be one of local, slurm, not 'cloud'",
+            "test.yaml:3:8: error: top-level: 'store' must be a string, not a list",
+        ])
     }
 }
