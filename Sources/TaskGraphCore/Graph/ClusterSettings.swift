@@ -7,7 +7,7 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     public static let executors = ["local", "slurm"]
 
     /// The keys and their types, in the order they are read.
-    static let types: [(name: String, type: ParameterType)] = [
+    public static let types: [(name: String, type: ParameterType)] = [
         ("executor", .choice(executors)), ("cpus", .integer(1...4096)), ("memory", .string),
         ("time", .duration), ("partition", .string), ("slurm_args", .stringList(minimumCount: 0)),
     ]
