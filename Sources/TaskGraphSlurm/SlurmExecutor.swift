@@ -149,7 +149,6 @@ public final class SlurmExecutor: RemoteExecutor {
 
     /// `scancel` with `arguments` (job ids, or `--name=…`).
     private func cancelJobs(_ arguments: [String], resources: RunResources) async {
-        jobs.cancelledBatch()
         _ = try? await resources.childProcesses.run(
             arguments: ["scancel"] + arguments, environment: configuration.environment, workingDirectory: nil)
     }

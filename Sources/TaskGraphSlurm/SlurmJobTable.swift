@@ -49,11 +49,6 @@ final class SlurmJobTable: Sendable {
         state.withLock { $0.statistics.queries += 1 }
     }
 
-    /// Counts a `scancel`.
-    func cancelledBatch() {
-        state.withLock { $0.statistics.cancellations += 1 }
-    }
-
     /// What the run did so far.
     var statistics: SlurmStatistics { state.withLock { $0.statistics } }
 
@@ -130,6 +125,4 @@ public struct SlurmStatistics: Hashable, Sendable {
     public var submitted = 0
     /// Queue queries (`squeue` calls).
     public var queries = 0
-    /// `scancel` calls.
-    public var cancellations = 0
 }
