@@ -33,7 +33,7 @@ import OperationTestSupport
         #expect(diagnostics("""
             version: 1
             defaults:
-              memory: lots
+              memory: +5M
             operations:
               a:
                 op: exec
@@ -44,7 +44,7 @@ import OperationTestSupport
                 time: 500ms
                 slurm_args: --qos=short
             """) == [
-            "test.yaml:3:11: error: 'defaults': 'memory' must be a size such as 512M or 4G, not 'lots'",
+            "test.yaml:3:11: error: 'defaults': 'memory' must be a size such as 512M or 4G, not '+5M'",
             "test.yaml:8:15: error: operation 'a': 'executor' must be one of local, slurm, not 'cloud'",
             "test.yaml:9:11: error: operation 'a': 'cpus' must be a whole number from 1 to 4096, not '0'",
             "test.yaml:10:13: error: operation 'a': 'memory' must be a size such as 512M or 4G, not '1.5G'",
