@@ -31,6 +31,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),
         .executableTarget(
+            name: "FuzzOutputPath",
+            dependencies: ["FuzzDriver", .product(name: "TaskGraphCore", package: "taskgraph")],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
             name: "FuzzImage",
             dependencies: ["FuzzDriver", .product(name: "TaskGraphImaging", package: "taskgraph")],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]

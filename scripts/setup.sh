@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the system packages taskgraph builds against, only those missing.
-# Uses sudo only when not running as root.
+# Uses sudo only when not running as root. `--browser` adds Debian's chromium, which the tests of
+# the HTML report load pages in (headless); building and the demo do not need it.
 set -euo pipefail
 
 packages=(libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev libyaml-dev pkg-config python3 python3-jsonschema python3-cryptography
   slurm-wlm munge)
+if [[ ${1:-} == --browser ]]; then packages+=(chromium); fi
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -56,14 +56,7 @@ public struct GraphRenderer {
     }
 
     private func color(of index: Int) -> String? {
-        guard let outcome = outcomes?[index] else { return nil }
-        switch outcome.kind {
-        case .succeeded: return "#b7e4c7"
-        case .cached: return "#d8f3dc"
-        case .failed, .timedOut: return "#f4a6a6"
-        case .cancelled: return "#ffd8a8"
-        case .skipped, .notStarted: return "#dee2e6"
-        }
+        outcomes?[index].kind.fillColour
     }
 
     private func escape(_ text: String) -> String {

@@ -12,26 +12,44 @@ public struct JSONEventWriter: EventSink {
 
     private let ids: [String]
     private let types: [String]
+    private let pools: [String?]
+    private let needs: [[Int]]
     private let pipeline: String
-    private let output: TextOutput
+    private let command: [String]
+    private let emit: @Sendable (String) -> Void
     private let start = Date()
 
     /// A writer for a run of `graph` (from the pipeline called `pipeline`) to `output`.
-    public init(graph: ExecutionGraph, pipeline: String, output: TextOutput) {
+    /// - Parameter command: the command line, written in `run_started` when not empty.
+    public init(graph: ExecutionGraph, pipeline: String, output: TextOutput, command: [String] = []) {
+        self.init(graph: graph, pipeline: pipeline, command: command, emit: output.write)
+    }
+
+    /// A writer that hands every line (newline included) to `emit`.
+    init(graph: ExecutionGraph, pipeline: String, command: [String], emit: @escaping @Sendable (String) -> Void) {
         ids = graph.nodes.map(\.id)
         types = graph.nodes.map(\.type)
+        pools = graph.nodes.map(\.settings.pool)
+        needs = graph.nodes.map(\.dependencies)
         self.pipeline = pipeline
-        self.output = output
+        self.command = command
+        self.emit = emit
     }
 
     public func receive(_ event: EngineEvent) {
+        emit(line(for: event))
+    }
+
+    /// The JSON line (newline included) for `event`.
+    func line(for event: EngineEvent) -> String {
         var fields = [
             ("event", JSONText.quoted(Self.name(of: event.kind))),
             ("time", JSONText.seconds(event.elapsed)),
             ("timestamp", JSONText.quoted(JSONText.timestamp(start + Double(JSONText.microseconds(event.elapsed)) / 1e6))),
         ]
         fields += details(of: event.kind)
-        output.write("{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n")
+        if let usage = event.usage { fields += Self.fields(of: usage) }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
     }
 
     /// The `event` value for a kind.
@@ -45,20 +63,31 @@ public struct JSONEventWriter: EventSink {
         case .nodeProgress(_, let update): update.message == nil ? "progress" : "log"
         case .nodeRetrying: "retried"
         case .nodeFinished(_, let outcome): outcome.kind.eventName
+        case .runPaused: "paused"
+        case .runResumed: "resumed"
         case .runFinished: "run_finished"
         }
     }
 
     /// The keys an operation's final event adds for its outcome's details, so that
     /// `RecordedOutcomes` reads the outcome back whole: `reason` for a failure, `reason` and
-    /// `timeout` (the limit, in seconds) for a timeout, `because` for a skip.
+    /// `timeout` (the limit, in seconds) for a timeout, `because` for a skip, `reason` for a node
+    /// whose `when:` rule was not met.
     static func fields(of outcome: NodeOutcome) -> [(String, String)] {
         switch outcome {
         case .succeeded, .cached, .cancelled, .notStarted: []
-        case .failed(let message): [("reason", JSONText.quoted(message))]
+        case .failed(let message), .bypassed(let message): [("reason", JSONText.quoted(message))]
         case .timedOut(let limit): [("reason", JSONText.quoted(outcome.reason)), ("timeout", JSONText.seconds(limit))]
         case .skipped(let cause): [("because", JSONText.quoted(cause))]
         }
+    }
+
+    /// The keys a final event adds for what the operation used: `cpu_user` and `cpu_system`
+    /// (seconds), and when measured `max_rss`, `bytes_read` and `bytes_written` (bytes).
+    static func fields(of usage: ResourceUsage) -> [(String, String)] {
+        let measured = [("max_rss", usage.maxResidentBytes), ("bytes_read", usage.bytesRead), ("bytes_written", usage.bytesWritten)]
+        return [("cpu_user", String(format: "%.6f", usage.userCPU)), ("cpu_system", String(format: "%.6f", usage.systemCPU))]
+            + measured.compactMap { name, value in value.map { (name, "\($0)") } }
     }
 
     private func node(_ index: Int) -> [(String, String)] {
@@ -68,8 +97,9 @@ public struct JSONEventWriter: EventSink {
     private func details(of kind: EngineEvent.Kind) -> [(String, String)] {
         switch kind {
         case .runStarted(let count):
-            return [("schema_version", "\(Self.schemaVersion)"), ("pipeline", JSONText.quoted(pipeline)),
-                    ("operations", "\(count)")]
+            let started = [("schema_version", "\(Self.schemaVersion)"), ("pipeline", JSONText.quoted(pipeline)),
+                           ("operations", "\(count)")]
+            return started + (command.isEmpty ? [] : [("command", JSONText.array(command))])
         case .nodeQueued(let index):
             return node(index)
         case .nodeCacheDecided(let index, let decision):
@@ -81,6 +111,7 @@ public struct JSONEventWriter: EventSink {
             return (index.map(node) ?? []) + [("message", JSONText.quoted(message))]
         case .nodeStarted(let index, let attempt, let lane):
             return node(index) + [("attempt", "\(attempt)"), ("lane", "\(lane)")]
+                + (pools[index].map { [("pool", JSONText.quoted($0))] } ?? [])
         case .nodeProgress(let index, let update):
             if let message = update.message { return node(index) + [("message", JSONText.quoted(message))] }
             return node(index) + [("completed", "\(update.completed)"),
@@ -90,7 +121,9 @@ public struct JSONEventWriter: EventSink {
             return node(index) + [("attempt", "\(attempt)"), ("message", JSONText.quoted(message)),
                                   ("delay", JSONText.seconds(delay))]
         case .nodeFinished(let index, let outcome):
-            return node(index) + Self.fields(of: outcome)
+            return node(index) + Self.fields(of: outcome) + [("needs", JSONText.array(needs[index].map { ids[$0] }))]
+        case .runPaused, .runResumed:
+            return []
         case .runFinished(let report):
             let countText = report.counts.map { (name: $0.key.eventName, count: $0.value) }.sorted { $0.name < $1.name }
                 .map { "\"\($0.name)\":\($0.count)" }.joined(separator: ",")

@@ -22,6 +22,11 @@ enum JSONText {
         return result + "\""
     }
 
+    /// `texts` as a JSON array of strings.
+    static func array(_ texts: [String]) -> String {
+        "[" + texts.map(quoted).joined(separator: ",") + "]"
+    }
+
     /// Seconds with microsecond precision, e.g. `1.234567`.
     static func seconds(_ duration: Duration) -> String {
         String(format: "%.6f", Double(microseconds(duration)) / 1_000_000)

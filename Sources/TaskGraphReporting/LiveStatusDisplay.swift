@@ -25,6 +25,12 @@ public final class LiveStatusDisplay: EventSink, Sendable {
         var messages: [String] = []
         /// Whether the display is on screen: the cursor is hidden and frames are drawn.
         var isShown = false
+        /// Whether the display is put away until `show()` (the process is stopped).
+        var isHidden = false
+        /// Whether `run()` has returned: the display never shows again.
+        var hasEnded = false
+        /// Whether the run is paused.
+        var isPaused = false
     }
 
     private let nodes: [ExecutionGraph.Node]
@@ -45,15 +51,29 @@ public final class LiveStatusDisplay: EventSink, Sendable {
     /// Hides the cursor and redraws the display ten times a second until the calling task is
     /// cancelled; then erases it and shows the cursor, leaving failure messages in place.
     public func run() async {
-        state.withLock { state in
-            state.isShown = true
-            output.write("\u{1B}[?25l")
-        }
+        state.withLock { startDrawing(&$0) }
         while !Task.isCancelled {
             redraw()
             try? await Task.sleep(for: .milliseconds(100))
         }
         erase()
+        state.withLock { $0.hasEnded = true }
+    }
+
+    /// Erases the display and shows the cursor at once, and waits until the terminal has it,
+    /// until `show()`: for a process about to stop (Ctrl-Z). Blocking.
+    public func hide() {
+        state.withLock { $0.isHidden = true }
+        restoreTerminal()
+    }
+
+    /// Draws the display again after `hide()` (the process was continued), unless the run ended.
+    public func show() {
+        state.withLock { state in
+            guard state.isHidden, !state.hasEnded else { return }
+            state.isHidden = false
+            startDrawing(&state)
+        }
     }
 
     /// Erases the display and shows the cursor at once, if it is on screen, and waits until the
@@ -74,19 +94,29 @@ public final class LiveStatusDisplay: EventSink, Sendable {
             case .nodeProgress(let node, let update):
                 if update.message == nil { state.running[node]?.progress = update }
             case .nodeRetrying(let node, let attempt, let message, _):
-                state.messages.append(paint("retry", 33) + " \(nodes[node].id) after attempt \(attempt): \(message)")
+                state.messages.append(paint("retry", 33) + DisplayText.escaped(" \(nodes[node].id) after attempt \(attempt): \(message)"))
             case .nodeFinished(let node, let outcome):
                 state.running[node] = nil
                 state.counts[outcome.kind, default: 0] += 1
                 if outcome.isFailure {
-                    state.messages.append(paint("FAILED", 31) + " \(nodes[node].id): \(outcome.reason)")
+                    state.messages.append(paint("FAILED", 31) + DisplayText.escaped(" \(nodes[node].id): \(outcome.reason)"))
                 }
             case .warning(let node, let message):
-                state.messages.append(paint("warning", 33) + " " + (node.map { "\(nodes[$0].id): " } ?? "") + message)
+                state.messages.append(paint("warning", 33) + DisplayText.escaped(" " + (node.map { "\(nodes[$0].id): " } ?? "") + message))
+            case .runPaused:
+                state.isPaused = true
+            case .runResumed:
+                state.isPaused = false
             case .nodeQueued, .nodeCacheDecided, .runFinished:
                 break
             }
         }
+    }
+
+    /// Hides the cursor; frames are drawn from now on.
+    private func startDrawing(_ state: inout State) {
+        state.isShown = true
+        output.write("\u{1B}[?25l")
     }
 
     private func redraw() {
@@ -131,13 +161,14 @@ public final class LiveStatusDisplay: EventSink, Sendable {
         header += "\(finished)/\(state.total)  done \(state.counts[.succeeded] ?? 0)  running \(state.running.count)"
         header += "  queued \(max(0, state.total - finished - state.running.count))"
         if failed > 0 { header += "  " + paint("failed \(failed)", 31) }
+        if state.isPaused { header += "  paused" }
         header += "  " + DurationText.format(elapsed)
         if finished > 0, finished < state.total {
             let remaining = elapsed * (Double(state.total - finished) / Double(finished))
             header += "  ETA " + DurationText.format(remaining)
         }
         let rows = state.running.sorted { $0.value.since < $1.value.since }.prefix(8).map { node, running in
-            var line = "  \(nodes[node].id)  \(nodes[node].type)  \(DurationText.format(ContinuousClock.now - running.since))"
+            var line = "  \(DisplayText.escaped(nodes[node].id))  \(nodes[node].type)  \(DurationText.format(ContinuousClock.now - running.since))"
             if running.attempt > 1 { line += "  attempt \(running.attempt)" }
             if let progress = running.progress { line += "  " + describe(progress) }
             return truncate(line, width)

@@ -31,6 +31,10 @@ public struct PipelineSchema {
             "pool": ["type": "string"],
             "input": ["type": "string"],
             "description": ["type": "string"],
+            "priority": Self.schema(for: PipelineKeys.priorityType),
+            // `true` and `false` are booleans to a YAML reader; `run` is the one word.
+            "exclusive": ["anyOf": [["type": "boolean"], ["const": Exclusivity.run.rawValue], Self.variableReference]],
+            "when": Self.schema(for: PipelineKeys.whenType),
         ]
         for (name, type) in ClusterSettings.types { common[name] = Self.schema(for: type) }
         let defaultKeys = Set(["retries", "timeout", "pool"] + ClusterSettings.types.map(\.name))
@@ -106,6 +110,9 @@ public struct PipelineSchema {
                               ["type": "string", "pattern": "^(\\d+(\\.\\d+)?(ms|s|m|h))+$|\\$\\{"]]]
         case .choice(let words):
             return ["anyOf": [["enum": words], variableReference]]
+        case .namedInteger(let names, let range):
+            return ["anyOf": [["enum": ParameterType.sortedNames(names)], ["type": "integer", "minimum": range.lowerBound,
+                              "maximum": range.upperBound], variableReference]]
         case .stringList(let minimum):
             return ["type": "array", "items": ["type": "string"], "minItems": minimum]
         case .stringMap:

@@ -20,7 +20,8 @@ public struct PlainLogReporter: EventSink {
     public func receive(_ event: EngineEvent) {
         guard let line = line(for: event.kind) else { return }
         let seconds = event.elapsed.inSeconds
-        output.write("[" + String(format: "%7.1fs", seconds) + "] " + line + "\n")
+        // Ids, paths and reasons come from outside: no control character reaches the log raw.
+        output.write("[" + String(format: "%7.1fs", seconds) + "] " + DisplayText.escaped(line) + "\n")
     }
 
     private func line(for kind: EngineEvent.Kind) -> String? {
@@ -38,6 +39,10 @@ public struct PlainLogReporter: EventSink {
             return finishedLine(nodes[node].id, outcome)
         case .warning(let node, let message):
             return "warning   " + (node.map { "\(nodes[$0].id): " } ?? "") + message
+        case .runPaused:
+            return "paused    nothing starts, running programs are stopped"
+        case .runResumed:
+            return "resumed"
         case .nodeQueued, .nodeCacheDecided, .runFinished:
             return nil
         }
@@ -50,6 +55,7 @@ public struct PlainLogReporter: EventSink {
         case .failed, .timedOut: "FAILED    \(id): \(outcome.reason)"
         case .cancelled: "cancelled \(id)"
         case .skipped: "skipped   \(id): \(outcome.reason)"
+        case .bypassed: "bypassed  \(id): \(outcome.reason)"
         case .notStarted: nil
         }
     }

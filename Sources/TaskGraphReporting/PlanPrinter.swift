@@ -19,18 +19,17 @@ public struct PlanPrinter {
                 let node = graph.nodes[index]
                 var details = [node.type]
                 let parameters = node.parameters.values.sorted { $0.key < $1.key }
-                details += parameters.map { "\($0.key)=" + Self.escapingControlCharacters("\($0.value.redacted)") }
+                details += parameters.map { "\($0.key)=" + DisplayText.escaped("\($0.value.redacted)") }
                 if node.settings.retries > 0 { details.append("retries=\(node.settings.retries)") }
                 if let timeout = node.settings.timeout { details.append("timeout=\(DurationParser.format(timeout))") }
                 if let pool = node.settings.pool { details.append("pool=\(pool)") }
-                text += "  \(node.id)  (\(details.joined(separator: ", ")))\n"
+                if node.settings.priority != 0 { details.append("priority=" + QueuePriority.describe(node.settings.priority)) }
+                if node.settings.exclusive != .shared { details.append("exclusive=\(node.settings.exclusive.rawValue)") }
+                if node.settings.when != .success { details.append("when=\(node.settings.when.rawValue)") }
+                // Each node on one line, and no control character reaches the terminal raw.
+                text += "  \(DisplayText.escaped(node.id))  (\(details.joined(separator: ", ")))\n"
             }
         }
         return text
-    }
-
-    /// `text` with newlines and tabs written as `\n` and `\t`, so each node stays on one line.
-    private static func escapingControlCharacters(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\t", with: "\\t")
     }
 }

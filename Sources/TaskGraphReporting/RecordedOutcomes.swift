@@ -21,7 +21,8 @@ public enum RecordedOutcomes {
     public static func load(_ path: String) throws -> [String: NodeOutcome] {
         let decoder = JSONDecoder()
         var outcomes: [String: NodeOutcome] = [:]
-        for line in try FileIO.read(path).split(separator: UInt8(ascii: "\n")) {
+        // Unbounded: a large run's event file may pass the default read limit.
+        for line in try FileIO.read(path, limit: .max).split(separator: UInt8(ascii: "\n")) {
             guard let event = try? decoder.decode(FinalEvent.self, from: Data(line)), let id = event.id,
                 let kind = NodeOutcome.Kind(eventName: event.event), let outcome = outcome(kind, of: event)
             else { continue }
@@ -39,6 +40,7 @@ public enum RecordedOutcomes {
         case .timedOut: event.timeout.map { .timedOut(JSONText.duration(seconds: $0)) }
         case .cancelled: .cancelled
         case .skipped: event.because.map(NodeOutcome.skipped(because:))
+        case .bypassed: event.reason.map(NodeOutcome.bypassed)
         case .notStarted: .notStarted
         }
     }

@@ -17,20 +17,35 @@ public struct RunSummary {
 
     /// The summary as text, ending with a newline.
     public func render() -> String {
-        let rows = orderedRecords()
+        let rows = orderedIndices()
         let shown = rows.prefix(maximumRows)
-        let idWidth = min(max(9, shown.map(\.id.count).max() ?? 0), 48)
+        // Ids, paths and reasons come from outside: no control character reaches the terminal raw.
+        let ids = shown.map { DisplayText.escaped(report.nodes[$0].id) }
+        let idWidth = min(max(9, ids.map(\.count).max() ?? 0), 48)
         var text = pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8) + "  detail\n"
-        for record in shown {
+        for (index, id) in zip(shown, ids) {
+            let record = report.nodes[index]
             let time = record.duration.map(DurationText.format) ?? "-"
-            let detail = record.outcome == .succeeded ? record.summary : record.outcome.reason
-            text += pad(record.id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
-                + "  " + detail + "\n"
+            text += pad(id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
+                + "  " + DisplayText.escaped(detail(index)) + "\n"
         }
         if rows.count > shown.count { text += "… and \(rows.count - shown.count) more\n" }
         text += totalsLine() + "\n"
         if let path = criticalPathLine() { text += path + "\n" }
         return text
+    }
+
+    /// The result's summary or why the node failed or did not run; for a node that ran under a
+    /// `when:` rule other than `success`, first why it ran.
+    private func detail(_ index: Int) -> String {
+        let record = report.nodes[index]
+        let detail = record.outcome == .succeeded ? record.summary : record.outcome.reason
+        let rule = graph.nodes[index].settings.when
+        guard rule != .success, record.attempts > 0,
+            let need = graph.nodes[index].dependencies.map({ report.nodes[$0] }).first(where: { !$0.outcome.kind.isSuccess })
+        else { return detail }
+        let reason = "when: \(rule.rawValue), after '\(need.id)' \(need.outcome.kind.label)"
+        return detail.isEmpty ? reason : reason + "; " + detail
     }
 
     /// `12 ok, 1 failed, 2 skipped in 3.4s`, or `cancelled after 1.2s: 3 ok, 2 cancelled`.
@@ -49,16 +64,16 @@ public struct RunSummary {
         guard report.nodes.count > 1,
             let (path, total) = criticalPath(graph.dependencyList, weights: weights), path.count > 1
         else { return nil }
-        let ids = path.map { report.nodes[$0].id }
+        let ids = path.map { DisplayText.escaped(report.nodes[$0].id) }
         let shown = ids.count > 8 ? ids.prefix(3) + ["…"] + ids.suffix(4) : ids[...]
         let seconds = Duration.milliseconds(Int64(total * 1000))
         return "critical path (\(DurationText.format(seconds))): " + shown.joined(separator: " -> ")
     }
 
-    /// Failures first, then in graph order.
-    private func orderedRecords() -> [RunReport.NodeRecord] {
-        let failures = report.nodes.filter { $0.outcome.isFailure }
-        return failures + report.nodes.filter { !$0.outcome.isFailure }
+    /// The indices of the nodes: failures first, then in graph order.
+    private func orderedIndices() -> [Int] {
+        let failures = report.nodes.indices.filter { report.nodes[$0].outcome.isFailure }
+        return failures + report.nodes.indices.filter { !report.nodes[$0].outcome.isFailure }
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -17,15 +17,20 @@ enum FileHasher {
     /// The bytes read at a time.
     static let chunkSize = 1 << 20
 
-    /// Hashes the file at `path`; with `copy`, also writes every byte read to that descriptor
-    /// (a temporary file of the store `layout`).
+    /// Hashes the regular file at `path` (anything else is refused: a device may never end);
+    /// with `copy`, also writes every byte read to that descriptor (a temporary file of the
+    /// store `layout`).
     /// - Throws: `OperationError.readFailed` naming `path`; `StoreError.writeFailed` when the
     ///   copy cannot be written.
     static func hash(_ path: String, copyingTo copy: (descriptor: Int32, layout: StoreLayout)? = nil) throws -> Hashed {
         let started = wallClockNanoseconds()
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Without blocking: a FIFO without a writer is refused below instead of hanging here.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw OperationError.readFailed(path: path, reason: StoreIO.errorText()) }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw OperationError.readFailed(path: path, reason: StoreIO.errorText()) }
+        if let kind = FileIO.nonRegularKind(info.st_mode) { throw OperationError.readFailed(path: path, reason: kind) }
         guard let before = FileStat.of(descriptor: descriptor) else {
             throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
         }
@@ -39,7 +44,6 @@ enum FileHasher {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EISDIR { throw OperationError.readFailed(path: path, reason: "Is a directory") }
                 throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
             }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])

@@ -116,7 +116,8 @@ enum StoreIO {
     /// - Throws: `StoreError.readFailed` when it exists but cannot be read.
     static func read(_ path: String, _ layout: StoreLayout) throws(StoreError) -> Data? {
         do {
-            return try FileIO.read(path)
+            // Unbounded: a blob is as large as the result it holds (a download's `max_bytes`).
+            return try FileIO.read(path, limit: .max)
         } catch {
             if FileStat.of(path) == nil, errno == ENOENT { return nil }
             guard case .readFailed(_, let reason) = error else { throw .readFailed(root: layout.root, reason: "\(error)") }

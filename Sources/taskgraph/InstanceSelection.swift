@@ -9,15 +9,11 @@ enum InstanceSelection {
     static func ids(_ names: [String], in graph: ExecutionGraph, option: String) throws -> Set<String> {
         var selected: Set<String> = []
         for name in names {
-            if graph.index(of: name) != nil {
-                selected.insert(name)
-                continue
+            do {
+                selected.formUnion(try graph.indices(selecting: name).map { graph.nodes[$0].id })
+            } catch {
+                throw ValidationError("\(option): \(error)")
             }
-            let instances = graph.nodes.lazy.map(\.id).filter { $0.hasPrefix(name + "[") }
-            guard !instances.isEmpty else {
-                throw ValidationError("\(option): no operation '\(name)' in the pipeline")
-            }
-            selected.formUnion(instances)
         }
         return selected
     }

@@ -48,11 +48,17 @@ enum InterruptibleRun {
 
     private static let state = Locked(State())
 
-    /// Handles SIGINT and SIGTERM, which `signals` traps, until the calling task is cancelled.
-    /// Start it first thing, beside the command in one task group.
+    /// Handles SIGINT and SIGTERM, and hands SIGCONT and SIGUSR1 to `JobControl`, which
+    /// `signals` traps, until the calling task is cancelled. Start it first thing, beside the
+    /// command in one task group.
     static func handleSignals(_ signals: UnixSignalsSequence) async {
         for await signal in signals {
-            handle(signal == .sigterm ? .terminate : .interrupt)
+            switch signal {
+            case .sigterm: handle(.terminate)
+            case .sigcont: JobControl.continued()
+            case .sigusr1: JobControl.togglePause()
+            default: handle(.interrupt)
+            }
         }
     }
 

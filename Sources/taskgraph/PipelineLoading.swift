@@ -23,7 +23,7 @@ enum PipelineLoading {
 
     /// Prints diagnostics to standard error, one per line (notes follow their error).
     static func printDiagnostics(_ diagnostics: [Diagnostic]) {
-        for diagnostic in diagnostics { TextOutput.standardError.write(diagnostic.description + "\n") }
+        for diagnostic in diagnostics { TextOutput.standardError.write(escapedLines(diagnostic.description) + "\n") }
     }
 
     /// `2 errors, 1 warning in 1 of 3 files` or `3 files valid`.
@@ -36,6 +36,13 @@ enum PipelineLoading {
         let warningText = warnings == 0 ? "" : ", \(plural(warnings, "warning"))"
         if errors == 0 { return "\(files) valid\(warningText)" }
         return "\(plural(errors, "error"))\(warningText) in \(invalid) of \(files): invalid"
+    }
+
+    /// `text` with control characters escaped in each line; its line breaks (a diagnostic's
+    /// notes) kept.
+    private static func escapedLines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { DisplayText.escaped(String($0)) }.joined(separator: "\n")
     }
 
     private static func plural(_ count: Int, _ noun: String) -> String {

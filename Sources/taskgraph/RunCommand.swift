@@ -15,7 +15,10 @@ struct RunCommand: AsyncParsableCommand {
             Ctrl-C (SIGINT) or SIGTERM cancels the run: nothing new starts, running operations are \
             cancelled at once (exec children get SIGTERM, then SIGKILL after their grace period), \
             no output file is left half-written, and a summary shows what finished; then taskgraph \
-            dies by the signal (a shell reports 130 or 143). A second Ctrl-C exits immediately.
+            dies by the signal (a shell reports 130 or 143). A second Ctrl-C exits immediately. \
+            Ctrl-Z stops the run and its programs (time spent stopped does not count against \
+            timeouts); fg or bg continues them. SIGUSR1 pauses or resumes the run without \
+            stopping taskgraph.
             """)
 
     @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
@@ -48,6 +51,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write a Chrome trace (Perfetto, chrome://tracing) to this file.", valueName: "file"))
     var trace: String?
 
+    @Option(help: ArgumentHelp("Write a self-contained HTML report of the run to this file.", valueName: "file"))
+    var report: String?
+
     @Flag(help: "Print, for every operation, whether it ran or was reused, and why.")
     var explain = false
 
@@ -78,13 +84,16 @@ struct RunCommand: AsyncParsableCommand {
             TextOutput.standardOutput.flush()
             return
         }
+        try await RunDestinations.checkOutputDirectory(loaded.outputDirectory)
+        if let trace { try await RunDestinations.checkFile(trace, option: "--trace") }
+        if let report { try await RunDestinations.checkFile(report, option: "--report") }
         let onCluster = cluster.runsOnCluster(loaded)
         let options = EngineOptions(jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
         do {
             presenter = try RunPresenter(
                 graph: graph, pipeline: loaded.name, plain: noProgress, eventsPath: json ? "-" : events,
-                tracePath: trace)
+                tracePath: trace, recordsReport: report != nil)
         } catch {
             throw ValidationError("--events: \(error)")
         }
@@ -93,14 +102,17 @@ struct RunCommand: AsyncParsableCommand {
         let clusterSession = onCluster ? try await ClusterSession.open(storeRoot: session.store.root) : nil
         let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
+        let control = RunControl()
         let outcome = await presenter.displaying {
-            await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
-                let engine = Engine(options: options)
-                guard let clusterSession else {
-                    return await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache)
-                }
-                return await clusterSession.running(resources: resources) {
-                    await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache)
+            await JobControl.run(control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }) {
+                await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
+                    let engine = Engine(options: options)
+                    guard let clusterSession else {
+                        return await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
+                    }
+                    return await clusterSession.running(resources: resources) {
+                        await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
+                    }
                 }
             }
         }
@@ -109,6 +121,9 @@ struct RunCommand: AsyncParsableCommand {
         await resources.shutDown()
         await session.finish(runCache)
         await presenter.finish(report: outcome.report, graph: graph)
+        if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {
+            throw ExitCode(CLIExitCode.operationFailed)
+        }
         if explain {
             let decisions = runCache.decisions
             TextOutput.standardOutput.write(ExplanationPrinter.render(graph.nodes.compactMap { node in

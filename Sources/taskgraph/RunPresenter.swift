@@ -13,12 +13,17 @@ struct RunPresenter {
     private let display: LiveStatusDisplay?
     private let eventOutput: TextOutput?
     private let trace: (recorder: TraceRecorder, path: String)?
+    private let reportRecorder: ReportRecorder?
 
     /// - Parameters:
     ///   - plain: plain log lines even on a terminal (`--no-progress`).
     ///   - eventsPath: `--events FILE`; `-` means standard output (`--json`).
     ///   - tracePath: `--trace FILE`.
-    init(graph: ExecutionGraph, pipeline: String, plain: Bool, eventsPath: String?, tracePath: String?) throws {
+    ///   - recordsReport: keep the events for the HTML report (`--report`).
+    init(
+        graph: ExecutionGraph, pipeline: String, plain: Bool, eventsPath: String?, tracePath: String?,
+        recordsReport: Bool = false
+    ) throws {
         let environment = ProcessInfo.processInfo.environment
         let output = TextOutput.standardError
         let live = output.isTerminal && !plain && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
@@ -34,7 +39,7 @@ struct RunPresenter {
         if let eventsPath {
             let events = eventsPath == "-" ? TextOutput.standardOutput : try TextOutput(creatingFile: eventsPath)
             eventOutput = events
-            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events))
+            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events, command: CommandLine.arguments))
         } else {
             eventOutput = nil
         }
@@ -45,6 +50,8 @@ struct RunPresenter {
         } else {
             trace = nil
         }
+        reportRecorder = recordsReport ? ReportRecorder(graph: graph, pipeline: pipeline, command: CommandLine.arguments) : nil
+        if let reportRecorder { sinks.append(reportRecorder) }
         sink = sinks.count == 1 ? sinks[0] : EventFanOut(sinks)
     }
 
@@ -65,6 +72,17 @@ struct RunPresenter {
         display?.restoreTerminal()
     }
 
+    /// Erases the live display (if any) and shows the cursor until `showDisplay()`, for a process
+    /// about to stop (Ctrl-Z). Blocking.
+    func hideDisplay() {
+        display?.hide()
+    }
+
+    /// Draws the live display (if any) again after `hideDisplay()`.
+    func showDisplay() {
+        display?.show()
+    }
+
     /// Finishes the event stream and trace, prints the summary table.
     func finish(report: RunReport, graph: ExecutionGraph) async {
         eventOutput?.flush()
@@ -78,5 +96,20 @@ struct RunPresenter {
         }
         output.write("\n" + RunSummary(report: report, graph: graph).render())
         output.flush()
+    }
+
+    /// Writes the HTML report (`--report`) of the run, with thumbnails of the images it saved;
+    /// on failure says why and returns false.
+    func writeReport(_ report: RunReport, graph: ExecutionGraph, to path: String) async -> Bool {
+        guard let reportRecorder else { return false }
+        let run: RecordedRun
+        do {
+            run = try reportRecorder.recordedRun()
+        } catch {
+            TextOutput.standardError.write("taskgraph: cannot write the report: \(error)\n")
+            return false
+        }
+        let previews = await ReportPreviews.make(graph: graph, report: report)
+        return await ReportCommand.write(HTMLReport(run: run, previews: previews), to: path)
     }
 }

@@ -15,24 +15,26 @@ struct TaskGraphCommand: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 success, 1 an operation failed, 2 invalid pipeline, 64 usage error. \
             On SIGINT or SIGTERM taskgraph cleans up, then dies by the signal (a shell reports 130 \
-            or 143).
+            or 143). Ctrl-Z stops a run with its programs until fg or bg; SIGUSR1 pauses or \
+            resumes it.
 
             \(OperationCatalog.renderKeys())
             """,
         version: "0.1.0",
         subcommands: [
-            RunCommand.self, ValidateCommand.self, ExplainCommand.self, GraphCommand.self, ListOpsCommand.self,
+            RunCommand.self, ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GraphCommand.self, ListOpsCommand.self,
             SchemaCommand.self, CacheCommand.self, WorkerCommand.self,
         ])
 
     /// Raises the open-file limit, traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
-    /// dies by them), then parses the arguments and runs the command, with the signal handler
-    /// beside it in one task group.
+    /// dies by them) and the job-control signals (SIGTSTP, SIGCONT, SIGUSR1), then parses the
+    /// arguments and runs the command, with the signal handlers beside it in one task group.
     static func main() async {
         FileDescriptorLimit.raiseToHardLimit()
-        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sigcont, .sigusr1)
         await withDiscardingTaskGroup { group in
             group.addTask { await InterruptibleRun.handleSignals(signals) }
+            group.addTask { await JobControl.handleTerminalStops() }
             await main(nil)
             group.cancelAll()
         }

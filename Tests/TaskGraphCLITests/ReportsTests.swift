@@ -66,6 +66,27 @@ import Testing
         #expect(graph.stdout.hasSuffix("  style n0 fill:#f4a6a6\n  style n1 fill:#dee2e6\n"))
     }
 
+    @Test func execEventsCarryTheChildsResourceFigures() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            operations:
+              hungry: {op: exec, command: [python3, -c, "b = b'x' * (300 << 20)"]}
+            """, to: "hungry.yaml", in: directory)
+        let run = try await TaskGraphProcess.run(["run", "hungry.yaml", "--events", "events.jsonl"], in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let file = directory.appendingPathComponent("events.jsonl")
+        #expect(try await validateEvents(file) == "6 valid\n")
+        let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+        let events = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let finished = try #require(events.first { $0["event"] as? String == "succeeded" })
+        // Python holds 300 MiB of bytes at its peak: wait4's ru_maxrss sees them.
+        #expect(try #require(finished["max_rss"] as? Int) > 300 << 20)
+        #expect(try #require(finished["cpu_user"] as? Double) + (finished["cpu_system"] as? Double ?? 0) > 0)
+        #expect(finished["bytes_read"] is Int && finished["bytes_written"] is Int)
+        #expect(finished["needs"] as? [String] == [])
+    }
+
     @Test func traceHasOneCompleteEventPerOperationThatRan() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
         let result = try await TaskGraphProcess.run(

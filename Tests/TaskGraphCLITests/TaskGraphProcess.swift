@@ -25,8 +25,13 @@ final class TaskGraphProcess: @unchecked Sendable {
     }
 
     /// Starts `taskgraph arguments…` in `directory`.
-    /// - Parameter environment: added to (or, with a nil value, removed from) the test's own.
-    init(_ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil) throws {
+    /// - Parameters:
+    ///   - environment: added to (or, with a nil value, removed from) the test's own.
+    ///   - input: what the process reads from standard input (default: nothing, /dev/null).
+    init(
+        _ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil,
+        input: Pipe? = nil
+    ) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         stdoutPath = scratch.appendingPathComponent("stdout").path
@@ -42,7 +47,7 @@ final class TaskGraphProcess: @unchecked Sendable {
         fullEnvironment["TASKGRAPH_CACHE_DIR"] = scratch.appendingPathComponent("cache").path
         for (name, value) in environment { fullEnvironment[name] = value }
         process.environment = fullEnvironment
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = input ?? FileHandle.nullDevice
         process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         let (stream, continuation) = AsyncStream<Termination>.makeStream()

@@ -41,3 +41,33 @@ struct RedactionTests {
             """)
     }
 }
+
+/// Query values of parameters whose names look secret are redacted like userinfo.
+struct QueryRedactionTests {
+    @Test(arguments: [
+        ("https://example.com/a?token=abc123&page=2", "https://example.com/a?token=***&page=2"),
+        ("https://s3.example.com/o?X-Amz-Signature=f00d&X-Amz-Date=1", "https://s3.example.com/o?X-Amz-Signature=***&X-Amz-Date=1"),
+        ("https://example.com/?apiKey=k&sig=s&password=p#top", "https://example.com/?apiKey=***&sig=***&password=***#top"),
+        ("https://example.com/?monkey=banana&keyboard=qwerty&token=", "https://example.com/?monkey=banana&keyboard=qwerty&token="),
+    ])
+    func secretQueryValuesAreHidden(url: String, shown: String) {
+        #expect(RedactedURL.redact(url) == shown)
+    }
+
+    @Test func messagesQuotingTheURLLoseTheSecretQueryValue() {
+        let url = "https://example.com/data?access_token=s3cr3t"
+        #expect(RedactedURL.redactAll(in: "Could not resolve \(url); access_token=s3cr3t", url: url)
+            == "Could not resolve https://example.com/data?access_token=***; access_token=***")
+    }
+
+    @Test func dryRunHidesSecretQueryValues() throws {
+        let graph = try plannedGraph("""
+            version: 1
+            operations:
+              fetch: {op: download, url: "https://example.com/data.bin?token=s3cr3t&v=2"}
+            """, registry: .network)
+        let plan = PlanPrinter(graph: graph).render()
+        #expect(plan.contains("url=https://example.com/data.bin?token=***&v=2"))
+        #expect(!plan.contains("s3cr3t"))
+    }
+}

@@ -37,4 +37,31 @@ import TaskGraphReporting
         output.flush()
         #expect(try contents(of: path).hasSuffix("\r\u{1B}[J\u{1B}[?25h"), "draws nothing after")
     }
+
+    @Test func aPausedRunSaysSoAndHidingForAStopRestoresTheTerminalUntilShown() async throws {
+        let graph = try graphOfEveryKind()
+        let (output, path) = try scratchOutput(named: "terminal")
+        let display = LiveStatusDisplay(graph: graph, output: output, useColor: false)
+        display.receive(EngineEvent(elapsed: .zero, kind: .runStarted(nodeCount: graph.nodes.count)))
+        display.receive(EngineEvent(elapsed: .zero, kind: .runPaused))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await display.run() }
+            while try !contents(of: path).contains("  paused  ") { try? await Task.sleep(for: .milliseconds(10)) }
+            display.hide()
+            #expect(try contents(of: path).hasSuffix("\r\u{1B}[J\u{1B}[?25h"), "erased, cursor shown, before stopping")
+            display.receive(EngineEvent(elapsed: .zero, kind: .runResumed))
+            display.show()
+            output.flush()
+            #expect(try contents(of: path).hasSuffix("\u{1B}[?25h\u{1B}[?25l"), "hides the cursor again")
+            while try !contents(of: path).components(separatedBy: "\u{1B}[?25l").last!.contains("/\(graph.nodes.count)  done ") {
+                output.flush()
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            group.cancelAll()
+        }
+        output.flush()
+        let lastFrames = try #require(try contents(of: path).components(separatedBy: "\u{1B}[?25l").last)
+        #expect(!lastFrames.contains("paused"), "resumed")
+        #expect(lastFrames.hasSuffix("\u{1B}[?25h"))
+    }
 }

@@ -27,14 +27,15 @@ import Testing
             $0.replacing(#/"time":[0-9.]+,"timestamp":"[^"]+",/#, with: "")
         }
         #expect(lines == [
-            #"{"event":"succeeded","id":"op-succeeded","type":"action"}"#,
-            #"{"event":"cached","id":"op-cached","type":"action"}"#,
-            #"{"event":"failed","id":"op-failed","type":"action","reason":"'sh' exited with status 3: \"disk\" on fire"}"#,
-            #"{"event":"timed_out","id":"op-timed_out","type":"action","reason":"timed out after 1500ms","timeout":1.500000}"#,
-            #"{"event":"cancelled","id":"op-cancelled","type":"action"}"#,
-            #"{"event":"skipped","id":"op-skipped","type":"action","because":"fetch[lake]"}"#,
-            #"{"event":"not_started","id":"op-not_started","type":"action"}"#,
-            #"{"event":"run_finished","wall_time":2.000000,"cancelled":true,"counts":{"cached":1,"cancelled":1,"failed":1,"not_started":1,"skipped":1,"succeeded":1,"timed_out":1}}"#,
+            #"{"event":"succeeded","id":"op-succeeded","type":"action","needs":[]}"#,
+            #"{"event":"cached","id":"op-cached","type":"action","needs":[]}"#,
+            #"{"event":"failed","id":"op-failed","type":"action","reason":"'sh' exited with status 3: \"disk\" on fire","needs":[]}"#,
+            #"{"event":"timed_out","id":"op-timed_out","type":"action","reason":"timed out after 1500ms","timeout":1.500000,"needs":[]}"#,
+            #"{"event":"cancelled","id":"op-cancelled","type":"action","needs":[]}"#,
+            #"{"event":"skipped","id":"op-skipped","type":"action","because":"fetch[lake]","needs":[]}"#,
+            #"{"event":"bypassed","id":"op-bypassed","type":"action","reason":"when: failure, and nothing it needs failed","needs":[]}"#,
+            #"{"event":"not_started","id":"op-not_started","type":"action","needs":[]}"#,
+            #"{"event":"run_finished","wall_time":2.000000,"cancelled":true,"counts":{"bypassed":1,"cached":1,"cancelled":1,"failed":1,"not_started":1,"skipped":1,"succeeded":1,"timed_out":1}}"#,
         ])
     }
 
@@ -59,9 +60,9 @@ import Testing
     }
 
     @Test func kindsHaveOneLabelAndOneEventNameEach() {
-        #expect(NodeOutcome.Kind.allCases.map(\.label) == ["ok", "cached", "failed", "timed out", "cancelled", "skipped", "not started"])
+        #expect(NodeOutcome.Kind.allCases.map(\.label) == ["ok", "cached", "failed", "timed out", "cancelled", "skipped", "bypassed", "not started"])
         #expect(NodeOutcome.Kind.allCases.map(\.eventName)
-            == ["succeeded", "cached", "failed", "timed_out", "cancelled", "skipped", "not_started"])
+            == ["succeeded", "cached", "failed", "timed_out", "cancelled", "skipped", "bypassed", "not_started"])
         #expect(NodeOutcome.Kind.allCases.allSatisfy { NodeOutcome.Kind(eventName: $0.eventName) == $0 })
         #expect(everyOutcome.map(\.kind) == NodeOutcome.Kind.allCases)
         #expect(NodeOutcome.Kind.allCases.filter(\.isFailure) == [.failed, .timedOut])

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -24,6 +25,13 @@ static inline void tg_prefetch_for_read(uintptr_t address) {
 }
 
 #if defined(__linux__)
+/// `getrusage(RUSAGE_THREAD, usage)`: the calling thread's CPU times (Swift does not see the GNU
+/// `RUSAGE_THREAD`). 0 on success, -1 with `errno` set.
+static inline int tg_thread_rusage(struct rusage *usage) {
+    // RUSAGE_THREAD is 1 on Linux; <sys/resource.h> names it only with _GNU_SOURCE.
+    return getrusage((__rusage_who_t)1, usage);
+}
+
 /// `pidfd_open(pid, 0)` with close-on-exec (pidfds always are), through `syscall`, which Swift
 /// cannot call (it is variadic). -1 with `errno` set on failure: `ENOSYS` before Linux 5.3.
 static inline int tg_pidfd_open(int pid) {

@@ -27,19 +27,20 @@ public struct Engine: Sendable {
     ///     (`blockingThreads(for:)` threads) and shuts it down before returning.
     ///   - cache: the store to reuse results from and record them in, and how (none: every
     ///     node runs and nothing is recorded). A node whose result is reused ends `.cached`.
+    ///   - control: pauses and resumes the run from outside, if given.
     public func run(
         _ graph: ExecutionGraph, events: (any EventSink)? = nil, resources: RunResources? = nil,
-        cache: RunCache? = nil
+        cache: RunCache? = nil, control: RunControl? = nil
     ) async -> RunReport {
         guard let resources else {
             let owned = RunResources(blockingThreads: Self.blockingThreads(for: options))
-            let report = await run(graph, events: events, resources: owned, cache: cache)
+            let report = await run(graph, events: events, resources: owned, cache: cache, control: control)
             await owned.shutDown()
             return report
         }
         // Every task of the run (workers, actions, what they start) sees the run's resources.
         return await RunResources.$current.withValue(resources) {
-            await run(graph, events: events, on: resources, cache: cache)
+            await run(graph, events: events, on: resources, cache: cache, control: control)
         }
     }
 
@@ -51,7 +52,8 @@ public struct Engine: Sendable {
     }
 
     private func run(
-        _ graph: ExecutionGraph, events: (any EventSink)?, on resources: RunResources, cache: RunCache?
+        _ graph: ExecutionGraph, events: (any EventSink)?, on resources: RunResources, cache: RunCache?,
+        control: RunControl?
     ) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
@@ -70,6 +72,10 @@ public struct Engine: Sendable {
             }
         }
 
+        control?.attach { paused in
+            Self.apply(paused: paused, coordinator: coordinator, watchdog: watchdog, resources: resources)
+            events?.receive(EngineEvent(elapsed: clock.elapsed, kind: paused ? .runPaused : .runResumed))
+        }
         let stopReason = await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
                 for (pool, lanes) in pools.lanes.enumerated() {
@@ -92,6 +98,11 @@ public struct Engine: Sendable {
             coordinator.stop(.cancelled)
         }
 
+        if let control {
+            control.detach()
+            // A run that ended paused leaves no child; children of a later run start running.
+            resources.childProcesses.setStopped(false)
+        }
         let report = coordinator.report(wasCancelled: stopReason == .cancelled)
         if let events {
             for (index, record) in report.nodes.enumerated() where record.outcome == .notStarted {
@@ -100,6 +111,21 @@ public struct Engine: Sendable {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runFinished(report)))
         }
         return report
+    }
+
+    /// Pauses a run (nothing starts, children stop, time limits stop counting) or resumes it.
+    private static func apply(
+        paused: Bool, coordinator: RunCoordinator, watchdog: TimeoutWatchdog, resources: RunResources
+    ) {
+        if paused {
+            coordinator.setPaused(true)
+            resources.childProcesses.setStopped(true)
+            watchdog.pause()
+        } else {
+            watchdog.resume()
+            resources.childProcesses.setStopped(false)
+            coordinator.setPaused(false)
+        }
     }
 
     private static func work(
@@ -114,13 +140,13 @@ public struct Engine: Sendable {
             let index = assignment.node
             let completion = await runner.run(index, of: plan, results: assignment.results, lane: lane)
             let end = events == nil ? .zero : clock.elapsed
-            events?.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome)))
+            events?.receive(EngineEvent(
+                elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome), usage: completion.usage))
             let finish = coordinator.finish(
                 index, startedAt: assignment.start, outcome: completion.outcome, result: completion.result,
                 attempts: completion.attempts, takingNextFrom: pool)
             if let events {
-                for node in finish.skipped {
-                    let outcome = NodeOutcome.skipped(because: plan.id(of: index))
+                for (node, outcome) in finish.ended {
                     events.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: node, outcome: outcome)))
                 }
                 for node in finish.readied {

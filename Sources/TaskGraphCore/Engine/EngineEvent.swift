@@ -20,6 +20,10 @@ public struct EngineEvent: Sendable {
         case nodeRetrying(node: Int, attempt: Int, message: String, delay: Duration)
         /// A node ended (any outcome, including skipped and not started).
         case nodeFinished(node: Int, outcome: NodeOutcome)
+        /// The run was paused (`RunControl`): nothing starts, child processes are stopped.
+        case runPaused
+        /// The run resumed after a pause.
+        case runResumed
         /// The run ended.
         case runFinished(RunReport)
     }
@@ -28,6 +32,8 @@ public struct EngineEvent: Sendable {
     public var elapsed: Duration
     /// What happened.
     public var kind: Kind
+    /// With `nodeFinished`: what the node's attempts used, when it ran and it was measured.
+    public var usage: ResourceUsage? = nil
 }
 
 /// Receives engine events. Called synchronously from the engine's workers: keep it quick and

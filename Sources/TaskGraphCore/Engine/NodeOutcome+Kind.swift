@@ -19,11 +19,13 @@ extension NodeOutcome {
         case cancelled
         /// It never ran because a node it needs failed (event `skipped`).
         case skipped
+        /// It never ran because its `when:` rule was not met (event `bypassed`).
+        case bypassed
         /// It never started: the run was cancelled or stopped first (event `not_started`).
         case notStarted = "not_started"
 
-        /// The word tables, logs and displays show: `ok`, `failed`, `timed out`, `cancelled`,
-        /// `skipped`, `not started`.
+        /// The word tables, logs and displays show: `ok`, `cached`, `failed`, `timed out`,
+        /// `cancelled`, `skipped`, `bypassed`, `not started`.
         public var label: String {
             switch self {
             case .succeeded: "ok"
@@ -32,12 +34,13 @@ extension NodeOutcome {
             case .timedOut: "timed out"
             case .cancelled: "cancelled"
             case .skipped: "skipped"
+            case .bypassed: "bypassed"
             case .notStarted: "not started"
             }
         }
 
-        /// The `event` value of the event that ends a node this way: `succeeded`, `failed`,
-        /// `timed_out`, `cancelled`, `skipped`, `not_started`.
+        /// The `event` value of the event that ends a node this way: `succeeded`, `cached`,
+        /// `failed`, `timed_out`, `cancelled`, `skipped`, `bypassed`, `not_started`.
         public var eventName: String { rawValue }
 
         /// The kind whose event is called `eventName`, if any.
@@ -50,7 +53,7 @@ extension NodeOutcome {
         public var isFailure: Bool {
             switch self {
             case .failed, .timedOut: true
-            case .succeeded, .cached, .cancelled, .skipped, .notStarted: false
+            case .succeeded, .cached, .cancelled, .skipped, .bypassed, .notStarted: false
             }
         }
 
@@ -58,7 +61,7 @@ extension NodeOutcome {
         public var isSuccess: Bool {
             switch self {
             case .succeeded, .cached: true
-            case .failed, .timedOut, .cancelled, .skipped, .notStarted: false
+            case .failed, .timedOut, .cancelled, .skipped, .bypassed, .notStarted: false
             }
         }
     }
@@ -72,6 +75,7 @@ extension NodeOutcome {
         case .timedOut: .timedOut
         case .cancelled: .cancelled
         case .skipped: .skipped
+        case .bypassed: .bypassed
         case .notStarted: .notStarted
         }
     }

@@ -12,6 +12,9 @@ public enum NodeOutcome: Hashable, Sendable, Codable {
     case cancelled
     /// It never ran because a node it needs (directly or not) failed; the id of that node.
     case skipped(because: String)
+    /// It never ran because its `when:` rule was not met (`TriggerRule`); why, e.g.
+    /// `when: failure, and nothing it needs failed`.
+    case bypassed(String)
     /// It never started: the run was cancelled or stopped first.
     case notStarted
 
@@ -25,6 +28,7 @@ public enum NodeOutcome: Hashable, Sendable, Codable {
         case .failed(let message): message
         case .timedOut(let limit): "timed out after \(DurationParser.format(limit))"
         case .skipped(let cause): "'\(cause)' failed"
+        case .bypassed(let reason): reason
         }
     }
 }

@@ -48,9 +48,17 @@ extension NodeRunner {
         action: any TaskAction, cache: RunCache
     ) async -> Completion? {
         var decision = CacheDecision(.hit, .unchanged)
+        let outputDirectory = plan.read(index) { $0.pointee.setup?.outputDirectory }.map(PathResolver.normalized)
         do {
-            for file in record.outputFiles where try await cache.store.materialize(file.digest, at: file.path) {
-                decision = CacheDecision(.hit, .outputRestored, detail: "\(cache.displayPath(file.path)) (restored)")
+            for file in record.outputFiles {
+                // A link placed in the output directory since is not followed out of it: the
+                // node runs instead, and its write says why it fails.
+                if let outputDirectory, file.path.hasPrefix(outputDirectory + "/") {
+                    try await resources.blockingIO.run { try ContainedDirectory.check(file.path, beneath: outputDirectory) }
+                }
+                if try await cache.store.materialize(file.digest, at: file.path) {
+                    decision = CacheDecision(.hit, .outputRestored, detail: "\(cache.displayPath(file.path)) (restored)")
+                }
             }
         } catch {
             cache.decide(index, CacheDecision(.miss, .corrupt, detail: String(describing: error)))

@@ -15,15 +15,22 @@ struct NodeRunner: Sendable {
         var outcome: NodeOutcome
         var result: (any Artifact)?
         var attempts: Int
+        /// What its attempts used, when it ran and something was measured.
+        var usage: ResourceUsage?
     }
 
     /// Runs `node`, given its dependencies' `results`, on worker `lane`: reuses its stored result
-    /// when the run has a cache that holds it, otherwise runs its attempts.
+    /// when the run has a cache that holds it, otherwise runs its attempts, measuring what they use.
     func run(_ index: Int, of plan: RunPlan, results: [RunState.Input], lane: Int) async -> Completion {
-        guard let cache else {
-            return await runAttempts(index, of: plan, inputs: results.map { plan.input(from: $0) }, lane: lane)
+        let meter = UsageMeter()
+        var completion = await UsageMeter.$current.withValue(meter) {
+            guard let cache else {
+                return await runAttempts(index, of: plan, inputs: results.map { plan.input(from: $0) }, lane: lane)
+            }
+            return await runCached(index, of: plan, results: results, lane: lane, cache: cache)
         }
-        return await runCached(index, of: plan, results: results, lane: lane, cache: cache)
+        if completion.attempts > 0 { completion.usage = meter.usage }
+        return completion
     }
 
     /// Runs `node` with `inputs` on worker `lane` until it succeeds, runs out of attempts, or the

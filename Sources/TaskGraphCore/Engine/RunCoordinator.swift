@@ -119,6 +119,12 @@ final class RunCoordinator: Sendable {
         tg_prefetch_for_write(progressLayout.base &+ UInt(node) &* progressLayout.stride)
     }
 
+    /// Pauses handing out work (running nodes go on), or resumes it.
+    func setPaused(_ paused: Bool) {
+        let now = clock.nanoseconds
+        update { state, wakeUps in state.setPaused(paused, now: now, wakeUps: &wakeUps) }
+    }
+
     /// Stops handing out work (cancellation, fail-fast); idempotent, the first reason wins.
     func stop(_ reason: StopReason) {
         update { state, wakeUps in state.stop(reason, wakeUps: &wakeUps) }
@@ -161,12 +167,14 @@ final class RunCoordinator: Sendable {
         return result
     }
 
-    /// Takes the next node of `pool`; taking a node with dependencies may let waiting roots go.
+    /// Takes the next node of `pool`, then hands what else may start to waiting workers (taking
+    /// a node with dependencies may let waiting roots go; a node that ended may let a barrier
+    /// start, or end one).
     private static func take(
         from pool: Int, in state: inout RunState, now: Int64, wakeUps: inout RunState.WakeUps
     ) -> RunState.Take {
         let taken = state.take(from: pool, now: now)
-        state.wakeRootWaiters(now: now, wakeUps: &wakeUps)
+        state.wakeWaiters(now: now, wakeUps: &wakeUps)
         return taken
     }
 }

@@ -5,7 +5,9 @@
 /// continue started work go first, deepest first (see `ReadyQueue`), and roots (nodes reading
 /// new data: downloads, loads) wait while `rootLimit` nodes with dependencies are ready but not
 /// started, so fast producers cannot pile up results that slow consumers have not reached. A
-/// result is dropped as soon as the last node needing it has started.
+/// result is dropped as soon as the last node needing it has started. Priorities order the ready
+/// nodes of a pool (see `ReadyQueue`), exclusive nodes run alone in their scope (see
+/// `ExclusiveScopes`), and a paused run starts nothing.
 struct RunState {
     /// Why the run stopped handing out work.
     enum StopReason: Sendable {
@@ -28,8 +30,9 @@ struct RunState {
 
     /// What finishing a node changed.
     struct Finish {
-        /// Nodes skipped because this one failed.
-        var skipped: [Int] = []
+        /// Nodes that ended without running because of this one (skipped or bypassed), with
+        /// their outcomes.
+        var ended: [(node: Int, outcome: NodeOutcome)] = []
         /// Nodes that became ready (only collected when `tracksReadiness`).
         var readied: [Int] = []
         /// The finishing worker's next node, if one was ready in its pool.
@@ -52,13 +55,17 @@ struct RunState {
     let rootLimit: Int
     let clock: RunClock
     /// Per-node scheduling state (see `NodeProgress`).
-    private var progress: [NodeProgress]
+    var progress: [NodeProgress]
     private var ready: [ReadyQueue]
     /// Nodes with dependencies that are ready but not started, in every pool.
     private var readyContinuing = 0
+    /// What runs, for exclusive nodes.
+    private var scopes: ExclusiveScopes
+    /// Whether the run is paused: nothing starts.
+    private(set) var isPaused = false
     /// How each node went; written by workers outside the lock (see `NodeHistories`).
     let histories: NodeHistories
-    private var finishedCount = 0
+    var finishedCount = 0
     private var waiters: [[Waiter]]
     private(set) var stopReason: StopReason?
     /// The task waiting for the run to stop.
@@ -73,16 +80,19 @@ struct RunState {
         rootLimit = max(4, 2 * laneCount)
         let count = plan.count
         progress = (0..<count).map { node in
-            NodeProgress(
+            let settings = plan.read(node) { $0.pointee.settings }
+            return NodeProgress(
                 remainingDependencies: Int32(plan.dependencies.successorPositions(of: node).count),
                 pendingConsumers: Int32(plan.dependents.successorPositions(of: node).count),
-                pool: UInt16(poolOfNode[node]))
+                priority: Int32(clamping: settings.priority), pool: UInt16(poolOfNode[node]),
+                exclusive: settings.exclusive, rule: settings.when)
         }
         ready = Array(repeating: ReadyQueue(), count: poolCount)
+        scopes = ExclusiveScopes(poolCount: poolCount)
         histories = NodeHistories(count: count)
         waiters = Array(repeating: [], count: poolCount)
         for node in 0..<count where progress[node].remainingDependencies == 0 {
-            ready[Int(poolOfNode[node])].appendRoot(node)
+            ready[Int(poolOfNode[node])].appendRoot(node, priority: progress[node].priority)
         }
         if count == 0 { stopReason = .completed }
     }
@@ -91,12 +101,15 @@ struct RunState {
     /// run started, recorded as its start).
     mutating func take(from pool: Int, now: Int64) -> Take {
         if stopReason != nil { return .stopped }
-        if let node = ready[pool].popContinuing() {
-            readyContinuing -= 1
-            return .assigned(assign(node, now: now))
-        }
-        guard readyContinuing < rootLimit, let root = ready[pool].popRoot() else { return .empty }
-        return .assigned(assign(root, now: now))
+        if isPaused { return .empty }
+        if let barrier = scopes.releaseHeld(in: pool) { return .assigned(assign(barrier, now: now)) }
+        guard scopes.admitsNewWork(in: pool),
+            let (node, isRoot) = ready[pool].pop(allowingRoots: readyContinuing < rootLimit)
+        else { return .empty }
+        if !isRoot { readyContinuing -= 1 }
+        let exclusive = progress[node].exclusive
+        guard exclusive == .shared || scopes.admit(barrier: node, scope: exclusive, in: pool) else { return .empty }
+        return .assigned(assign(node, now: now))
     }
 
     /// Where node `0`'s `NodeProgress` lives and the distance between nodes, for prefetch hints
@@ -114,37 +127,32 @@ struct RunState {
     }
 
     /// Records that `node` ended at `now` with `outcome` and `result` (its history is already
-    /// in `histories`) and releases or skips its dependents.
+    /// in `histories`) and releases, skips or bypasses its dependents.
     mutating func finish(
         _ node: Int, outcome: NodeOutcome, result: (any Artifact)?, now: Int64, failFast: Bool,
         tracksReadiness: Bool, wakeUps: inout WakeUps
     ) -> Finish {
         progress[node].hasEnded = true
         finishedCount += 1
+        scopes.ended(in: Int(progress[node].pool), exclusive: progress[node].exclusive)
         var finish = Finish()
-        let dependents = plan.dependents.successorPositions(of: node)
         if outcome.kind.isSuccess {
-            if progress[node].pendingConsumers > 0 || dependents.isEmpty { progress[node].result = result }
-            // The finishing worker takes the first node that becomes ready in its own pool
-            // itself (no hand-off, no task switch); waiting workers get the rest.
-            var keepForSelf = true
-            let depth = progress[node].depth + 1
-            let pool = progress[node].pool
-            for position in dependents {
-                let dependent = plan.dependents.successor(at: position)
-                let isReady = progress[dependent].dependencyFinished(depth: depth)
-                guard isReady else { continue }
-                if tracksReadiness { finish.readied.append(dependent) }
-                let samePool = progress[dependent].pool == pool
-                enqueue(dependent, handOff: !(keepForSelf && samePool), now: now, wakeUps: &wakeUps)
-                if samePool { keepForSelf = false }
+            if progress[node].pendingConsumers > 0 || plan.dependents.successorPositions(of: node).isEmpty {
+                progress[node].result = result
             }
+            releaseDependents(of: node, ending: .succeeded, tracksReadiness: tracksReadiness, into: &finish)
         } else if outcome.isFailure {
-            finish.skipped = skipDependents(of: node)
+            releaseDependents(of: node, ending: .failed, tracksReadiness: tracksReadiness, into: &finish)
             if failFast { stop(.failFast, wakeUps: &wakeUps) }
         }
         if finishedCount == plan.count { stop(.completed, wakeUps: &wakeUps) }
         return finish
+    }
+
+    /// Pauses or resumes handing out work; resuming hands ready nodes to waiting workers.
+    mutating func setPaused(_ paused: Bool, now: Int64, wakeUps: inout WakeUps) {
+        isPaused = paused
+        wakeWaiters(now: now, wakeUps: &wakeUps)
     }
 
     /// Stops handing out work; the first reason wins. Every waiting worker is woken with nil.
@@ -157,13 +165,12 @@ struct RunState {
         }
     }
 
-    /// Hands waiting roots to idle workers once fewer than `rootLimit` nodes with dependencies
-    /// are waiting.
-    mutating func wakeRootWaiters(now: Int64, wakeUps: inout WakeUps) {
-        guard stopReason == nil else { return }
+    /// Hands every node that may start now to an idle worker of its pool.
+    mutating func wakeWaiters(now: Int64, wakeUps: inout WakeUps) {
+        guard stopReason == nil, !isPaused else { return }
         for pool in waiters.indices {
-            while readyContinuing < rootLimit, !waiters[pool].isEmpty, let root = ready[pool].popRoot() {
-                wakeUps.append((waiters[pool].removeLast(), assign(root, now: now)))
+            while !waiters[pool].isEmpty, case .assigned(let assignment) = take(from: pool, now: now) {
+                wakeUps.append((waiters[pool].removeLast(), assignment))
             }
         }
     }
@@ -189,36 +196,17 @@ struct RunState {
             finalResults: finalResults)
     }
 
-    private mutating func enqueue(_ node: Int, handOff: Bool, now: Int64, wakeUps: inout WakeUps) {
-        let pool = Int(progress[node].pool)
-        if handOff, stopReason == nil, !waiters[pool].isEmpty {
-            wakeUps.append((waiters[pool].removeLast(), assign(node, now: now)))
-        } else {
-            ready[pool].appendContinuing(node, depth: progress[node].depth)
-            readyContinuing += 1
-        }
-    }
-
-    private mutating func skipDependents(of failed: Int) -> [Int] {
-        let cause = plan.id(of: failed)
-        var skipped: [Int] = []
-        var stack = plan.dependents.successors(of: failed).map(Int.init)
-        while let node = stack.popLast() {
-            guard !progress[node].hasEnded else { continue }
-            progress[node].hasEnded = true
-            histories.record(NodeHistory(outcome: .skipped(because: cause)), for: node)
-            finishedCount += 1
-            skipped.append(node)
-            for dependency in plan.dependencies.successors(of: node) { _ = takeResult(of: Int(dependency)) }
-            stack.append(contentsOf: plan.dependents.successors(of: node).map(Int.init))
-        }
-        return skipped
+    /// Queues `node`, whose dependencies have ended as its rule requires, in its pool.
+    mutating func enqueue(_ node: Int) {
+        ready[Int(progress[node].pool)].appendContinuing(node, depth: progress[node].depth, priority: progress[node].priority)
+        readyContinuing += 1
     }
 
     /// Starts `node` at `now`, gathering its dependencies' results. The last consumer of a
     /// result takes it over instead of sharing it, so the lock is held for as little memory
     /// traffic as possible.
     private mutating func assign(_ node: Int, now: Int64) -> Assignment {
+        scopes.started(in: Int(progress[node].pool), exclusive: progress[node].exclusive)
         let dependencies = plan.dependencies.successorPositions(of: node)
         var results: [Input] = []
         if !dependencies.isEmpty { results.reserveCapacity(dependencies.count) }
@@ -231,7 +219,7 @@ struct RunState {
 
     /// One consumer of `node` starts: returns the result it gets, which no longer stays here
     /// once no consumer is left.
-    private mutating func takeResult(of node: Int) -> (any Artifact)? {
+    mutating func takeResult(of node: Int) -> (any Artifact)? {
         progress[node].pendingConsumers -= 1
         guard progress[node].pendingConsumers == 0 else { return progress[node].result }
         return progress[node].result.take()

@@ -8,7 +8,7 @@ import Synchronization
 /// the run ends (swift-service-lifecycle's rule), so nothing outlives the run.
 final class TimeoutWatchdog: Sendable {
     private struct Entry {
-        let deadline: ContinuousClock.Instant
+        var deadline: ContinuousClock.Instant
         let expire: @Sendable () -> Void
     }
 
@@ -17,6 +17,9 @@ final class TimeoutWatchdog: Sendable {
         var nextID = 0
         /// Whether `run()` is ticking (or has been woken to tick).
         var ticking = false
+        /// When the run was paused, while it is: no deadline fires, and on resuming every
+        /// deadline moves by the time paused.
+        var pausedAt: ContinuousClock.Instant?
     }
 
     /// How often armed deadlines are checked; limits fire at most this late.
@@ -38,7 +41,7 @@ final class TimeoutWatchdog: Sendable {
         let (id, wakeTicker) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.entries[id] = Entry(deadline: .now + limit, expire: expire)
+            state.entries[id] = Entry(deadline: (state.pausedAt ?? .now) + limit, expire: expire)
             defer { state.ticking = true }
             return (id, !state.ticking)
         }
@@ -49,6 +52,26 @@ final class TimeoutWatchdog: Sendable {
     /// Forgets deadline `id` (its attempt ended first).
     func disarm(_ id: Int) {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
+    }
+
+    /// Stops the clock of every deadline: time paused does not count against a limit.
+    func pause() {
+        state.withLock { state in
+            if state.pausedAt == nil { state.pausedAt = .now }
+        }
+    }
+
+    /// Starts the clocks again, moving every deadline by the time paused.
+    func resume() {
+        let wakeTicker = state.withLock { state in
+            guard let pausedAt = state.pausedAt else { return false }
+            let paused = ContinuousClock.now - pausedAt
+            for id in state.entries.keys { state.entries[id]?.deadline += paused }
+            state.pausedAt = nil
+            defer { state.ticking = state.ticking || !state.entries.isEmpty }
+            return !state.ticking && !state.entries.isEmpty
+        }
+        if wakeTicker { wake.yield() }
     }
 
     /// Fires expired deadlines, every `tick` while some are armed, idle otherwise. Returns when
@@ -66,7 +89,12 @@ final class TimeoutWatchdog: Sendable {
     /// - Returns: whether deadlines are still armed (keep ticking).
     private func fireExpired() -> Bool {
         let now = ContinuousClock.now
-        let (expired, keepTicking) = state.withLock { state in
+        let (expired, keepTicking) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
+            // Paused: idle until `resume()` wakes the loop again.
+            guard state.pausedAt == nil else {
+                state.ticking = false
+                return ([], false)
+            }
             let expired = state.entries.filter { $0.value.deadline <= now }
             for id in expired.keys { state.entries.removeValue(forKey: id) }
             state.ticking = !state.entries.isEmpty

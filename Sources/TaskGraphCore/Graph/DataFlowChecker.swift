@@ -29,6 +29,15 @@ struct DataFlowChecker {
                     at: needsLocation))
                 continue
             }
+            let available = providers.reduce(0) { $0 + expansion.multiplicity(of: $1, for: index) }
+            if available == 0, operation.input == nil, expansion.instanceCount(of: index) > 0 {
+                let names = providers.map { "'\(operations[$0].id.value)'" }.joined(separator: ", ")
+                diagnostics.append(.error(
+                    "\(subject): '\(typeName)' consumes \(wanted), but every dependency providing it "
+                        + "has a 'foreach' without items (\(names)), so it would receive nothing",
+                    at: needsLocation))
+                continue
+            }
             guard case .one = type.input else { continue }
             if let input = operation.input {
                 guard let chosen = declared.index[input.value], providers.contains(chosen) else { continue }
@@ -39,14 +48,13 @@ struct DataFlowChecker {
                 }
                 continue
             }
-            let count = providers.reduce(0) { $0 + expansion.multiplicity(of: $1, for: index) }
-            if count > 1 {
+            if available > 1 {
                 let names = providers.map { provider in
                     let instances = expansion.multiplicity(of: provider, for: index)
                     return "'\(operations[provider].id.value)'" + (instances > 1 ? " (\(instances) instances)" : "")
                 }
                 diagnostics.append(.error(
-                    "\(subject): '\(typeName)' takes one input, but \(count) dependency results provide \(wanted): "
+                    "\(subject): '\(typeName)' takes one input, but \(available) dependency results provide \(wanted): "
                         + names.joined(separator: ", ") + "; choose one with 'input: <id>'",
                     at: needsLocation))
             }

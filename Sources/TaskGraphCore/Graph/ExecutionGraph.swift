@@ -14,7 +14,7 @@ public struct ExecutionGraph: Sendable {
         public var action: any TaskAction
         /// Indices of the nodes this one needs, in declaration order.
         public var dependencies: [Int]
-        /// Retries, timeout and pool.
+        /// Retries, timeout, pool, caching, priority, exclusivity and trigger rule.
         public var settings: NodeSettings
         /// The data the action was made from, when the node comes from a pipeline file: a cache
         /// keys on it, a cluster worker remakes the action from it.
@@ -77,15 +77,22 @@ public struct ExecutionGraph: Sendable {
         AdjacencyList(successors: nodes.map(\.dependencies))
     }
 
-    /// The subgraph of `ids` and everything they need, transitively (for `--only`).
-    /// - Throws: `GraphError.unknownID` for an id that is not in the graph.
+    /// The nodes `name` selects: the instance with that id, or every instance of the
+    /// operation it names (`tilt` for `tilt[lake]` and `tilt[sea]`).
+    /// - Throws: `GraphError.unknownID`, suggesting an id or operation name, when it selects none.
+    public func indices(selecting name: String) throws(GraphError) -> [Int] {
+        if let index = indexByID[name] { return [index] }
+        let instances = nodes.indices.filter { nodes[$0].id.hasPrefix(name + "[") }
+        guard instances.isEmpty else { return instances }
+        let operations = Set(nodes.map { String($0.id.prefix { $0 != "[" }) })
+        throw .unknownID(name, suggestion: Suggestion.closest(to: name, in: operations.union(indexByID.keys)))
+    }
+
+    /// The subgraph of `ids` (instance ids or operation names) and everything they need,
+    /// transitively (for `--only`).
+    /// - Throws: `GraphError.unknownID` for a name that selects nothing.
     public func restricted(to ids: [String]) throws -> ExecutionGraph {
-        let roots = try ids.map { id in
-            guard let index = indexByID[id] else {
-                throw GraphError.unknownID(id, suggestion: Suggestion.closest(to: id, in: nodes.map(\.id)))
-            }
-            return index
-        }
+        let roots = try ids.flatMap { try indices(selecting: $0) }
         let kept = reachableNodes(from: roots, in: dependencyList)
         var newIndex = [Int: Int](minimumCapacity: kept.count)
         for (position, old) in kept.enumerated() { newIndex[old] = position }
@@ -97,7 +104,7 @@ public struct ExecutionGraph: Sendable {
     }
 }
 
-/// How the engine treats one node: retries, time limit, pool and caching.
+/// How the engine treats one node: retries, time limit, pool, caching and queue controls.
 public struct NodeSettings: Hashable, Sendable, Codable {
     /// How many times to retry after a failure (0 = run once).
     public var retries: Int
@@ -107,18 +114,28 @@ public struct NodeSettings: Hashable, Sendable, Codable {
     public var pool: String?
     /// Whether the node may reuse a result of an earlier run (when its action is cacheable).
     public var cache: Bool
+    /// Among ready nodes of its pool, higher priorities start first (see `QueuePriority`).
+    /// Never overrides dependencies.
+    public var priority: Int
+    /// Whether the node runs alone in its pool or in the whole run.
+    public var exclusive: Exclusivity
+    /// When the node runs, given how the nodes it needs ended.
+    public var when: TriggerRule
     /// Where it runs and what it asks a cluster for (`executor`, `cpus`, `memory`, …).
     public var cluster: ClusterSettings
 
     /// Creates settings.
     public init(
-        retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true,
-        cluster: ClusterSettings = ClusterSettings()
+        retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true, priority: Int = 0,
+        exclusive: Exclusivity = .shared, when: TriggerRule = .success, cluster: ClusterSettings = ClusterSettings()
     ) {
         self.retries = retries
         self.timeout = timeout
         self.pool = pool
         self.cache = cache
+        self.priority = priority
+        self.exclusive = exclusive
+        self.when = when
         self.cluster = cluster
     }
 }

@@ -56,6 +56,11 @@ struct InstanceExpansion {
         declared.index[id].map { itemsOfOperation[$0] != nil } ?? false
     }
 
+    /// How many instances the declared operation `index` has.
+    func instanceCount(of index: Int) -> Int {
+        instancesOfOperation[index].count
+    }
+
     /// How many instances of `target` each instance of `source` depends on.
     func multiplicity(of target: Int, for source: Int) -> Int {
         itemsOfOperation[source] == nil ? instancesOfOperation[target].count : 1

@@ -20,6 +20,9 @@ struct PipelinePlanner {
             .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
         diagnostics += CycleReporter(expansion: expansion, operations: spec.operations).diagnostics()
         let nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
+        if let nodes {
+            diagnostics += OutputWriters.diagnostics(nodes, outputDirectory: outputDirectory)
+        }
         let unique = Array(Set(diagnostics)).sortedForDisplay()
         guard !unique.containsErrors, let nodes else { return (nil, unique) }
         return (ExecutionGraph(planned: nodes), unique)
@@ -44,6 +47,11 @@ struct PipelinePlanner {
                     "operation '\(id)': pool '\(pool.value)' is not declared under 'pools'"
                         + Suggestion.clause(for: pool.value, in: pools),
                     at: pool.location))
+            }
+            if let when = spec.operations[index].when, when.value == .failure, needs.isEmpty {
+                diagnostics.append(.error(
+                    "operation '\(id)': 'when: failure' runs only after something it needs failed, but it has no 'needs'",
+                    at: when.location))
             }
             if let input = spec.operations[index].input, !needs.contains(where: { $0.value == input.value }) {
                 diagnostics.append(.error(
@@ -80,6 +88,7 @@ struct PipelinePlanner {
             let checker = ParameterChecker(variables: spec.variables, item: item)
             var values: [String: ParameterValue] = [:]
             values.reserveCapacity(type.parameters.count)
+            let errorsBefore = diagnostics.count
             for parameter in type.parameters {
                 if let value = operation.parameter(parameter.name) {
                     values[parameter.name] = checker.check(
@@ -89,6 +98,8 @@ struct PipelinePlanner {
                     values[parameter.name] = defaultValue
                 }
             }
+            // An action is made from checked parameters only (a failed one is missing).
+            guard diagnostics.count == errorsBefore else { continue }
             let parameters = Parameters(values)
             let dependencies = expansion.dependencies[index]
             let setup = OperationSetup(
@@ -104,7 +115,8 @@ struct PipelinePlanner {
                     settings: NodeSettings(
                         retries: operation.retries?.value ?? 0, timeout: operation.timeout?.value,
                         pool: operation.pool?.value, cache: operation.cache?.value ?? true,
-                        cluster: operation.cluster),
+                        priority: operation.priority, exclusive: operation.exclusive,
+                        when: operation.when?.value ?? .success, cluster: operation.cluster),
                     setup: setup, location: operation.id.location))
             } catch {
                 diagnostics.append(.error("operation '\(operation.id.value)': \(error)", at: typeName.location))

@@ -8,6 +8,10 @@ public enum OperationError: Error, Equatable, Sendable {
     case processFailed(program: String, status: String, stderrTail: String)
     /// A file could not be read.
     case readFailed(path: String, reason: String)
+    /// A file holds more bytes than the reader accepts (`load`'s `max_bytes`).
+    case fileTooLarge(path: String, limit: Int)
+    /// A program wrote more to standard output than an `exec` result holds.
+    case outputTooLarge(program: String, limit: Int)
     /// A file could not be written.
     case writeFailed(path: String, reason: String)
     /// A setup names an operation type the registry does not hold.
@@ -37,6 +41,11 @@ extension OperationError: CustomStringConvertible {
             "'\(program)' \(status)" + (stderrTail.isEmpty ? "" : ": \(stderrTail)")
         case .readFailed(let path, let reason):
             "cannot read '\(path)': \(reason)"
+        case .fileTooLarge(let path, let limit):
+            "cannot read '\(path)': it is larger than max_bytes (\(limit) bytes)"
+        case .outputTooLarge(let program, let limit):
+            "'\(program)' wrote more than \(ByteCountText.format(limit)) to standard output, the most "
+                + "an exec result holds; have it write a file named in 'outputs' instead"
         case .writeFailed(let path, let reason):
             "cannot write '\(path)': \(reason)"
         case .unknownType(let name):

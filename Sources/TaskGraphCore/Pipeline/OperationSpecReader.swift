@@ -3,13 +3,15 @@
 struct OperationSpecReader {
     let registry: OperationRegistry
     let variables: Variables
-    /// `defaults:` values, checked once: `retries`, `timeout`, `pool`, `cache`.
+    /// `defaults:` values, checked once: `retries`, `timeout`, `pool`, `cache`, `priority`.
     let defaults: [String: (value: ParameterValue, location: SourceLocation)]
 
-    /// The types of the keys that `defaults:` may set, in the order they are read.
+    /// The types of the engine settings an operation may set (some of them under `defaults:`),
+    /// in the order they are read.
     static let settingTypes: [(name: String, type: ParameterType)] = [
         ("retries", .integer(0...100)), ("timeout", .duration), ("pool", .string), ("input", .string),
-        ("cache", .boolean),
+        ("cache", .boolean), ("priority", PipelineKeys.priorityType), ("exclusive", PipelineKeys.exclusiveType),
+        ("when", PipelineKeys.whenType),
     ]
 
     private static let commonKeys = PipelineKeys.operation.map(\.name)
@@ -41,7 +43,7 @@ struct OperationSpecReader {
     private func read(id: YAMLScalar, value: YAMLValue, diagnostics: inout [Diagnostic]) -> OperationSpec? {
         guard Self.isValidID(id.text) else {
             diagnostics.append(.error(
-                "invalid operation id '\(id.text)'; use letters, digits, '-', '_' and '.'", at: id.location))
+                "invalid operation id \(DisplayText.quoted(id.text)); use letters, digits, '-', '_' and '.'", at: id.location))
             return nil
         }
         // Named in messages only: built when one is reported.
@@ -66,23 +68,16 @@ struct OperationSpecReader {
             } else {
                 setting = defaults[key]
             }
-            switch setting {
-            case (.integer(let retries), let at)?: spec.retries = Located(retries, at: at)
-            case (.duration(let timeout), let at)?: spec.timeout = Located(timeout, at: at)
-            case (.string(let text), let at)? where key == "pool": spec.pool = Located(text, at: at)
-            case (.string(let text), let at)?: spec.input = Located(text, at: at)
-            case (.boolean(let enabled), let at)?: spec.cache = Located(enabled, at: at)
-            default: break
-            }
+            if let (value, at) = setting { Self.apply(key, value, at: at, to: &spec) }
         }
         spec.cluster = readClusterSettings(keys, checker: checker, subject: subject(), diagnostics: &diagnostics)
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) != nil else {
                 let message = if let advice = type.removedParameters[pair.key.text] {
-                    "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
+                    "\(DisplayText.quoted(pair.key.text)) is no longer supported for '\(type.name)': \(advice)"
                 } else {
-                    "unknown key '\(pair.key.text)' for '\(type.name)'"
+                    "unknown key \(DisplayText.quoted(pair.key.text)) for '\(type.name)'"
                         + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
                 }
                 diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
@@ -100,6 +95,21 @@ struct OperationSpecReader {
         return spec
     }
 
+    /// Sets the engine setting `key` of `spec` to its checked `value`, written at `at`.
+    private static func apply(_ key: String, _ value: ParameterValue, at: SourceLocation, to spec: inout OperationSpec) {
+        switch (key, value) {
+        case ("retries", .integer(let retries)): spec.retries = Located(retries, at: at)
+        case ("timeout", .duration(let timeout)): spec.timeout = Located(timeout, at: at)
+        case ("pool", .string(let pool)): spec.pool = Located(pool, at: at)
+        case ("input", .string(let input)): spec.input = Located(input, at: at)
+        case ("cache", .boolean(let enabled)): spec.cache = Located(enabled, at: at)
+        case ("priority", .integer(let priority)): spec.priority = priority
+        case ("exclusive", .string(let word)): spec.exclusive = Exclusivity(rawValue: word) ?? .shared
+        case ("when", .string(let word)): spec.when = Located(TriggerRule(rawValue: word) ?? .success, at: at)
+        default: break
+        }
+    }
+
     private func readType(
         _ value: YAMLValue?, subject: @autoclosure () -> String, at location: SourceLocation,
         diagnostics: inout [Diagnostic]
@@ -114,7 +124,7 @@ struct OperationSpecReader {
         }
         if registry[scalar.text] == nil {
             diagnostics.append(.error(
-                "\(subject()): unknown operation type '\(scalar.text)'"
+                "\(subject()): unknown operation type \(DisplayText.quoted(scalar.text))"
                     + Suggestion.clause(for: scalar.text, in: registry.types.keys),
                 at: scalar.location))
         }
@@ -150,7 +160,7 @@ struct OperationSpecReader {
             if scalar.text == id {
                 diagnostics.append(.error("operation '\(id)' needs itself", at: scalar.location))
             } else if hashes ? !seen.insert(scalar.text).inserted : needs.contains(where: { $0.value == scalar.text }) {
-                diagnostics.append(.error("operation '\(id)' needs '\(scalar.text)' more than once", at: scalar.location))
+                diagnostics.append(.error("operation '\(id)' needs \(DisplayText.quoted(scalar.text)) more than once", at: scalar.location))
             } else {
                 needs.append(Located(scalar.text, at: scalar.location))
             }
@@ -184,11 +194,11 @@ struct OperationSpecReader {
         for scalar in scalars {
             guard let text = variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else { continue }
             guard !text.isEmpty, !text.contains("]") else {
-                diagnostics.append(.error("\(subject): 'foreach' item '\(text)' must be non-empty and contain no ']'", at: scalar.location))
+                diagnostics.append(.error("\(subject): 'foreach' item \(DisplayText.quoted(text)) must be non-empty and contain no ']'", at: scalar.location))
                 continue
             }
             guard seen.insert(text).inserted else {
-                diagnostics.append(.error("\(subject): 'foreach' item '\(text)' appears more than once", at: scalar.location))
+                diagnostics.append(.error("\(subject): 'foreach' item \(DisplayText.quoted(text)) appears more than once", at: scalar.location))
                 continue
             }
             items.append(text)

@@ -21,12 +21,12 @@ struct ParameterChecker {
                 diagnostics.append(.error("\(prefix()) must be \(Self.expectation(for: type)), not \(value.kindDescription)", at: value.location))
                 return nil
             }
-            guard let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) else {
+            guard let text = substitute(scalar, prefix: prefix, diagnostics: &diagnostics) else {
                 return nil
             }
             guard let checked = Self.convert(text, to: type) else {
                 diagnostics.append(.error(
-                    "\(prefix()) must be \(Self.expectation(for: type)), not '\(text)'" + hint(text, type),
+                    "\(prefix()) must be \(Self.expectation(for: type)), not \(DisplayText.quoted(text))" + hint(text, type),
                     at: scalar.location))
                 return nil
             }
@@ -47,7 +47,7 @@ struct ParameterChecker {
                 diagnostics.append(.error("\(prefix()) must contain only strings, not \(element.kindDescription)", at: element.location))
                 continue
             }
-            if let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) {
+            if let text = substitute(scalar, prefix: prefix, diagnostics: &diagnostics) {
                 items.append(text)
             }
         }
@@ -73,16 +73,34 @@ struct ParameterChecker {
                 diagnostics.append(.error("\(prefix()): '\(pair.key.text)' must be a string, not \(pair.value.kindDescription)", at: pair.value.location))
                 continue
             }
-            if let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) {
+            if let text = substitute(scalar, prefix: { "\(prefix()): '\(pair.key.text)'" }, diagnostics: &diagnostics) {
                 map[pair.key.text] = text
             }
         }
         return map.count == pairs.count ? .map(map) : nil
     }
 
+    /// `scalar` with its variables substituted, or nil with diagnostics. A NUL character is
+    /// refused: arguments, paths and environment values end at the first one, so the program
+    /// or file would silently see less than was written.
+    private func substitute(
+        _ scalar: YAMLScalar, prefix: () -> String, diagnostics: inout [Diagnostic]
+    ) -> String? {
+        guard let text = variables.substitute(scalar, item: item, diagnostics: &diagnostics) else { return nil }
+        guard !text.utf8.contains(0) else {
+            diagnostics.append(.error("\(prefix()) must not contain a NUL character ('\\0')", at: scalar.location))
+            return nil
+        }
+        return text
+    }
+
     private func hint(_ text: String, _ type: ParameterType) -> String {
-        guard case .choice(let words) = type else { return "" }
-        return Suggestion.clause(for: text, in: words)
+        switch type {
+        case .choice(let words): Suggestion.clause(for: text, in: words)
+        case .namedInteger(let names, _): Suggestion.clause(for: text, in: names.keys)
+        case .outputPath where text.hasSuffix("/"): " (a file's path, which cannot end in '/')"
+        default: ""
+        }
     }
 
     /// `text` as a value of `type`, or nil if it is not one.
@@ -106,6 +124,8 @@ struct ParameterChecker {
             return DurationParser.parse(text).map(ParameterValue.duration)
         case .choice(let words):
             return words.contains(text) ? .string(text) : nil
+        case .namedInteger(let names, let range):
+            return names[text].map(ParameterValue.integer) ?? convert(text, to: .integer(range))
         case .outputPath:
             return OutputPath.isContained(text) ? .string(text) : nil
         case .stringList, .stringMap:
@@ -124,6 +144,8 @@ struct ParameterChecker {
         case .boolean: "true or false"
         case .duration: "a duration such as 30s, 500ms or 2m"
         case .choice(let words): "one of " + words.joined(separator: ", ")
+        case .namedInteger(let names, let range):
+            ParameterType.sortedNames(names).joined(separator: ", ") + " or " + expectation(for: .integer(range))
         case .outputPath: "a relative path that stays inside the output directory"
         case .stringList: "a list of strings"
         case .stringMap: "a mapping of strings"

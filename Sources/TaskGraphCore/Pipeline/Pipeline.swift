@@ -23,13 +23,20 @@ public struct Pipeline: Sendable {
     /// dedicated thread (`BlockingIO.run`) in async code.
     /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
     public static func load(file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
-        let text: String
+        let bytes: Data
         do {
-            text = String(decoding: try FileIO.read(file), as: UTF8.self)
+            bytes = try FileIO.read(file)
         } catch {
             throw .invalid([.error(error.description, at: SourceLocation(file: file, line: 1, column: 1))])
         }
-        return try load(text: text, file: file, options: options)
+        return try load(bytes: bytes, file: file, options: options)
+    }
+
+    /// Loads, validates and plans a pipeline from the bytes of a file, reporting locations in
+    /// `file`: UTF-8 text without NUL, or a located error (`PipelineText`).
+    /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
+    public static func load(bytes: Data, file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
+        try load(text: PipelineText.decode(bytes, file: file), file: file, options: options)
     }
 
     /// Loads, validates and plans a pipeline from `text`, reporting locations in `file`.

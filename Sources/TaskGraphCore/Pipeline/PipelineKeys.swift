@@ -17,7 +17,7 @@ public enum PipelineKeys {
         Key(name: "name", type: "string", summary: "Pipeline name (default: the file name)."),
         Key(name: "description", type: "string", summary: "What the pipeline does."),
         Key(name: "vars", type: "map", summary: "Variables for ${name}: strings or lists; override with --var name=value."),
-        Key(name: "defaults", type: "map", summary: "retries, timeout, pool, cache and the cluster keys applied to every operation that does not set its own."),
+        Key(name: "defaults", type: "map", summary: "retries, timeout, pool, cache, priority and the cluster keys applied to every operation that does not set its own."),
         Key(name: "pools", type: "map", summary: "Named pools and their depths, e.g. {net: 8}; override with --pool name=N."),
         Key(name: "output", type: "string", summary: "Output directory, relative to the current directory (default: out/<name>); --output overrides."),
         Key(name: "operations", type: "map", summary: "The operations, keyed by id (letters, digits, '-', '_', '.')."),
@@ -34,6 +34,9 @@ public enum PipelineKeys {
         Key(name: "timeout", type: "duration", summary: "Time limit per attempt, e.g. 30s, 2m, 1h30m (default none)."),
         Key(name: "pool", type: "string", summary: "Named pool to run in (default: the --jobs pool)."),
         Key(name: "cache", type: "boolean", summary: "Reuse this operation's result from an earlier run when nothing it depends on changed (default true)."),
+        Key(name: "priority", type: "very-low | low | normal | high | very-high | integer -100…100", summary: "Among ready operations of its pool, higher priorities start first (default normal, 0); never overrides needs."),
+        Key(name: "exclusive", type: "false | true | run", summary: "true: runs alone in its pool, like a GCD barrier; run: alone in the whole run (default false)."),
+        Key(name: "when", type: "success | always | failure", summary: "Run when every need succeeded (success, default), once all ended whatever the outcome (always), or only if one failed (failure)."),
         Key(name: "input", type: "id", summary: "Which dependency provides the input when several could."),
         Key(name: "executor", type: "local | slurm", summary: "local keeps the operation in the taskgraph process when the run uses a cluster (default: the run's executor)."),
         Key(name: "cpus", type: "integer 1…4096", summary: "On a cluster: CPUs per job (sbatch --cpus-per-task)."),
@@ -45,5 +48,12 @@ public enum PipelineKeys {
     ]
 
     /// Keys allowed under `defaults:`.
-    static let defaults = ["retries", "timeout", "pool", "cache"] + ClusterSettings.types.map(\.name)
+    static let defaults = ["retries", "timeout", "pool", "cache", "priority"] + ClusterSettings.types.map(\.name)
+
+    /// What `priority:` accepts: a name of `QueuePriority` or a whole number in its range.
+    public static let priorityType = ParameterType.namedInteger(QueuePriority.values, QueuePriority.range)
+    /// What `exclusive:` accepts.
+    public static let exclusiveType = ParameterType.choice(Exclusivity.allCases.map(\.rawValue))
+    /// What `when:` accepts.
+    public static let whenType = ParameterType.choice(TriggerRule.allCases.map(\.rawValue))
 }

@@ -81,20 +81,36 @@ struct PipelineLoader {
                 }
             }
         }
+        let declared = Array(values.keys)
         for (name, text) in overrides {
-            values[name] = Self.override(text, replacing: values[name], name: name)
+            let location = SourceLocation(file: "--var \(name)", line: 1, column: 1)
+            guard values[name] != nil else {
+                diagnostics.append(.error(
+                    "the pipeline declares no variable '\(name)' under 'vars'" + Suggestion.clause(for: name, in: declared),
+                    at: location))
+                continue
+            }
+            values[name] = Self.override(text, replacing: values[name], at: location, diagnostics: &diagnostics)
         }
         return Variables(values: values, environment: environment)
     }
 
-    /// A `--var` value: split on commas when it replaces a list variable.
-    private static func override(_ text: String, replacing old: Variables.Value?, name: String) -> Variables.Value {
-        let location = SourceLocation(file: "--var \(name)", line: 1, column: 1)
+    /// A `--var` value: split on commas when it replaces a list variable (an empty value is an
+    /// empty list; an empty item between commas is an error rather than dropped).
+    private static func override(
+        _ text: String, replacing old: Variables.Value?, at location: SourceLocation, diagnostics: inout [Diagnostic]
+    ) -> Variables.Value {
         if case .list = old {
-            let items = text.split(separator: ",").map {
+            let items = text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: false)
+            if items.contains(where: \.isEmpty) {
+                diagnostics.append(.error(
+                    "\(DisplayText.quoted(text)) has an empty item; a list variable takes comma-separated items, none empty",
+                    at: location))
+            }
+            let scalars = items.filter { !$0.isEmpty }.map {
                 YAMLScalar(text: String($0), location: location, style: .block)
             }
-            return .list(items, location)
+            return .list(scalars, location)
         }
         return .text(YAMLScalar(text: text, location: location, style: .block))
     }

@@ -36,6 +36,12 @@ struct OperationSpec {
     var pool: Located<String>?
     /// `cache:` after applying `defaults:`; false keeps the operation from reusing results.
     var cache: Located<Bool>?
+    /// `priority:` after applying `defaults:`.
+    var priority = 0
+    /// `exclusive:`.
+    var exclusive = Exclusivity.shared
+    /// `when:`, where written.
+    var when: Located<TriggerRule>?
     /// `executor:` and the cluster resources, after applying `defaults:`.
     var cluster = ClusterSettings()
     /// `input:`, the dependency chosen as input.

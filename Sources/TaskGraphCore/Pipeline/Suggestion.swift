@@ -5,6 +5,8 @@ enum Suggestion {
     /// (`tilt` for `tilt-shift`); the nearest wins, then one sharing the first letter (typos
     /// rarely hit it: `grop` is `group`, not `crop`), then the first candidate in order.
     static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+        // Names are short; a huge word is no typo of one, and comparing it would take long.
+        guard word.utf8.count <= 200 else { return nil }
         let limit = max(2, word.count / 3)
         let lowered = word.lowercased()
         var best: (candidate: String, rank: Int)?

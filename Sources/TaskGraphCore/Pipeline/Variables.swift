@@ -24,12 +24,27 @@ struct Variables {
     var values: [String: Value]
     var environment: [String: String]
 
+    /// The deepest chain of variables whose values use variables: deep enough for any real
+    /// pipeline, shallow enough that substituting (which recurses) never exhausts a stack.
+    static let maximumDepth = 100
+    /// The most UTF-8 bytes one substituted value may grow to: values that double at every
+    /// level (`v1: "${v2}${v2}"`) would otherwise exhaust memory in a few dozen levels.
+    static let maximumLength = 16 << 20
+
+    /// The state of one substitution: the chain of variables being resolved, and the value (nil
+    /// if it failed) of each variable resolved so far, so a variable used many times, or at
+    /// every level of a chain (`v1: "${v2}${v2}"`), is resolved once.
+    private struct Resolution {
+        var visiting: [String] = []
+        var results: [String: String?] = [:]
+    }
+
     /// Substitutes every `${…}` in `scalar`; nil (with diagnostics added) if any is undefined.
     func substitute(
         _ scalar: YAMLScalar, item: ItemBinding, diagnostics: inout [Diagnostic]
     ) -> String? {
-        var visiting: Set<String> = []
-        return substitute(scalar, item: item, visiting: &visiting, diagnostics: &diagnostics)
+        var resolution = Resolution()
+        return substitute(scalar, item: item, resolution: &resolution, diagnostics: &diagnostics)
     }
 
     /// The items of a list variable referenced as exactly `${name}`, or nil if `scalar` is not
@@ -43,7 +58,7 @@ struct Variables {
     }
 
     private func substitute(
-        _ scalar: YAMLScalar, item: ItemBinding, visiting: inout Set<String>,
+        _ scalar: YAMLScalar, item: ItemBinding, resolution: inout Resolution,
         diagnostics: inout [Diagnostic]
     ) -> String? {
         let text = scalar.text
@@ -71,8 +86,14 @@ struct Variables {
             }
             let name = String(rest[rest.index(index, offsetBy: 2)..<close])
             index = text.index(after: close)
-            if let value = resolve(name, at: location, item: item, visiting: &visiting, diagnostics: &diagnostics) {
+            if let value = resolve(name, at: location, item: item, resolution: &resolution, diagnostics: &diagnostics) {
                 output += value
+                guard output.utf8.count <= Self.maximumLength else {
+                    diagnostics.append(.error(
+                        "substituting '${\(name)}' makes a value longer than \(Self.maximumLength) bytes",
+                        at: location))
+                    return nil
+                }
             } else {
                 failed = true
             }
@@ -81,7 +102,7 @@ struct Variables {
     }
 
     private func resolve(
-        _ name: String, at location: SourceLocation, item: ItemBinding, visiting: inout Set<String>,
+        _ name: String, at location: SourceLocation, item: ItemBinding, resolution: inout Resolution,
         diagnostics: inout [Diagnostic]
     ) -> String? {
         if name == "item" {
@@ -97,19 +118,29 @@ struct Variables {
         if name.hasPrefix("env.") {
             let variable = String(name.dropFirst(4))
             guard let value = environment[variable] else {
-                diagnostics.append(.error("environment variable '\(variable)' is not set", at: location))
+                diagnostics.append(.error("environment variable \(DisplayText.quoted(variable)) is not set", at: location))
                 return nil
             }
             return value
         }
         switch values[name] {
         case .text(let value):
-            guard visiting.insert(name).inserted else {
+            if let known = resolution.results[name] { return known }
+            guard !resolution.visiting.contains(name) else {
                 diagnostics.append(.error("variable '\(name)' refers to itself", at: location))
                 return nil
             }
-            defer { visiting.remove(name) }
-            return substitute(value, item: item, visiting: &visiting, diagnostics: &diagnostics)
+            guard resolution.visiting.count < Self.maximumDepth else {
+                diagnostics.append(.error(
+                    "variables nest more than \(Self.maximumDepth) deep, from '\(resolution.visiting[0])' to '\(name)'",
+                    at: location))
+                return nil
+            }
+            resolution.visiting.append(name)
+            let result = substitute(value, item: item, resolution: &resolution, diagnostics: &diagnostics)
+            resolution.visiting.removeLast()
+            resolution.results[name] = .some(result)
+            return result
         case .list:
             diagnostics.append(.error(
                 "variable '\(name)' is a list; use it on its own, as in 'foreach: ${\(name)}'",
@@ -118,7 +149,7 @@ struct Variables {
         case nil:
             let known = Array(values.keys) + ["item"]
             diagnostics.append(.error(
-                "undefined variable '\(name)'" + Suggestion.clause(for: name, in: known), at: location))
+                "undefined variable \(DisplayText.quoted(name))" + Suggestion.clause(for: name, in: known), at: location))
             return nil
         }
     }

@@ -153,9 +153,14 @@ struct YAMLComposer {
             frame.dropsValue = true
             return
         }
-        if let first = firstOccurrence(of: key, in: &frame, pairs: children.pairs) {
+        if key.style == .plain, key.text == "<<" {
             diagnostics.append(.error(
-                "duplicate key '\(key.text)' in the same mapping (first at line \(first.line))", at: key.location))
+                "YAML merge keys ('<<') are not supported; write the keys out, or put shared settings under 'defaults'",
+                at: key.location))
+            frame.dropsValue = true
+        } else if let first = firstOccurrence(of: key, in: &frame, pairs: children.pairs) {
+            diagnostics.append(.error(
+                "duplicate key \(DisplayText.quoted(key.text)) in the same mapping (first at line \(first.line))", at: key.location))
             frame.dropsValue = true
         }
         frame.pendingKey = key

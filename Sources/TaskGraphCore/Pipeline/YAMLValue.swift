@@ -16,7 +16,7 @@ enum YAMLValue: Sendable {
     /// How the value's kind is named in messages: `a string`, `a list`, `a mapping`.
     var kindDescription: String {
         switch self {
-        case .scalar(let scalar): scalar.isNull ? "nothing" : "'\(scalar.text)'"
+        case .scalar(let scalar): scalar.isNull ? "nothing" : "\(DisplayText.quoted(scalar.text))"
         case .sequence: "a list"
         case .mapping: "a mapping"
         }

@@ -38,8 +38,9 @@ public final class BlockingThreadPool: Sendable {
     /// Runs `body` on one of the pool's threads even if the task is cancelled; for cleanup that
     /// must happen.
     package func runIgnoringCancellation<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            submit { continuation.resume(returning: body()) }
+        let meter = UsageMeter.current
+        return await withCheckedContinuation { continuation in
+            submit { continuation.resume(returning: UsageMeter.measure(body, into: meter)) }
         }
     }
 
@@ -70,18 +71,20 @@ public final class BlockingThreadPool: Sendable {
     }
 
     /// Runs `body` through `submit` (which must eventually call what it is given on a thread
-    /// where blocking is allowed), unless the task is cancelled by the time it starts.
+    /// where blocking is allowed), unless the task is cancelled by the time it starts. Its CPU
+    /// time goes to the current node's `UsageMeter`, before the caller resumes.
     package static func run<T: Sendable>(
         _ body: @escaping @Sendable () throws -> T,
         submit: (@escaping @Sendable () -> Void) -> Void
     ) async throws -> T {
-        try await CancellationFlag.run { cancelled in
+        let meter = UsageMeter.current
+        return try await CancellationFlag.run { cancelled in
             try await withCheckedThrowingContinuation { continuation in
                 submit {
                     if cancelled.isCancelled {
                         continuation.resume(throwing: CancellationError())
                     } else {
-                        continuation.resume(with: Result(catching: body))
+                        continuation.resume(with: Result { try UsageMeter.measure(body, into: meter) })
                     }
                 }
             }

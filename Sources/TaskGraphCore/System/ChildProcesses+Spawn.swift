@@ -101,7 +101,7 @@ extension ChildProcesses {
         var signals = sigset_t()
         sigemptyset(&signals)
         posix_spawnattr_setsigmask(&attributes, &signals)
-        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD] {
+        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD, SIGTSTP, SIGCONT, SIGUSR1] {
             sigaddset(&signals, signal)
         }
         posix_spawnattr_setsigdefault(&attributes, &signals)

@@ -31,6 +31,9 @@ public final class ChildProcesses: Sendable {
         let standardError: Int32
     }
 
+    /// The most bytes of a program's standard output `run` keeps by default.
+    static let defaultOutputLimit = 64 << 20
+
     /// Runs a program to completion and collects its output.
     ///
     /// - Parameters:
@@ -45,7 +48,7 @@ public final class ChildProcesses: Sendable {
     ///   the task was cancelled, only after the whole group was signalled and the child reaped.
     package func run(
         arguments: [String], environment: [String: String], workingDirectory: String?,
-        outputLimit: Int = 64 << 20, errorTailLimit: Int = 64 << 10,
+        outputLimit: Int = defaultOutputLimit, errorTailLimit: Int = 64 << 10,
         gracePeriod: Duration = .seconds(2)
     ) async throws -> ProcessResult {
         let registry = registry
@@ -64,6 +67,7 @@ public final class ChildProcesses: Sendable {
         } onCancel: {
             terminate(child, gracePeriod: gracePeriod)
         }
+        if let usage = result.usage { UsageMeter.current?.add(usage) }
         try Task.checkCancellation()
         return result
     }
@@ -73,6 +77,12 @@ public final class ChildProcesses: Sendable {
     /// the process ends.
     public func killAllImmediately() {
         registry.killAll()
+    }
+
+    /// Stops every running child's process group (SIGSTOP), and every child started later, or
+    /// continues them all (SIGCONT): for a paused run.
+    func setStopped(_ stopped: Bool) {
+        registry.setStopped(stopped)
     }
 
     /// Whether the reaper thread runs (for tests).
@@ -87,6 +97,8 @@ public final class ChildProcesses: Sendable {
     /// `gracePeriod`. Never blocks.
     private func terminate(_ child: Child, gracePeriod: Duration) {
         if registry.signalGroup(of: child.spawnNumber, SIGTERM) {
+            // A stopped group (a paused run) handles SIGTERM only once continued.
+            registry.continueIfStopped(child.spawnNumber)
             reaper.killGroup(of: child, at: .now + gracePeriod)
         }
     }

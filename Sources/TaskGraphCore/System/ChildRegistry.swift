@@ -11,6 +11,9 @@ final class ChildRegistry: Sendable {
         var spawnCount: UInt64 = 0
         /// Set by `killAll`: no child starts afterwards.
         var closed = false
+        /// Whether every group is stopped (`setStopped`); a child spawned meanwhile is stopped
+        /// at once.
+        var stopped = false
     }
 
     private let state = Locked(State())
@@ -29,6 +32,7 @@ final class ChildRegistry: Sendable {
                 throw ChildProcessError.spawnFailed(program, "taskgraph is exiting")
             }
             let pid = try spawn()
+            if state.stopped { kill(-pid, SIGSTOP) }
             state.spawnCount += 1
             state.leaders[state.spawnCount] = pid
             return (state.spawnCount, pid)
@@ -49,6 +53,27 @@ final class ChildRegistry: Sendable {
             guard let leader = state.leaders[spawnNumber] else { return false }
             kill(-leader, signal)
             return true
+        }
+    }
+
+    /// Stops (SIGSTOP) or continues (SIGCONT) every registered group, and every group started
+    /// while stopped.
+    func setStopped(_ stopped: Bool) {
+        state.withLock { state in
+            guard state.stopped != stopped else { return }
+            state.stopped = stopped
+            for leader in state.leaders.values {
+                kill(-leader, stopped ? SIGSTOP : SIGCONT)
+            }
+        }
+    }
+
+    /// Sends SIGCONT to the group of the child with `spawnNumber` if groups are stopped, so
+    /// that a signal sent to it before is handled now.
+    func continueIfStopped(_ spawnNumber: UInt64) {
+        state.withLock { state in
+            guard state.stopped, let leader = state.leaders[spawnNumber] else { return }
+            kill(-leader, SIGCONT)
         }
     }
 

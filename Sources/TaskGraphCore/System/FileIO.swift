@@ -3,15 +3,23 @@ import Foundation
 /// Whole-file reads and atomic writes with POSIX error messages. Blocking: call through
 /// `BlockingIO.run` or a run's `RunResources.blockingIO`.
 package enum FileIO {
-    /// The contents of `path`.
-    /// - Throws: `OperationError.readFailed` with the system's reason.
-    package static func read(_ path: String) throws(OperationError) -> Data {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// The most bytes `read` returns unless told otherwise: more than any pipeline, key or
+    /// configuration file holds, and a bound on what a `load` keeps in memory by default.
+    package static let defaultReadLimit = 256 << 20
+
+    /// The contents of the regular file at `path`, at most `limit` bytes. Opened without
+    /// blocking, so a FIFO without a writer is refused at once instead of hanging the read.
+    /// - Throws: `OperationError.readFailed` with the system's reason, or naming what `path`
+    ///   is when it is not a regular file (a directory, device, FIFO or socket);
+    ///   `OperationError.fileTooLarge` when it holds more than `limit` bytes.
+    package static func read(_ path: String, limit: Int = defaultReadLimit) throws(OperationError) -> Data {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .readFailed(path: path, reason: lastErrorText()) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .readFailed(path: path, reason: lastErrorText()) }
-        guard (info.st_mode & S_IFMT) != S_IFDIR else { throw .readFailed(path: path, reason: "Is a directory") }
+        if let kind = nonRegularKind(info.st_mode) { throw .readFailed(path: path, reason: kind) }
+        guard Int(info.st_size) <= limit else { throw .fileTooLarge(path: path, limit: limit) }
         var data = Data(capacity: max(Int(info.st_size), 0))
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -21,9 +29,23 @@ package enum FileIO {
                 if errno == EINTR { continue }
                 throw .readFailed(path: path, reason: lastErrorText())
             }
+            // The file may grow while it is read.
+            guard data.count + count <= limit else { throw .fileTooLarge(path: path, limit: limit) }
             data.append(contentsOf: chunk[0..<count])
         }
         return data
+    }
+
+    /// What a file of `mode` is, as the reason a whole-file read refuses it; nil for a regular file.
+    package static func nonRegularKind(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFDIR: "Is a directory"
+        case S_IFIFO: "not a regular file (a FIFO)"
+        case S_IFSOCK: "not a regular file (a socket)"
+        case S_IFCHR, S_IFBLK: "not a regular file (a device)"
+        default: "not a regular file"
+        }
     }
 
     /// The most bytes `writeAtomically` writes between two checks of cancellation: at a slow
@@ -35,23 +57,50 @@ package enum FileIO {
     /// new one, never a partial one; on any failure or cancellation the temporary file is
     /// removed, and `temporaryFiles.abandonAll()` removes it if the process is about to exit.
     /// - Parameters:
+    ///   - root: when given, `path` lies beneath it and is reached without following a
+    ///     symbolic link below it (`ContainedDirectory`).
     ///   - isCancelled: checked before every chunk of `writeChunkSize` bytes, before the flush
     ///     and before the rename; when it returns true nothing is written.
     ///   - temporaryFiles: where the temporary file is registered while it exists: a run's
     ///     (`RunResources.temporaryFiles`), or by default a registry of this write's own.
     /// - Throws: `OperationError.writeFailed`, or `CancellationError`.
     package static func writeAtomically(
-        _ data: Data, to path: String, isCancelled: () -> Bool = { false },
+        _ data: Data, to path: String, beneath root: String? = nil, isCancelled: () -> Bool = { false },
         temporaryFiles: TemporaryFiles = TemporaryFiles()
     ) throws {
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw OperationError.writeFailed(path: path, reason: "cannot create directory '\(directory)'")
-            }
+        let name = (path as NSString).lastPathComponent
+        let directory = try root.map { try ContainedDirectory(parentOf: path, beneath: $0) }
+        if directory == nil {
+            try createDirectory(of: path)
         }
+        do {
+            // The descriptor must stay open until the file is renamed: its path goes through it.
+            try withExtendedLifetime(directory) {
+                try writeThroughTemporary(
+                    data, to: directory?.path(of: name) ?? path, isCancelled: isCancelled, temporaryFiles: temporaryFiles)
+            }
+        } catch OperationError.writeFailed(_, let reason) {
+            throw OperationError.writeFailed(path: path, reason: reason)
+        }
+    }
+
+    /// Creates the missing directories above `path`.
+    private static func createDirectory(of path: String) throws(OperationError) {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard !directory.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            // FileManager's error names no reason; mkdir's errno does (`Not a directory`).
+            guard mkdir(directory, 0o755) != 0 else { return }
+            throw .writeFailed(path: path, reason: "cannot create directory '\(directory)': \(lastErrorText())")
+        }
+    }
+
+    /// Writes `data` to `path` through a temporary file beside it (see `writeAtomically`).
+    private static func writeThroughTemporary(
+        _ data: Data, to path: String, isCancelled: () -> Bool, temporaryFiles: TemporaryFiles
+    ) throws {
         let (descriptor, temporary) = try temporaryFiles.create(beside: path)
         var committed = false
         defer {
@@ -63,7 +112,7 @@ package enum FileIO {
             if isCancelled() { throw CancellationError() }
             let count = min(writeChunkSize, data.count - offset)
             let written = data.withUnsafeBytes { bytes in
-                write(descriptor, bytes.baseAddress! + offset, count)
+                Foundation.write(descriptor, bytes.baseAddress! + offset, count)
             }
             if written < 0 {
                 if errno == EINTR { continue }

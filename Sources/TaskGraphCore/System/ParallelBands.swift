@@ -27,11 +27,15 @@ package enum ParallelBands {
         guard count > 0 else { return }
         let schedule = BandSchedule(count: count, bandSize: bandSize)
         let submit = BlockingIO.currentSubmit
+        let meter = UsageMeter.current
+        let measured: @Sendable (Range<Int>, Scratch) -> Void = { rows, scratch in
+            UsageMeter.measure({ body(rows, scratch) }, into: meter)
+        }
         await CancellationFlag.run { flag in
             await withCheckedContinuation { continuation in
                 schedule.whenFinished(.resume(continuation))
                 for _ in 0..<workerCount(bands: schedule.bands) {
-                    submit { schedule.work(makeScratch: makeScratch, body, isCancelled: { flag.isCancelled }) }
+                    submit { schedule.work(makeScratch: makeScratch, measured, isCancelled: { flag.isCancelled }) }
                 }
             }
         }

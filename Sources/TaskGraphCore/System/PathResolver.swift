@@ -6,4 +6,18 @@ package enum PathResolver {
         let components = joined.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         return (joined.hasPrefix("/") ? "/" : "") + components.joined(separator: "/")
     }
+
+    /// The absolute `path` without `.` and empty components, and with `..` applied lexically
+    /// (`/o/a/../x.txt` is `/o/x.txt`).
+    package static func normalized(_ path: String) -> String {
+        var components: [Substring] = []
+        for component in path.split(separator: "/") where component != "." {
+            if component == ".." {
+                _ = components.popLast()
+            } else {
+                components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
+    }
 }

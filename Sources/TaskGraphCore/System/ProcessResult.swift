@@ -29,6 +29,8 @@ package struct ProcessResult: Sendable, Codable {
     package var standardOutputTruncated: Bool
     /// The last `errorTailLimit` bytes the process wrote to standard error.
     package var standardErrorTail: [UInt8]
+    /// What the process (and the children it waited for) used, from `wait4`.
+    var usage: ResourceUsage?
 }
 
 /// Collects a child's standard output and error from the read ends of its pipes, keeping the
@@ -71,14 +73,14 @@ struct OutputCollector {
     }
 
     /// Closes the pipes still open (removing them from `epoll`) and returns what was collected,
-    /// with `status`.
-    consuming func finish(status: ExitStatus, epoll: Int32) -> ProcessResult {
+    /// with `status` and `usage`.
+    consuming func finish(status: ExitStatus, usage: ResourceUsage?, epoll: Int32) -> ProcessResult {
         for index in pipes.indices {
             close(pipe: index, epoll: epoll)
         }
         return ProcessResult(
             status: status, standardOutput: output.bytes,
-            standardOutputTruncated: output.truncated, standardErrorTail: errorTail.bytes)
+            standardOutputTruncated: output.truncated, standardErrorTail: errorTail.bytes, usage: usage)
     }
 
     private mutating func close(pipe index: Int, epoll: Int32) {

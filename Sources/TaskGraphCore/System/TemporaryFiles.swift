@@ -18,13 +18,19 @@ public final class TemporaryFiles: Sendable {
     /// An empty registry; a run's is `RunResources.temporaryFiles`.
     public init() {}
 
-    /// Creates an empty file beside `path`, named `.NAME.tmp-XXXXXX`, mode 0600, and registers it.
+    /// The most UTF-8 bytes of the final name a temporary name repeats, so that it stays
+    /// within `NAME_MAX` (255) for every legal final name.
+    static let nameStemLimit = 64
+
+    /// Creates an empty file beside `path`, named `.NAME.tmp-XXXXXX` (`NAME` cut to
+    /// `nameStemLimit` bytes), mode 0600, and registers it.
     ///
     /// - Returns: Its open descriptor and its path.
     /// - Throws: `OperationError.writeFailed` naming `path`; `CancellationError` after `abandonAll`.
     func create(beside path: String) throws -> (descriptor: Int32, path: String) {
         let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
+        var name = Substring((path as NSString).lastPathComponent)
+        while name.utf8.count > Self.nameStemLimit { name = name.dropLast() }
         var template = ((directory.isEmpty ? "" : directory + "/") + ".\(name).tmp-XXXXXX").utf8CString
         return try state.withLock { state in
             guard !state.isAbandoned else { throw CancellationError() }

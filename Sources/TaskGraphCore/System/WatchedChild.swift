@@ -58,9 +58,11 @@ struct WatchedChild {
     consuming func reap(registry: ChildRegistry, epoll: Int32) {
         registry.unregister(child.spawnNumber)
         var status: Int32 = 0
-        while waitpid(child.pid, &status, 0) < 0 {
-            precondition(errno == EINTR, "waitpid(\(child.pid)): \(ChildProcesses.errorText(errno))")
+        var usage = rusage()
+        while wait4(child.pid, &status, 0, &usage) < 0 {
+            precondition(errno == EINTR, "wait4(\(child.pid)): \(ChildProcesses.errorText(errno))")
         }
-        whenReaped.resume(returning: collector.finish(status: ExitStatus(waitStatus: status), epoll: epoll))
+        whenReaped.resume(returning: collector.finish(
+            status: ExitStatus(waitStatus: status), usage: ResourceUsage(childUsage: usage), epoll: epoll))
     }
 }

@@ -3,6 +3,9 @@ import TaskGraphCore
 public enum ImageError: Error, Equatable, Sendable {
     /// The bytes start with no signature taskgraph can decode.
     case unknownFormat(byteCount: Int)
+    /// `save` was to write `format` (by its `format` or the path's extension) from bytes that
+    /// are no image.
+    case notAnImageToSave(format: ImageFormat, byteCount: Int)
     /// The codec refused the data; `message` is libjpeg's or libpng's own.
     case decodeFailed(format: ImageFormat, message: String)
     /// The codec could not encode the image.
@@ -24,6 +27,9 @@ extension ImageError: CustomStringConvertible {
         switch self {
         case .unknownFormat(let byteCount):
             byteCount == 0 ? "not an image: the data is empty" : "not a JPEG or PNG image (\(byteCount) bytes)"
+        case .notAnImageToSave(let format, let byteCount):
+            "the input is not a JPEG or PNG image (\(byteCount) bytes), so it cannot be saved as \(format.displayName); "
+                + "save it under a path whose extension names no image format"
         case .decodeFailed(let format, let message):
             "cannot decode \(format.displayName): \(message)"
         case .encodeFailed(let format, let message):

@@ -16,8 +16,9 @@ public struct ImageSaveEncoder: SaveEncoder {
     /// The input is found as every image consumer finds it (`TaskContext.imageInput()`). A
     /// decoded image (or any image provider that is not bytes) is encoded as `format`, else as
     /// the format of `path`'s extension, else in the format it was decoded from (PNG for a
-    /// provider that does not say). Bytes are written unchanged, unless `format` is set and they
-    /// are an image in another format: then they are converted.
+    /// provider that does not say). Bytes are written unchanged when neither `format` nor the
+    /// extension names an image format, or they are an image in that format already; an image
+    /// in another format is converted, and other bytes are refused (`notAnImageToSave`).
     /// - Throws: `ImageError` from the codecs, `OperationError.missingInput`.
     public func data(for context: TaskContext, path: String, format formatName: String?, quality: Int?) async throws -> Data? {
         let format = formatName.flatMap(ImageFormat.init(rawValue:))
@@ -28,8 +29,12 @@ public struct ImageSaveEncoder: SaveEncoder {
             return try await ImageCodec.encode(decoded.decodedImage, as: chosen ?? decoded.format, quality: quality)
         case .bytes(let bytes):
             let data = try await bytes.data
-            guard let format, let current = ImageFormat.sniff(data), current != format else { return data }
-            return try await ImageCodec.encode(try await ImageCodec.decode(data), as: format, quality: quality)
+            guard let chosen else { return data }
+            guard let current = ImageFormat.sniff(data) else {
+                throw ImageError.notAnImageToSave(format: chosen, byteCount: data.count)
+            }
+            guard current != chosen else { return data }
+            return try await ImageCodec.encode(try await ImageCodec.decode(data), as: chosen, quality: quality)
         case .provider(let provider):
             return try await ImageCodec.encode(try await provider.image, as: chosen ?? .png, quality: quality)
         case nil:

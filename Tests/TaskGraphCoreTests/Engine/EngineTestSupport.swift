@@ -17,12 +17,63 @@ final class EventLog: EventSink {
         }
     }
 
+    /// Where each node ran, as positions in the event stream: from its first `nodeStarted` to its
+    /// `nodeFinished`. Events are emitted in the order the scheduler decides (a node's end is
+    /// reported before the slot it frees is reused), so positions order them faithfully.
+    var spans: [Int: EventSpan] {
+        events.withLock { events in
+            var starts: [Int: Int] = [:]
+            var spans: [Int: EventSpan] = [:]
+            for (position, event) in events.enumerated() {
+                switch event {
+                case .nodeStarted(let node, 1, _): starts[node] = position
+                case .nodeFinished(let node, _): if let start = starts[node] { spans[node] = EventSpan(start: start, end: position) }
+                default: break
+                }
+            }
+            return spans
+        }
+    }
+
+    /// The most nodes of `nodes` running at once, by the event stream.
+    func peakRunning(of nodes: Set<Int>) -> Int {
+        var running = 0
+        var peak = 0
+        for (_, edge) in spans.filter({ nodes.contains($0.key) }).flatMap({ [($1.start, 1), ($1.end, -1)] }).sorted(by: { $0.0 < $1.0 }) {
+            running += edge
+            peak = max(peak, running)
+        }
+        return peak
+    }
+
+    /// The pause events, in order: `paused`, `resumed`.
+    var pauses: [String] {
+        events.withLock { events in
+            events.compactMap {
+                switch $0 {
+                case .runPaused: "paused"
+                case .runResumed: "resumed"
+                default: nil
+                }
+            }
+        }
+    }
+
     /// Every retry event's node and attempt.
     var retries: [(node: Int, attempt: Int)] {
         events.withLock { events in
             events.compactMap { if case .nodeRetrying(let node, let attempt, _, _) = $0 { (node, attempt) } else { nil } }
         }
     }
+}
+
+/// Where a node ran in an event stream: the positions of its start and end events.
+struct EventSpan {
+    let start: Int
+    let end: Int
+
+    /// Whether the two ran at the same time.
+    func overlaps(_ other: EventSpan) -> Bool { start < other.end && other.start < end }
 }
 
 /// Tracks how many actions run at once.

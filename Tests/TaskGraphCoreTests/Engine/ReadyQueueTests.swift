@@ -36,4 +36,29 @@ import Testing
         while let node = queue.popContinuing() { order.append(node) }
         #expect(order == expected.map(\.node))
     }
+
+    @Test func higherPrioritiesComeFirstThenTheUsualOrder() {
+        var queue = ReadyQueue()
+        queue.appendRoot(0)
+        queue.appendRoot(1, priority: 4)
+        queue.appendRoot(2, priority: -4)
+        queue.appendRoot(3, priority: 4)
+        queue.appendContinuing(4, depth: 1)
+        queue.appendContinuing(5, depth: 9, priority: -4)
+        queue.appendContinuing(6, depth: 2)
+        queue.appendContinuing(7, depth: 1, priority: 8)
+        var order: [Int] = []
+        while let (node, _) = queue.pop(allowingRoots: true) { order.append(node) }
+        // 8: 7; 4: roots 1, 3; 0: continuing 6 (deeper), 4, then root 0; -4: continuing 5, root 2.
+        #expect(order == [7, 1, 3, 6, 4, 0, 5, 2])
+    }
+
+    @Test func rootsWaitWhenNotAllowedWhateverTheirPriority() {
+        var queue = ReadyQueue()
+        queue.appendRoot(0, priority: 8)
+        queue.appendContinuing(1, depth: 1)
+        #expect(queue.pop(allowingRoots: false)?.node == 1)
+        #expect(queue.pop(allowingRoots: false) == nil)
+        #expect(queue.pop(allowingRoots: true)?.node == 0)
+    }
 }

@@ -35,4 +35,24 @@ import Testing
             group.cancelAll()
         }
     }
+
+    @Test func timePausedDoesNotCountAgainstADeadline() async throws {
+        let watchdog = TimeoutWatchdog(tick: .milliseconds(1))
+        let fired = Counter()
+        let expired = Latch()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await watchdog.run() }
+            watchdog.pause()
+            _ = watchdog.arm(after: .milliseconds(20)) {
+                fired.increment()
+                expired.signal()
+            }
+            try? await Task.sleep(for: .milliseconds(300))
+            #expect(fired.value == 0, "a paused deadline never fires")
+            watchdog.resume()
+            await expired.wait()
+            group.cancelAll()
+        }
+        #expect(fired.value == 1)
+    }
 }

@@ -159,3 +159,22 @@ import OperationTestSupport
         return (graph?.nodes.count, graph?.nodes.last?.dependencies, diagnostics)
     }
 }
+
+/// An operation that needs input, fed only by `foreach` operations whose list is empty (after
+/// `--var`), would fail when run; validate says so first.
+@Suite struct EmptyForeachInputTests {
+    private let yaml = """
+        version: 1
+        vars: {names: [ann, bob]}
+        operations:
+          keep: {op: exec, foreach: "${names}", command: [echo, "${item}"]}
+          rep: {op: save, needs: [keep], path: r.txt}
+        """
+
+    @Test func anEmptyForeachFeedingAConsumerIsAnError() {
+        #expect(diagnostics(yaml, variables: ["names": ""]) == [
+            "test.yaml:4:29: warning: operation 'keep': 'foreach' has no items, so the operation never runs",
+            "test.yaml:5:26: error: operation 'rep': 'save' consumes bytes, but every dependency providing it has a 'foreach' without items ('keep'), so it would receive nothing",
+        ])
+    }
+}

@@ -6,7 +6,9 @@ import OperationTestSupport
 /// Every core operation's action is cacheable, each type with its own version; `load` keys the
 /// file it reads and `save` declares the file it writes.
 @Suite struct CoreCacheableTests {
-    @Test func everyCoreActionIsCacheableAtVersionOne() throws {
+    @Test func everyCoreActionIsCacheableAtItsVersion() throws {
+        // `save` is at 2 since bytes are converted to the format its path names.
+        let versions = ["group": 1, "exec": 1, "load": 1, "save": 2]
         let required: [String: [String: ParameterValue]] = [
             "exec": ["command": .list(["true"])], "load": ["path": .string("in.txt")], "save": ["path": .string("out.txt")],
         ]
@@ -15,7 +17,7 @@ import OperationTestSupport
         for type in types {
             let action = try makeOperationAction(type, required[type.name] ?? [:])
             let cacheable = try #require(action as? any CacheableAction, "\(type.name)")
-            #expect(cacheable.cacheVersion == 1, "\(type.name)")
+            #expect(cacheable.cacheVersion == versions[type.name], "\(type.name)")
         }
     }
 

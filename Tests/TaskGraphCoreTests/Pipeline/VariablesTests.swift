@@ -69,3 +69,56 @@ import OperationTestSupport
         #expect(DurationParser.format(.milliseconds(1500)) == "1500ms")
     }
 }
+
+/// Variables a hostile or careless pipeline writes: nesting too deep for a stack, values that
+/// double at every level, `--var` names and lists that would be silently misread.
+@Suite struct VariableBoundsTests {
+    @Test func aTwentyThousandDeepChainIsALocatedErrorNotACrash() {
+        var lines = ["version: 1", "vars:"]
+        for index in 0..<19_999 { lines.append("  v\(index): \"${v\(index + 1)}\"") }
+        lines += ["  v19999: end", "operations:", "  x: {op: exec, command: [echo, \"${v0}\"]}"]
+        #expect(diagnostics(lines.joined(separator: "\n")) == [
+            "test.yaml:102:9: error: variables nest more than 100 deep, from 'v0' to 'v100'",
+        ])
+    }
+
+    @Test func aHundredDeepChainResolves() throws {
+        var lines = ["version: 1", "vars:"]
+        for index in 0..<99 { lines.append("  v\(index): \"${v\(index + 1)}\"") }
+        lines += ["  v99: end", "operations:", "  x: {op: exec, command: [echo, \"${v0}\"]}"]
+        let graph = try plannedGraph(lines.joined(separator: "\n"))
+        #expect(graph.nodes[0].parameters.list("command") == ["echo", "end"])
+    }
+
+    @Test func valuesThatDoubleAtEveryLevelStopAtTheLengthLimit() {
+        var lines = ["version: 1", "vars:"]
+        for index in 0..<40 { lines.append("  v\(index): \"${v\(index + 1)}${v\(index + 1)}\"") }
+        lines += ["  v40: abcdefgh", "operations:", "  x: {op: exec, command: [echo, \"${v0}\"]}"]
+        let found = diagnostics(lines.joined(separator: "\n"))
+        #expect(found == ["test.yaml:21:15: error: substituting '${v19}' makes a value longer than 16777216 bytes"])
+    }
+
+    @Test func aMisspeltVarIsAnErrorWithASuggestion() {
+        #expect(diagnostics("""
+            version: 1
+            vars: {names: [ann]}
+            operations:
+              x: {op: exec, foreach: "${names}", command: [echo, "${item}"]}
+            """, variables: ["nmaes": "zed"]) == [
+            "--var nmaes:1:1: error: the pipeline declares no variable 'nmaes' under 'vars'; did you mean 'names'?",
+        ])
+    }
+
+    @Test func anEmptyListItemIsRefusedAndAnEmptyValueIsAnEmptyList() throws {
+        let yaml = """
+            version: 1
+            vars: {names: [ann]}
+            operations:
+              x: {op: exec, foreach: "${names}", command: [echo, "${item}"]}
+            """
+        #expect(diagnostics(yaml, variables: ["names": "ann,,bob"]) == [
+            "--var names:1:1: error: 'ann,,bob' has an empty item; a list variable takes comma-separated items, none empty",
+        ])
+        #expect(try plannedGraph(yaml, variables: ["names": ""]).nodes.isEmpty)
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import FuzzDriver
 import TaskGraphCore
 import TaskGraphCrypto
@@ -6,14 +7,15 @@ import TaskGraphNetwork
 import TaskGraphReporting
 
 /// Loading any bytes as a pipeline file must never crash, hang or exhaust memory: it either
-/// plans a graph or returns diagnostics.
+/// plans a graph or returns diagnostics. The bytes go through the same decoding as a file read
+/// (UTF-8, NUL, other encodings), then variables, parameter checks and output-path checks.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzPipeline(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    let data = Data(UnsafeBufferPointer(start: bytes, count: count))
     let options = PipelineOptions(
         environment: ["HOME": "/home/fuzz"], outputDirectory: "/nonexistent/out", registry: registry)
     do {
-        let pipeline = try Pipeline.load(text: text, file: "fuzz.yaml", options: options)
+        let pipeline = try Pipeline.load(bytes: data, file: "fuzz.yaml", options: options)
         _ = PlanPrinter(graph: pipeline.graph).render()
     } catch {
         _ = error.description

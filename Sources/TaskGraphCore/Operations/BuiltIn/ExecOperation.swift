@@ -77,6 +77,9 @@ struct ExecOperation: TaskAction {
                 throw OperationError.processFailed(
                     program: command[0], status: output.statusText, stderrTail: output.errorTail(lines: 3))
             }
+            guard !result.standardOutputTruncated else {
+                throw OperationError.outputTooLarge(program: command[0], limit: ChildProcesses.defaultOutputLimit)
+            }
             if !declaredFiles.outputs.isEmpty {
                 let declaredFiles = declaredFiles
                 try await context.resources.blockingIO.run { try declaredFiles.checkOutputsCreated() }

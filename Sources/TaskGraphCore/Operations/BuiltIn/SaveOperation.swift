@@ -24,19 +24,24 @@ public struct SaveOperation: CacheableAction {
             produces: [.file],
             makeAction: { setup in
                 SaveOperation(
-                    path: PathResolver.resolve(setup.parameters.string("path") ?? "", in: setup.outputDirectory),
+                    path: PathResolver.normalized(
+                        PathResolver.resolve(setup.parameters.string("path") ?? "", in: setup.outputDirectory)),
+                    outputDirectory: PathResolver.normalized(setup.outputDirectory),
                     format: setup.parameters.string("format"), quality: setup.parameters.integer("quality"),
                     encoder: encoder)
             })
     }
 
     let path: String
+    /// The directory `path` lies beneath, reached without following links below it.
+    let outputDirectory: String
     let format: String?
     let quality: Int?
     let encoder: (any SaveEncoder)?
 
-    /// Version 1.
-    public var cacheVersion: Int { 1 }
+    /// Version 2: bytes are converted to the image format the path or `format` names (version
+    /// 1 wrote them unchanged), so results stored by version 1 are not reused.
+    public var cacheVersion: Int { 2 }
 
     /// The file it writes.
     public var outputFiles: [String] { [path] }
@@ -54,7 +59,7 @@ public struct SaveOperation: CacheableAction {
         try await CancellationFlag.run { flag in
             try await context.resources.blockingIO.run {
                 try FileIO.writeAtomically(
-                    data, to: path, isCancelled: { flag.isCancelled }, temporaryFiles: temporaryFiles)
+                    data, to: path, beneath: outputDirectory, isCancelled: { flag.isCancelled }, temporaryFiles: temporaryFiles)
             }
         }
         return WrittenFile(path: path, byteCount: data.count)

@@ -12,6 +12,8 @@ public enum ParameterType: Hashable, Sendable {
     case duration
     /// One of a fixed set of words.
     case choice([String])
+    /// A whole number within the range, or one of the names, which stand for numbers.
+    case namedInteger([String: Int], ClosedRange<Int>)
     /// A list of strings with at least this many elements.
     case stringList(minimumCount: Int)
     /// A mapping of strings to strings.
@@ -30,11 +32,18 @@ public enum ParameterType: Hashable, Sendable {
         case .boolean: "boolean"
         case .duration: "duration"
         case .choice(let words): words.joined(separator: " | ")
+        case .namedInteger(let names, let range):
+            Self.sortedNames(names).joined(separator: " | ") + " | " + ParameterType.integer(range).displayName
         case .stringList: "list of strings"
         case .stringMap: "map of strings"
         case .outputPath: "output path"
         case .inputPath: "input path"
         }
+    }
+
+    /// The names of a `namedInteger`, in the order of their numbers.
+    public static func sortedNames(_ names: [String: Int]) -> [String] {
+        names.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
     }
 
     private static func format(_ bound: Int) -> String {

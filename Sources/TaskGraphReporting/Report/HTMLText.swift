@@ -1,0 +1,19 @@
+/// Escaping for text and attribute values in the HTML report.
+enum HTMLText {
+    /// `text` with `&`, `<`, `>`, `"` and `'` escaped, safe in element content and quoted attributes.
+    static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,30 @@
+import Testing
+
+@testable import TaskGraphCore
+import OperationTestSupport
+
+/// Two writers of one output path, after expansion and normalisation, are a validate error
+/// naming both: otherwise which file survives depends on scheduling.
+@Suite struct OutputWritersTests {
+    @Test func twoSavesOfOnePathAreAnErrorNamingBoth() {
+        #expect(diagnostics("""
+            version: 1
+            vars: {names: [a, b]}
+            operations:
+              g: {op: exec, command: [echo, hi]}
+              one: {op: save, needs: [g], path: x.txt}
+              two: {op: save, needs: [g], path: ./x.txt}
+              each: {op: save, foreach: "${names}", needs: [g], path: "sub/../y.txt"}
+              three: {op: save, needs: [g], path: y.txt}
+              fine: {op: save, foreach: "${names}", needs: [g], path: "${item}.txt"}
+            """) == [
+            "test.yaml:6:3: error: 'x.txt' is written by more than one operation: 'one', 'two'; each output file may have one writer",
+            "test.yaml:7:3: error: 'y.txt' is written by more than one operation: 'each[a]', 'each[b]', 'three'; each output file may have one writer",
+        ])
+    }
+
+    @Test func normalisationAppliesDotDotLexically() {
+        #expect(PathResolver.normalized("/o/./a/../x.txt") == "/o/x.txt")
+        #expect(PathResolver.normalized("/o//b/") == "/o/b")
+    }
+}
