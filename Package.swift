@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "TaskGraphCrypto", targets: ["TaskGraphCrypto"]),
         .library(name: "TaskGraphReporting", targets: ["TaskGraphReporting"]),
         .library(name: "TaskGraphStore", targets: ["TaskGraphStore"]),
+        .library(name: "TaskGraphSlurm", targets: ["TaskGraphSlurm"]),
         .executable(name: "taskgraph", targets: ["taskgraph"]),
     ],
     dependencies: [
@@ -48,6 +49,8 @@ let package = Package(
         ),
         // Results of earlier runs on disk: the content-addressed store (docs/cache.md).
         .target(name: "TaskGraphStore", dependencies: ["TaskGraphCore", "CSystemShims"]),
+        // Running operations as jobs of a Slurm cluster, through a shared store (docs/cluster.md).
+        .target(name: "TaskGraphSlurm", dependencies: ["TaskGraphCore"]),
         // What people and other tools read of a run.
         .target(name: "TaskGraphReporting", dependencies: ["TaskGraphCore"]),
         // The command-line tool.
@@ -55,7 +58,7 @@ let package = Package(
             name: "taskgraph",
             dependencies: [
                 "TaskGraphCore", "TaskGraphImaging", "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting",
-                "TaskGraphStore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TaskGraphStore", "TaskGraphSlurm", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
@@ -84,6 +87,7 @@ let package = Package(
         ),
         .testTarget(name: "TaskGraphStoreTests", dependencies: ["TaskGraphStore", "OperationTestSupport", "TestSupport"]),
         .testTarget(name: "TaskGraphReportingTests", dependencies: ["TaskGraphReporting", "OperationTestSupport"]),
+        .testTarget(name: "TaskGraphSlurmTests", dependencies: ["TaskGraphSlurm"]),
         .testTarget(
             name: "TaskGraphCLITests",
             dependencies: ["TaskGraphImaging", "TestSupport"],

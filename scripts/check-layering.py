@@ -18,6 +18,8 @@ FORBIDDEN = {
                         "TaskGraphNetwork", "TaskGraphReporting"},
     "TaskGraphStore": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
                        "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting", "taskgraph"},
+    "TaskGraphSlurm": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
+                       "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting", "TaskGraphStore", "taskgraph"},
     "TaskGraphReporting": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",
                            "TaskGraphNetwork", "TaskGraphCrypto"},
 }

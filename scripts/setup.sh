@@ -4,7 +4,8 @@
 # the HTML report load pages in (headless); building and the demo do not need it.
 set -euo pipefail
 
-packages=(libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev libyaml-dev pkg-config python3 python3-jsonschema python3-cryptography)
+packages=(libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev libyaml-dev pkg-config python3 python3-jsonschema python3-cryptography
+  slurm-wlm munge)
 if [[ ${1:-} == --browser ]]; then packages+=(chromium); fi
 missing=()
 for package in "${packages[@]}"; do

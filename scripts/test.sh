@@ -3,13 +3,17 @@
 #   0. the module layering check (scripts/check-layering.py: TaskGraphCore links no image,
 #      network or cipher library; families stay apart);
 #   1. unit and end-to-end tests of the built binary (real processes, signals, HTTP servers,
-#      JPEG/PNG files, HTML reports in headless Chromium, a short interrupt-torture run);
+#      JPEG/PNG files, HTML reports in headless Chromium, a short interrupt-torture run, a
+#      single-node Slurm cluster on 127.0.0.1 that SlurmExecutorTests start and stop with
+#      scripts/slurm-cluster.sh);
 #   2. the same suite under ThreadSanitizer (scripts/sanitize.sh thread);
 #   3. every fuzz target for FUZZ_SECONDS seconds each (default 30; fuzz/run-all).
 # QUICK=1 runs step 1 only, for a fast check while developing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
+# The Slurm tests stop their cluster themselves; this covers a test process that crashed.
+trap 'scripts/slurm-cluster.sh stop >/dev/null 2>&1 || true' EXIT
 scripts/check-layering.py
 swift build --build-tests
 swift test --skip-build

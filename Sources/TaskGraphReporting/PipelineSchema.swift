@@ -22,7 +22,7 @@ public struct PipelineSchema {
         let summaries = Dictionary(uniqueKeysWithValues: PipelineKeys.topLevel.map { ($0.name, $0.summary) })
         let operationSummaries = Dictionary(uniqueKeysWithValues: PipelineKeys.operation.map { ($0.name, $0.summary) })
         let stringOrList: [String: Any] = ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]]
-        let common: [String: [String: Any]] = [
+        var common: [String: [String: Any]] = [
             "op": ["enum": registry.sorted.map(\.name)],
             "needs": stringOrList,
             "foreach": stringOrList,
@@ -36,6 +36,8 @@ public struct PipelineSchema {
             "exclusive": ["anyOf": [["type": "boolean"], ["const": Exclusivity.run.rawValue], Self.variableReference]],
             "when": Self.schema(for: PipelineKeys.whenType),
         ]
+        for (name, type) in ClusterSettings.types { common[name] = Self.schema(for: type) }
+        let defaultKeys = Set(["retries", "timeout", "pool"] + ClusterSettings.types.map(\.name))
         let operation: [String: Any] = [
             "type": "object",
             "required": ["op"],
@@ -60,10 +62,11 @@ public struct PipelineSchema {
             "description": ["type": "string"],
             "vars": ["type": "object", "additionalProperties": stringOrList],
             "defaults": ["type": "object", "additionalProperties": false,
-                         "properties": ["retries": common["retries"]!, "timeout": common["timeout"]!, "pool": common["pool"]!,
-                                        "priority": common["priority"]!]],
+                         "properties": common.filter { defaultKeys.contains($0.key) }],
             "pools": ["type": "object", "additionalProperties": ["type": "integer", "minimum": 1, "maximum": 10_000]],
             "output": ["type": "string"],
+            "executor": ["enum": ClusterSettings.executors],
+            "store": ["type": "string"],
             "operations": ["type": "object", "minProperties": 1, "additionalProperties": ["$ref": "#/$defs/operation"],
                            "propertyNames": ["pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"]],
         ]

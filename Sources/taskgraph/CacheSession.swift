@@ -16,8 +16,8 @@ struct CacheSession {
     /// The current directory, for showing paths.
     let currentDirectory: String
 
-    /// The store `arguments` name, for `pipelineFile`.
-    static func open(_ arguments: CachingArguments, pipelineFile: String) async -> CacheSession {
+    /// The store `arguments` name (or `storeRoot`, `--store`, when given), for `pipelineFile`.
+    static func open(_ arguments: CachingArguments, pipelineFile: String, storeRoot: String? = nil) async -> CacheSession {
         let currentDirectory = FileManager.default.currentDirectoryPath
         let maxSize: Int64
         do {
@@ -27,15 +27,16 @@ struct CacheSession {
             maxSize = CacheConfiguration.defaultMaxSize
         }
         return CacheSession(
-            store: arguments.location.store(registry: .builtIn), maxSize: maxSize,
+            store: storeRoot.map { ContentStore(root: PathResolver.resolve($0, in: currentDirectory), registry: .builtIn) }
+                ?? arguments.location.store(registry: .builtIn), maxSize: maxSize,
             pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), currentDirectory: currentDirectory)
     }
 
     /// The run's view of the store.
-    func runCache(reuse: Bool, forcing: RunCache.Forcing) async -> RunCache {
+    func runCache(reuse: Bool, forcing: RunCache.Forcing, remote: (any RemoteExecutor)? = nil) async -> RunCache {
         RunCache(
             store: store, previousComponents: await store.previousComponents(pipeline: pipeline), reuse: reuse,
-            forcing: forcing, displayDirectory: currentDirectory)
+            forcing: forcing, displayDirectory: currentDirectory, remote: remote)
     }
 
     /// After a run: remembers its key components, records its hits and misses, saves the file

@@ -27,8 +27,8 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("With --force: the operations to run again (ids such as tilt or tilt[lake]).", valueName: "id"))
     var forced: [String] = []
 
-    @Option(name: [.short, .long], help: "Maximum operations running at once in the default pool (default: core count).")
-    var jobs: Int = EngineOptions.defaultJobs
+    @Option(name: [.short, .long], help: "Maximum operations running at once in the default pool (default: core count; with --executor slurm, jobs queued or running at once, default 100).")
+    var jobs: Int?
 
     @Flag(help: "Cancel everything on the first failure (default: finish independent branches).")
     var failFast = false
@@ -61,8 +61,10 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var cache: CachingArguments
 
+    @OptionGroup var cluster: ClusterArguments
+
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard jobs ?? 1 >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if json, events != nil { throw ValidationError("--json and --events both name where events go; use one") }
         if !forced.isEmpty, !cache.force {
             throw ValidationError("operation ids after the file name go with --force, e.g. --force \(forced[0])")
@@ -85,7 +87,8 @@ struct RunCommand: AsyncParsableCommand {
         try await RunDestinations.checkOutputDirectory(loaded.outputDirectory)
         if let trace { try await RunDestinations.checkFile(trace, option: "--trace") }
         if let report { try await RunDestinations.checkFile(report, option: "--report") }
-        let options = EngineOptions(jobs: jobs, pools: loaded.pools, failFast: failFast)
+        let onCluster = cluster.runsOnCluster(loaded)
+        let options = EngineOptions(jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
         do {
             presenter = try RunPresenter(
@@ -95,18 +98,26 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--events: \(error)")
         }
         let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
-        let session = await CacheSession.open(cache, pipelineFile: file)
-        let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing)
+        let session = await CacheSession.open(cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
+        let clusterSession = onCluster ? try await ClusterSession.open(storeRoot: session.store.root) : nil
+        let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
         let control = RunControl()
         let outcome = await presenter.displaying {
             await JobControl.run(control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }) {
                 await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
-                    await Engine(options: options).run(
-                        graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
+                    let engine = Engine(options: options)
+                    guard let clusterSession else {
+                        return await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
+                    }
+                    return await clusterSession.running(resources: resources) {
+                        await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
+                    }
                 }
             }
         }
+        await clusterSession?.finish(
+            cancelled: outcome.signal != nil, failed: outcome.report.hasFailures, resources: resources)
         await resources.shutDown()
         await session.finish(runCache)
         await presenter.finish(report: outcome.report, graph: graph)

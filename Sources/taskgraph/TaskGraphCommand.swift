@@ -23,7 +23,7 @@ struct TaskGraphCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             RunCommand.self, ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GraphCommand.self, ListOpsCommand.self,
-            SchemaCommand.self, CacheCommand.self,
+            SchemaCommand.self, CacheCommand.self, WorkerCommand.self,
         ])
 
     /// Raises the open-file limit, traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then

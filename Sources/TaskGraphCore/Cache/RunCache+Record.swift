@@ -16,30 +16,27 @@ extension RunCache {
             update(node) { $0.digest = digest }
             return nil
         }
-        var digest: ContentDigest?
         do {
-            let stored = try await store.storeResult(result)
-            digest = stored
-            update(node) { memo in
-                memo.digest = stored
-                memo.stored = StoredResult(digest: stored, resultKind: type(of: result).kind, summary: result.summary)
-            }
-            var files: [ActionRecord.OutputFile] = []
-            for path in cacheable.outputFiles {
-                files.append(ActionRecord.OutputFile(path: path, digest: try await store.storeFile(at: path)))
-            }
-            let record = ActionRecord(
-                result: stored, resultKind: type(of: result).kind, summary: result.summary, outputFiles: files,
-                validators: (result as? any RevalidatableResult)?.validators ?? [:], seconds: seconds,
-                recordedAt: Date().timeIntervalSince1970, id: id, components: components)
+            let record = try await store.storeBlobs(
+                of: result, outputFiles: cacheable.outputFiles, id: id, components: components, seconds: seconds)
+            recorded(node, StoredResult(record))
             try await store.write(record, for: key)
             return nil
         } catch {
-            if digest == nil {
+            if memo(of: node).digest == nil {
                 let computed = try? await result.digest
                 update(node) { $0.digest = computed }
             }
             return "caching skipped for \(id): \(error)"
+        }
+    }
+
+    /// Remembers that `node`'s result is in the store as `stored` (its dependents' keys need the
+    /// digest; a dependent that runs reads the result back).
+    func recorded(_ node: Int, _ stored: StoredResult) {
+        update(node) { memo in
+            memo.digest = stored.digest
+            memo.stored = stored
         }
     }
 }

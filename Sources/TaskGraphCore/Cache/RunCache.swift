@@ -21,6 +21,8 @@ public final class RunCache: Sendable {
     public let reuse: Bool
     /// Paths in explanations are shown relative to this directory when inside it.
     public let displayDirectory: String?
+    /// Runs the nodes it accepts elsewhere (a cluster), through `store`; nil runs every node here.
+    public let remote: (any RemoteExecutor)?
     private let forcing: Forcing
     private let previous: [String: KeyComponents]
     private let state = Locked(State())
@@ -38,11 +40,13 @@ public final class RunCache: Sendable {
     ///   - forcing: operations that run whatever is stored.
     ///   - displayDirectory: paths in explanations are shown relative to it (e.g. the current
     ///     directory) when inside it.
+    ///   - remote: runs the nodes that miss and that it accepts elsewhere (`RemoteExecutor`).
     public init(
         store: any ResultStore, previousComponents: [String: KeyComponents] = [:], reuse: Bool = true,
-        forcing: Forcing = .none, displayDirectory: String? = nil
+        forcing: Forcing = .none, displayDirectory: String? = nil, remote: (any RemoteExecutor)? = nil
     ) {
         self.displayDirectory = displayDirectory
+        self.remote = remote
         self.store = store
         self.previous = previousComponents
         self.reuse = reuse

@@ -19,6 +19,11 @@ public struct StoredResult: Artifact, Hashable {
         self.summary = summary
     }
 
+    /// A placeholder for the result `record` names.
+    public init(_ record: ActionRecord) {
+        self.init(digest: record.result, resultKind: record.resultKind, summary: record.summary)
+    }
+
     /// `stored-reference`: never written to a store; the result it stands for is.
     public static let kind = "stored-reference"
 

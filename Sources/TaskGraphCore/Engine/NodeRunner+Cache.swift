@@ -20,6 +20,9 @@ extension NodeRunner {
             key = runKey
         }
         if let decision = cache.memo(of: index).decision { emit(.nodeCacheDecided(node: index, decision)) }
+        if let remote = cache.remote, plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil }) {
+            return await runRemotely(index, of: plan, results: results, key: key, on: remote, lane: lane, cache: cache)
+        }
         let inputs: [TaskContext.Input]
         do {
             inputs = try await resolve(results, of: plan, cache: cache)

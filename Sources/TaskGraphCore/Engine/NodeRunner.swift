@@ -35,12 +35,15 @@ struct NodeRunner: Sendable {
 
     /// Runs `node` with `inputs` on worker `lane` until it succeeds, runs out of attempts, or the
     /// task is cancelled.
-    func runAttempts(_ index: Int, of plan: RunPlan, inputs: [TaskContext.Input], lane: Int) async
-        -> Completion
-    {
+    /// - Parameter attempt: runs one attempt; by default the node's action in this process.
+    func runAttempts(
+        _ index: Int, of plan: RunPlan, inputs: [TaskContext.Input], lane: Int,
+        attempt perform: (@Sendable (TaskContext) async throws -> any Artifact)? = nil
+    ) async -> Completion {
         let (id, action, settings, preferredInputID) = plan.read(index) {
             ($0.pointee.id, $0.pointee.action, $0.pointee.settings, $0.pointee.preferredInputID)
         }
+        let body = perform ?? { try await action.run(in: $0) }
         let maximumAttempts = settings.retries + 1
         var attempt = 1
         while true {
@@ -51,7 +54,7 @@ struct NodeRunner: Sendable {
                 preferredInputID: preferredInputID, resources: resources,
                 progressHandler: progressHandler(for: index))
             do {
-                let result = try await runAttempt(action, timeout: settings.timeout, context: context)
+                let result = try await runAttempt(body, timeout: settings.timeout, context: context)
                 return Completion(outcome: .succeeded, result: result, attempts: attempt)
             } catch {
                 if Task.isCancelled { return Completion(outcome: .cancelled, attempts: attempt) }
@@ -71,13 +74,13 @@ struct NodeRunner: Sendable {
         }
     }
 
-    func runAttempt(_ action: any TaskAction, timeout: Duration?, context: TaskContext) async throws
-        -> any Artifact
-    {
+    func runAttempt(
+        _ body: @escaping @Sendable (TaskContext) async throws -> any Artifact, timeout: Duration?, context: TaskContext
+    ) async throws -> any Artifact {
         guard let limit = timeout else {
-            return try await action.run(in: context)
+            return try await body(context)
         }
-        let attempt = Task { try await action.run(in: context) }
+        let attempt = Task { try await body(context) }
         let timedOut = CancellationFlag()
         let deadline = watchdog.arm(after: limit) {
             timedOut.cancel()

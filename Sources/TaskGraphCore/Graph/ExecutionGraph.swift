@@ -121,11 +121,13 @@ public struct NodeSettings: Hashable, Sendable, Codable {
     public var exclusive: Exclusivity
     /// When the node runs, given how the nodes it needs ended.
     public var when: TriggerRule
+    /// Where it runs and what it asks a cluster for (`executor`, `cpus`, `memory`, …).
+    public var cluster: ClusterSettings
 
     /// Creates settings.
     public init(
         retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true, priority: Int = 0,
-        exclusive: Exclusivity = .shared, when: TriggerRule = .success
+        exclusive: Exclusivity = .shared, when: TriggerRule = .success, cluster: ClusterSettings = ClusterSettings()
     ) {
         self.retries = retries
         self.timeout = timeout
@@ -134,5 +136,6 @@ public struct NodeSettings: Hashable, Sendable, Codable {
         self.priority = priority
         self.exclusive = exclusive
         self.when = when
+        self.cluster = cluster
     }
 }

@@ -116,7 +116,7 @@ struct PipelinePlanner {
                         retries: operation.retries?.value ?? 0, timeout: operation.timeout?.value,
                         pool: operation.pool?.value, cache: operation.cache?.value ?? true,
                         priority: operation.priority, exclusive: operation.exclusive,
-                        when: operation.when?.value ?? .success),
+                        when: operation.when?.value ?? .success, cluster: operation.cluster),
                     setup: setup, location: operation.id.location))
             } catch {
                 diagnostics.append(.error("operation '\(operation.id.value)': \(error)", at: typeName.location))

@@ -70,6 +70,7 @@ struct OperationSpecReader {
             }
             if let (value, at) = setting { Self.apply(key, value, at: at, to: &spec) }
         }
+        spec.cluster = readClusterSettings(keys, checker: checker, subject: subject(), diagnostics: &diagnostics)
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) != nil else {

@@ -14,6 +14,10 @@ public struct Pipeline: Sendable {
     public let pools: [String: Int]
     /// Warnings found while validating (errors make loading fail).
     public let warnings: [Diagnostic]
+    /// `executor:` (`local`, `slurm`), if the file sets it.
+    public let executor: String?
+    /// `store:` as an absolute path, if the file sets it.
+    public let store: String?
 
     /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
     /// dedicated thread (`BlockingIO.run`) in async code.
@@ -55,7 +59,8 @@ public struct Pipeline: Sendable {
         return Pipeline(
             file: file, name: spec.name, graph: graph, outputDirectory: outputDirectory,
             pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
-            warnings: diagnostics)
+            warnings: diagnostics, executor: spec.executor?.value,
+            store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) })
     }
 }
 

@@ -17,10 +17,12 @@ public enum PipelineKeys {
         Key(name: "name", type: "string", summary: "Pipeline name (default: the file name)."),
         Key(name: "description", type: "string", summary: "What the pipeline does."),
         Key(name: "vars", type: "map", summary: "Variables for ${name}: strings or lists; override with --var name=value."),
-        Key(name: "defaults", type: "map", summary: "retries, timeout, pool, cache and priority applied to every operation that does not set its own."),
+        Key(name: "defaults", type: "map", summary: "retries, timeout, pool, cache, priority and the cluster keys applied to every operation that does not set its own."),
         Key(name: "pools", type: "map", summary: "Named pools and their depths, e.g. {net: 8}; override with --pool name=N."),
         Key(name: "output", type: "string", summary: "Output directory, relative to the current directory (default: out/<name>); --output overrides."),
         Key(name: "operations", type: "map", summary: "The operations, keyed by id (letters, digits, '-', '_', '.')."),
+        Key(name: "executor", type: "local | slurm", summary: "Where operations run: here, or as jobs of a Slurm cluster (default local); --executor overrides."),
+        Key(name: "store", type: "string", summary: "The store directory, on a file system every node mounts, relative to the current directory; --store overrides."),
     ]
 
     /// Keys every operation accepts, besides its type's own parameters.
@@ -36,11 +38,17 @@ public enum PipelineKeys {
         Key(name: "exclusive", type: "false | true | run", summary: "true: runs alone in its pool, like a GCD barrier; run: alone in the whole run (default false)."),
         Key(name: "when", type: "success | always | failure", summary: "Run when every need succeeded (success, default), once all ended whatever the outcome (always), or only if one failed (failure)."),
         Key(name: "input", type: "id", summary: "Which dependency provides the input when several could."),
+        Key(name: "executor", type: "local | slurm", summary: "local keeps the operation in the taskgraph process when the run uses a cluster (default: the run's executor)."),
+        Key(name: "cpus", type: "integer 1…4096", summary: "On a cluster: CPUs per job (sbatch --cpus-per-task)."),
+        Key(name: "memory", type: "size", summary: "On a cluster: memory per job, e.g. 512M or 4G (sbatch --mem)."),
+        Key(name: "time", type: "duration", summary: "On a cluster: the job's time limit, rounded up to minutes (sbatch --time)."),
+        Key(name: "partition", type: "string", summary: "On a cluster: the partition to submit to (sbatch --partition)."),
+        Key(name: "slurm_args", type: "list of strings", summary: "On a cluster: further sbatch arguments, e.g. [--qos=short]."),
         Key(name: "description", type: "string", summary: "What this operation is for."),
     ]
 
     /// Keys allowed under `defaults:`.
-    static let defaults = ["retries", "timeout", "pool", "cache", "priority"]
+    static let defaults = ["retries", "timeout", "pool", "cache", "priority"] + ClusterSettings.types.map(\.name)
 
     /// What `priority:` accepts: a name of `QueuePriority` or a whole number in its range.
     public static let priorityType = ParameterType.namedInteger(QueuePriority.values, QueuePriority.range)

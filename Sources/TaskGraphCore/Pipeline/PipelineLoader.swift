@@ -29,6 +29,7 @@ struct PipelineLoader {
             output: readOutput(keys["output"], variables: variables, diagnostics: &diagnostics),
             pools: readPools(keys["pools"], diagnostics: &diagnostics),
             variables: variables, operations: [])
+        (spec.executor, spec.store) = readClusterKeys(keys, variables: variables, diagnostics: &diagnostics)
         guard let operations = keys["operations"] else {
             diagnostics.append(.error("missing required key 'operations'", at: location))
             return (spec, diagnostics)
@@ -126,9 +127,13 @@ struct PipelineLoader {
         diagnostics += keys.unknownKeyDiagnostics(allowed: PipelineKeys.defaults, subject: "'defaults'")
         let checker = ParameterChecker(variables: variables, item: .unavailable)
         var defaults: [String: (value: ParameterValue, location: SourceLocation)] = [:]
-        for (name, type) in OperationSpecReader.settingTypes {
+        for (name, type) in OperationSpecReader.settingTypes + ClusterSettings.types {
             guard PipelineKeys.defaults.contains(name), let setting = keys[name] else { continue }
             if let checked = checker.check(setting, as: type, name: name, subject: "'defaults'", diagnostics: &diagnostics) {
+                if let problem = ClusterSettings.problem(with: checked, named: name) {
+                    diagnostics.append(.error("'defaults': \(problem)", at: setting.location))
+                    continue
+                }
                 defaults[name] = (checked, setting.location)
             }
         }

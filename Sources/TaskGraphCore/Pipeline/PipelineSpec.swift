@@ -12,6 +12,10 @@ struct PipelineSpec {
     var variables: Variables
     /// Operations in file order.
     var operations: [OperationSpec]
+    /// `executor:`, where operations run (`local`, `slurm`), if set.
+    var executor: Located<String>? = nil
+    /// `store:`, the store directory relative to the current directory, if set.
+    var store: Located<String>? = nil
 }
 
 /// One entry of `operations:` as written.
@@ -38,6 +42,8 @@ struct OperationSpec {
     var exclusive = Exclusivity.shared
     /// `when:`, where written.
     var when: Located<TriggerRule>?
+    /// `executor:` and the cluster resources, after applying `defaults:`.
+    var cluster = ClusterSettings()
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
     /// The operation type's own parameters as written, in file order (keys are unique). A list,

@@ -46,7 +46,7 @@ public final class ChildProcesses: Sendable {
     ///   - gracePeriod: Time between SIGTERM and SIGKILL when the task is cancelled.
     /// - Throws: `ChildProcessError` when the program cannot be started; `CancellationError` if
     ///   the task was cancelled, only after the whole group was signalled and the child reaped.
-    func run(
+    package func run(
         arguments: [String], environment: [String: String], workingDirectory: String?,
         outputLimit: Int = defaultOutputLimit, errorTailLimit: Int = 64 << 10,
         gracePeriod: Duration = .seconds(2)

@@ -20,15 +20,15 @@ public enum ExitStatus: Sendable, Hashable, Codable {
 }
 
 /// Everything a finished child left behind.
-struct ProcessResult: Sendable, Codable {
+package struct ProcessResult: Sendable, Codable {
     /// How the process ended.
-    var status: ExitStatus
+    package var status: ExitStatus
     /// The first `outputLimit` bytes the process wrote to standard output.
-    var standardOutput: [UInt8]
+    package var standardOutput: [UInt8]
     /// Whether standard output had more bytes than `standardOutput` holds.
-    var standardOutputTruncated: Bool
+    package var standardOutputTruncated: Bool
     /// The last `errorTailLimit` bytes the process wrote to standard error.
-    var standardErrorTail: [UInt8]
+    package var standardErrorTail: [UInt8]
     /// What the process (and the children it waited for) used, from `wait4`.
     var usage: ResourceUsage?
 }

@@ -1,0 +1,24 @@
+import Foundation
+
+extension ResultStore {
+    /// Stores `result` and the files at `outputFiles` as blobs and returns the record naming
+    /// them; writing the record under a key is left to the caller.
+    /// - Parameters:
+    ///   - id: the operation instance that produced it.
+    ///   - components: the key's components.
+    ///   - seconds: how long the operation ran.
+    /// - Throws: what storing a blob throws.
+    public func storeBlobs(
+        of result: any Artifact, outputFiles: [String], id: String, components: KeyComponents, seconds: Double
+    ) async throws -> ActionRecord {
+        let digest = try await storeResult(result)
+        var files: [ActionRecord.OutputFile] = []
+        for path in outputFiles {
+            files.append(ActionRecord.OutputFile(path: path, digest: try await storeFile(at: path)))
+        }
+        return ActionRecord(
+            result: digest, resultKind: type(of: result).kind, summary: result.summary, outputFiles: files,
+            validators: (result as? any RevalidatableResult)?.validators ?? [:], seconds: seconds,
+            recordedAt: Date().timeIntervalSince1970, id: id, components: components)
+    }
+}

@@ -1,0 +1,37 @@
+extension NodeRunner {
+    /// Runs `node` through `remote`: stores the inputs it does not already find in the store,
+    /// then runs its attempts as `RemoteJob`s. Its result stays in the store: dependents get a
+    /// `StoredResult`, read back only by a dependent that runs in this process.
+    func runRemotely(
+        _ index: Int, of plan: RunPlan, results: [RunState.Input], key: ContentDigest?, on remote: any RemoteExecutor,
+        lane: Int, cache: RunCache
+    ) async -> Completion {
+        let inputs: [RemoteJob.Input]
+        do {
+            inputs = try await stored(results, of: plan, cache: cache)
+        } catch {
+            return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
+        }
+        let (setup, settings) = plan.read(index) { ($0.pointee.setup!, $0.pointee.settings) }
+        let components = cache.memo(of: index).components
+        let completion = await runAttempts(index, of: plan, inputs: [], lane: lane) { context in
+            let job = RemoteJob(setup: setup, attempt: context.attempt, inputs: inputs, key: key, components: components)
+            let record = try await remote.run(job, settings: settings, context: context)
+            return StoredResult(record)
+        }
+        if let stored = completion.result as? StoredResult { cache.recorded(index, stored) }
+        return completion
+    }
+
+    /// The digests of `results` in the store, storing those not there yet (results of nodes
+    /// that were not recorded: `cache: false`, not cacheable).
+    private func stored(_ results: [RunState.Input], of plan: RunPlan, cache: RunCache) async throws -> [RemoteJob.Input] {
+        var inputs: [RemoteJob.Input] = []
+        for result in results {
+            let stored = result.artifact as? StoredResult ?? cache.memo(of: Int(result.node)).stored
+            let digest = if let stored { stored.digest } else { try await cache.store.storeResult(result.artifact) }
+            inputs.append(RemoteJob.Input(id: plan.id(of: Int(result.node)), digest: digest))
+        }
+        return inputs
+    }
+}

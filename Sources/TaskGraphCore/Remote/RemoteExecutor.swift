@@ -1,0 +1,16 @@
+/// Runs operations somewhere other than the taskgraph process, such as on a cluster, through a
+/// store both sides reach. Given to a run with `RunCache(store:…remote:)`: the engine still
+/// computes every key and reuses stored results itself (a hit never leaves the process); each
+/// other node the executor accepts is written as a `RemoteJob` (its inputs stored first) and its
+/// attempts go to `run(_:context:)`. Retries, time limits (`timeout`), skipping dependents and
+/// cancellation work as for local nodes.
+public protocol RemoteExecutor: Sendable {
+    /// Whether a node with `settings` runs through this executor (else in this process).
+    func accepts(_ settings: NodeSettings) -> Bool
+
+    /// Runs one attempt of `job` and returns the record of its result, which the worker has
+    /// written to the store (with its blobs). Logs state changes through `context.log`.
+    /// - Throws: an error describing the failure, `CancellationError` when the task is
+    ///   cancelled (after the remote work was asked to stop).
+    func run(_ job: RemoteJob, settings: NodeSettings, context: TaskContext) async throws -> ActionRecord
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// One attempt of an operation instance handed to another process (a cluster worker), as plain
+/// data: what to make, which stored results are its inputs, and under which key to record what
+/// it produces. Its JSON form is the job file of docs/cluster.md.
+public struct RemoteJob: Hashable, Sendable, Codable {
+    /// One input: a dependency's id and the digest of its result, a blob of the store.
+    public struct Input: Hashable, Sendable, Codable {
+        /// The dependency's id, e.g. `download[lake]`.
+        public var id: String
+        /// The digest of its result.
+        public var digest: ContentDigest
+
+        /// Pairs a dependency with its stored result.
+        public init(id: String, digest: ContentDigest) {
+            self.id = id
+            self.digest = digest
+        }
+    }
+
+    /// The operation instance.
+    public var setup: OperationSetup
+    /// The 1-based attempt.
+    public var attempt: Int
+    /// Its inputs, in the declared order of its dependencies.
+    public var inputs: [Input]
+    /// The key to record the result under, when the operation is cacheable.
+    public var key: ContentDigest?
+    /// The key's components, recorded with the result.
+    public var components: KeyComponents?
+
+    /// Describes an attempt.
+    public init(setup: OperationSetup, attempt: Int, inputs: [Input], key: ContentDigest?, components: KeyComponents?) {
+        self.setup = setup
+        self.attempt = attempt
+        self.inputs = inputs
+        self.key = key
+        self.components = components
+    }
+
+    /// The job file's contents: JSON with sorted keys.
+    /// - Throws: `EncodingError`.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// One `squeue` answer for the jobs of a run: each job's state and reason.
+struct QueueSnapshot: Equatable {
+    /// A job's line.
+    struct Entry: Equatable {
+        /// Slurm's state name, e.g. `PENDING`, `RUNNING`, `COMPLETED`, `TIMEOUT`.
+        var state: String
+        /// Slurm's reason, e.g. `Resources`, `NonZeroExitCode`, `None`.
+        var reason: String
+    }
+
+    /// The `squeue` arguments that produce what `init(parsing:)` reads: every state (finished
+    /// jobs stay listed for `MinJobAge`), no header, `id|state|reason`.
+    static func arguments(runName: String) -> [String] {
+        ["squeue", "--noheader", "--states=all", "--name=\(runName)", "--format=%i|%T|%r"]
+    }
+
+    /// States in which a job still holds or waits for a node.
+    static let activeStates: Set<String> = [
+        "PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD",
+        "REQUEUE_FED", "RESIZING", "SIGNALING", "STAGE_OUT", "STOPPED",
+    ]
+
+    /// The jobs listed, by id.
+    var entries: [String: Entry]
+
+    /// Reads `squeue`'s output; lines it cannot read are left out.
+    init(parsing output: String) {
+        var entries: [String: Entry] = [:]
+        for line in output.split(separator: "\n") {
+            let fields = line.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            let id = fields[0].trimmingCharacters(in: .whitespaces)
+            entries[id] = Entry(state: String(fields[1]), reason: String(fields[2]))
+        }
+        self.entries = entries
+    }
+}

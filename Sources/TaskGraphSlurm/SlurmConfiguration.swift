@@ -1,0 +1,39 @@
+/// How a run uses a Slurm cluster.
+public struct SlurmConfiguration: Sendable {
+    /// The job name of every job of the run (`sbatch --job-name`): unique per run, so one
+    /// `squeue --name` query covers all of them and no other.
+    public var runName: String
+    /// The run's directory on the shared file system: job files, completion records and logs;
+    /// also the jobs' working directory.
+    public var jobDirectory: String
+    /// The store's root directory, on the shared file system.
+    public var storeRoot: String
+    /// The taskgraph program every node runs (`taskgraph worker`), an absolute path.
+    public var workerProgram: String
+    /// The environment `sbatch`, `squeue` and `scancel` run with (and jobs inherit): `PATH`,
+    /// `SLURM_CONF`, …
+    public var environment: [String: String]
+    /// The shortest wait between two queue queries: right after a change.
+    public var minimumPollInterval: Duration
+    /// The longest wait between two queue queries, reached while nothing changes.
+    public var maximumPollInterval: Duration
+    /// The shortest time between two submissions (the rate limit).
+    public var submissionInterval: Duration
+
+    /// A configuration; intervals default to 0.2 s to 5 s between queries and at most 20
+    /// submissions a second.
+    public init(
+        runName: String, jobDirectory: String, storeRoot: String, workerProgram: String,
+        environment: [String: String], minimumPollInterval: Duration = .milliseconds(200),
+        maximumPollInterval: Duration = .seconds(5), submissionInterval: Duration = .milliseconds(50)
+    ) {
+        self.runName = runName
+        self.jobDirectory = jobDirectory
+        self.storeRoot = storeRoot
+        self.workerProgram = workerProgram
+        self.environment = environment
+        self.minimumPollInterval = minimumPollInterval
+        self.maximumPollInterval = maximumPollInterval
+        self.submissionInterval = submissionInterval
+    }
+}

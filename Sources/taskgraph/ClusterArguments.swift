@@ -1,0 +1,24 @@
+import ArgumentParser
+import TaskGraphCore
+
+/// Where `run` runs operations: in this process, or as jobs of a Slurm cluster.
+struct ClusterArguments: ParsableArguments {
+    /// The executors `--executor` accepts.
+    enum Executor: String, ExpressibleByArgument, CaseIterable {
+        case local
+        case slurm
+    }
+
+    @Option(help: "Where operations run: local (this process) or slurm (jobs of a Slurm cluster; README, \"Running on a Slurm cluster\"); overrides executor: in the file (default local).")
+    var executor: Executor?
+
+    @Option(help: ArgumentHelp(
+        "The store on a file system every node mounts (overrides store: in the file; default: the cache directory).",
+        valueName: "dir"))
+    var store: String?
+
+    /// Whether `pipeline`'s operations run on the cluster.
+    func runsOnCluster(_ pipeline: Pipeline) -> Bool {
+        (executor?.rawValue ?? pipeline.executor) == Executor.slurm.rawValue
+    }
+}

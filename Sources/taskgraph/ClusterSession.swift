@@ -1,0 +1,57 @@
+import Foundation
+import TaskGraphCore
+import TaskGraphReporting
+import TaskGraphSlurm
+
+/// A `run --executor slurm`: the executor, its job directory in the shared store, and what is
+/// done around the engine's run (watching the queue, cancelling what is left, cleaning up).
+struct ClusterSession {
+    let executor: SlurmExecutor
+
+    /// A session for a run whose store is at `storeRoot` (absolute). The run's job directory is
+    /// `<store>/jobs/<run name>`, created now.
+    static func open(storeRoot: String) async throws -> ClusterSession {
+        let runName = "taskgraph-" + UUID().uuidString.lowercased().prefix(13).replacingOccurrences(of: "-", with: "")
+        let jobDirectory = "\(storeRoot)/jobs/\(runName)"
+        try await BlockingIO.run {
+            // 0700: job files hold the operations' declared environment, which may be secret.
+            try FileManager.default.createDirectory(
+                atPath: jobDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let configuration = SlurmConfiguration(
+            runName: runName, jobDirectory: jobDirectory, storeRoot: storeRoot, workerProgram: program,
+            environment: ProcessInfo.processInfo.environment)
+        TextOutput.standardError.write("slurm: run \(runName), job files in \(jobDirectory)\n")
+        TextOutput.standardError.flush()
+        return ClusterSession(executor: SlurmExecutor(configuration: configuration))
+    }
+
+    /// Runs `work` with the queue watched beside it.
+    func running<Result: Sendable>(
+        resources: RunResources, _ work: @escaping @Sendable () async -> Result
+    ) async -> Result {
+        await withTaskGroup(of: Result?.self) { group in
+            group.addTask { await executor.run(resources: resources); return nil }
+            let result = await work()
+            group.cancelAll()
+            return result
+        }
+    }
+
+    /// After the run: cancels the jobs left (one `scancel`), removes the job directory unless
+    /// something failed (its logs are kept for reading), and prints what was asked of Slurm.
+    func finish(cancelled: Bool, failed: Bool, resources: RunResources) async {
+        await executor.finish(cancelled: cancelled, resources: resources)
+        let configuration = executor.configuration
+        if !cancelled, !failed {
+            _ = try? await BlockingIO.run { try FileManager.default.removeItem(atPath: configuration.jobDirectory) }
+        }
+        let statistics = executor.statistics
+        let jobs = statistics.submitted == 1 ? "1 job" : "\(statistics.submitted) jobs"
+        let queries = statistics.queries == 1 ? "1 queue query" : "\(statistics.queries) queue queries"
+        TextOutput.standardError.write("slurm: \(jobs) submitted, \(queries) (run \(configuration.runName))"
+            + (failed || cancelled ? "; job files and logs in \(configuration.jobDirectory)" : "") + "\n")
+        TextOutput.standardError.flush()
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+/// `run --executor slurm` on a real single-node cluster (scripts/slurm-cluster.sh). The driver
+/// runs in one directory, the jobs in the run's job directory, the store is a third place.
+/// One test at a time: they share the cluster's two CPUs.
+@Suite(.serialized, .slurmCluster) struct SlurmExecutorTests {
+    private static let photos = ["mountains", "sunset", "seedling"].flatMap { ["\($0).jpg", "thumbnails/\($0).jpg"] }
+        + ["contact-sheet.jpg"]
+
+    /// A driver directory holding `files` from the repository's `pipelines/`, and a store
+    /// directory elsewhere.
+    private func workspace(copying files: [String] = []) throws -> (driver: URL, store: URL) {
+        let driver = try fixtureDirectory()
+        for name in files {
+            try FileManager.default.copyItem(
+                at: SlurmCluster.repository.appendingPathComponent("pipelines").appendingPathComponent(name),
+                to: driver.appendingPathComponent(name))
+        }
+        return (driver, try fixtureDirectory())
+    }
+
+    private func run(_ arguments: [String], in directory: URL, store: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await TaskGraphProcess.run(
+            ["run"] + arguments + ["--executor", "slurm", "--store", store.path, "--no-progress"], in: directory,
+            environment: SlurmCluster.environment)
+    }
+
+    /// `text` with job ids and times replaced (`slurm job N`, `T`) and runs of spaces made one,
+    /// for exact comparisons.
+    private func normalized(_ text: String) -> String {
+        text.replacing(/slurm job \d+/, with: "slurm job N").replacing(/\ +(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\ +/, with: " T ")
+            .replacing(/\ +/, with: " ")
+    }
+
+    /// The line of `stderr` that starts with `prefix`, normalized.
+    private func line(_ prefix: String, in stderr: String) -> String? {
+        stderr.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { normalized(String($0)) }
+    }
+
+    /// The run name the driver announced.
+    private func runName(in stderr: String) -> String? {
+        stderr.firstMatch(of: /slurm: run (taskgraph-[0-9a-f]+),/).map { String($0.1) }
+    }
+
+    /// The run's jobs `squeue` lists as queued, running or completing.
+    private func activeJobs(of run: String) async throws -> String {
+        try await SlurmCluster.command(["squeue", "--noheader", "--name=\(run)", "--format=%i %T"]).stdout
+    }
+
+    @Test func photosOnTheClusterAreByteIdenticalToALocalRunAndASecondRunSubmitsNoJob() async throws {
+        let (driver, store) = try workspace(copying: ["photos.yaml", "photos"])
+        let local = try await TaskGraphProcess.run(["run", "photos.yaml", "--output", "local", "--no-progress"], in: driver)
+        #expect(local.status == 0, "\(local.stderr)")
+        let first = try await run(["photos.yaml", "--output", "cluster"], in: driver, store: store)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(line("slurm: 26 jobs", in: first.stderr)?.hasPrefix("slurm: 26 jobs submitted, ") == true, "\(first.stderr)")
+        #expect(first.stderr.contains("\n26 ok in "))
+        for name in Self.photos {
+            let expected = try Data(contentsOf: driver.appendingPathComponent("local/\(name)"))
+            #expect(try Data(contentsOf: driver.appendingPathComponent("cluster/\(name)")) == expected, "\(name)")
+        }
+        let second = try await run(["photos.yaml", "--output", "cluster"], in: driver, store: store)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(line("slurm: 0 jobs", in: second.stderr)?.hasPrefix("slurm: 0 jobs submitted, 0 queue queries (run taskgraph-") == true,
+            "\(second.stderr)")
+        #expect(second.stderr.contains("\n26 cached in "))
+    }
+
+    @Test func failedJobsAreReportedWithSlurmsReasonAndTheirDependentsSkipped() async throws {
+        let (driver, store) = try workspace()
+        try write("""
+            version: 1
+            name: failing
+            operations:
+              hog:
+                op: exec
+                memory: 100M
+                command: [python3, -c, "x = bytearray(600 * 1024 * 1024); import time; time.sleep(30)"]
+              slow:
+                op: exec
+                time: 1s
+                command: [sleep, "300"]
+              broken:
+                op: exec
+                command: [sh, -c, "exit 3"]
+              after:
+                op: save
+                needs: broken
+                path: after.txt
+
+            """, to: "failing.yaml", in: driver)
+        let result = try await run(["failing.yaml", "--output", "out"], in: driver, store: store)
+        #expect(result.status == 1)
+        #expect(line("broken ", in: result.stderr) == "broken failed T 'sh' exited with status 3 (slurm job N)")
+        #expect(line("after ", in: result.stderr) == "after skipped - 'broken' failed")
+        #expect(line("slow ", in: result.stderr)?.hasPrefix(
+            "slow failed T slurm job N ended TIMEOUT (TimeLimit); log: slurmstepd-localhost: error: *** JOB ") == true,
+            "\(result.stderr)")
+        #expect(line("slow ", in: result.stderr)?.hasSuffix(" DUE TO TIME LIMIT ***") == true, "\(result.stderr)")
+        #expect(line("hog ", in: result.stderr)?.hasPrefix("hog failed T slurm job N ended FAILED (JobLaunchFailure); log: ") == true,
+            "\(result.stderr)")
+        #expect(line("hog ", in: result.stderr)?.contains("Exceeded job memory limit") == true, "\(result.stderr)")
+        #expect(result.stderr.contains("\n3 failed, 1 skipped in "))
+        #expect(!FileManager.default.fileExists(atPath: driver.appendingPathComponent("out/after.txt").path))
+    }
+
+    @Test func ctrlCCancelsEveryJobOfTheRunAndDiesBySIGINT() async throws {
+        let (driver, store) = try workspace()
+        try write("""
+            version: 1
+            name: sleepy
+            operations:
+              nap:
+                foreach: [a, b, c]
+                op: exec
+                command: [sleep, "300"]
+
+            """, to: "sleepy.yaml", in: driver)
+        let process = try TaskGraphProcess(
+            ["run", "sleepy.yaml", "--executor", "slurm", "--store", store.path, "--no-progress"], in: driver,
+            environment: SlurmCluster.environment)
+        while process.isRunning, process.standardError.components(separatedBy: " submitted\n").count < 4 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let run = try #require(runName(in: process.standardError))
+        #expect(try await activeJobs(of: run).split(separator: "\n").count == 3)
+        process.send(SIGINT)
+        #expect(await process.waitForTermination() == .killed(by: SIGINT))
+        #expect(try await activeJobs(of: run) == "")
+        #expect(process.standardError.contains("\ncancelled after "))
+        #expect(process.standardError.contains(": 3 cancelled\n"), "\(process.standardError)")
+    }
+
+    @Test func afterTheDriverIsKilledARerunReusesWhatItsJobsFinished() async throws {
+        let (driver, store) = try workspace()
+        try write("""
+            version: 1
+            name: chain
+            operations:
+              first:
+                op: exec
+                command: [sh, -c, "sleep 2; echo first"]
+              second:
+                op: exec
+                needs: first
+                command: [sh, -c, "sleep 300"]
+                cache: false
+
+            """, to: "chain.yaml", in: driver)
+        let process = try TaskGraphProcess(
+            ["run", "chain.yaml", "--executor", "slurm", "--store", store.path, "--no-progress"], in: driver,
+            environment: SlurmCluster.environment)
+        while process.isRunning, !process.standardError.contains(" RUNNING\n") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let run = try #require(runName(in: process.standardError))
+        process.send(SIGKILL)
+        #expect(await process.waitForTermination() == .killed(by: SIGKILL))
+        // The job goes on without its driver and records its result in the store.
+        while try await activeJobs(of: run) != "" { try await Task.sleep(for: .milliseconds(100)) }
+        try write("""
+            version: 1
+            name: chain
+            operations:
+              first:
+                op: exec
+                command: [sh, -c, "sleep 2; echo first"]
+              second:
+                op: exec
+                needs: first
+                command: [sh, -c, "echo second"]
+
+            """, to: "chain.yaml", in: driver)
+        let rerun = try await self.run(["chain.yaml", "--explain"], in: driver, store: store)
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(rerun.stdout == "first: cached\nsecond: run: new\n")
+        #expect(line("slurm: 1 job", in: rerun.stderr)?.hasPrefix("slurm: 1 job submitted, ") == true, "\(rerun.stderr)")
+    }
+}

@@ -1,0 +1,31 @@
+import Testing
+import TaskGraphCore
+@testable import TaskGraphSlurm
+
+@Suite struct SbatchCommandTests {
+    private let configuration = SlurmConfiguration(
+        runName: "taskgraph-run", jobDirectory: "/shared/store/jobs/taskgraph-run", storeRoot: "/shared/store",
+        workerProgram: "/opt/taskgraph's/bin/taskgraph", environment: [:])
+
+    @Test func everyResourceKeyBecomesItsSbatchOption() {
+        let settings = ClusterSettings(
+            cpus: 4, memory: "2G", time: .seconds(90), partition: "gpu", slurmArguments: ["--qos=short"])
+        #expect(SbatchCommand.arguments(name: "job-7", settings: settings, configuration: configuration) == [
+            "sbatch", "--parsable", "--job-name=taskgraph-run", "--output=/shared/store/jobs/taskgraph-run/job-7.log",
+            "--chdir=/shared/store/jobs/taskgraph-run", "--cpus-per-task=4", "--mem=2G", "--time=2", "--partition=gpu",
+            "--qos=short",
+            "--wrap=exec '/opt/taskgraph'\\''s/bin/taskgraph' 'worker' '--store' '/shared/store' '/shared/store/jobs/taskgraph-run/job-7.job'",
+        ])
+    }
+
+    @Test func withoutResourcesOnlyTheJobItselfIsNamed() {
+        #expect(SbatchCommand.arguments(name: "job-1", settings: ClusterSettings(), configuration: configuration).count == 6)
+    }
+
+    @Test func timeLimitsAreWholeMinutesRoundedUp() {
+        #expect(SbatchCommand.minutes(.seconds(1)) == 1)
+        #expect(SbatchCommand.minutes(.seconds(60)) == 1)
+        #expect(SbatchCommand.minutes(.milliseconds(60_001)) == 2)
+        #expect(SbatchCommand.minutes(.seconds(3600)) == 60)
+    }
+}
