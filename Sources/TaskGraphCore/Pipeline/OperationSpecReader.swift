@@ -28,8 +28,8 @@ struct OperationSpecReader {
         }
         // Operations are read independently, a chunk per core; chunks are joined in file order.
         let (operations, found) = ParallelChunks.collect(count: pairs.count) { range, operations, found in
-            for pair in pairs[range] {
-                if let operation = read(id: pair.key, value: pair.value, diagnostics: &found) {
+            for index in range {  // not `for pair in`: that copies every pair
+                if let operation = read(id: pairs[index].key, value: pairs[index].value, diagnostics: &found) {
                     operations.append(operation)
                 }
             }
@@ -51,7 +51,7 @@ struct OperationSpecReader {
             return nil
         }
         let keys = KeyedPairs(pairs)
-        var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: [])
+        var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: pairs)
         spec.type = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
         let type = spec.type.flatMap { registry[$0.value] }
         (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
@@ -76,18 +76,14 @@ struct OperationSpecReader {
             }
         }
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
-            guard let type else { continue }
-            guard type.parameter(named: pair.key.text) != nil else {
-                let message = if let advice = type.removedParameters[pair.key.text] {
-                    "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
-                } else {
-                    "unknown key '\(pair.key.text)' for '\(type.name)'"
-                        + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
-                }
-                diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
-                continue
+            guard let type, type.parameter(named: pair.key.text) == nil else { continue }
+            let message = if let advice = type.removedParameters[pair.key.text] {
+                "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
+            } else {
+                "unknown key '\(pair.key.text)' for '\(type.name)'"
+                    + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
             }
-            spec.parameters.append(pair)
+            diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
         }
         if let type {
             for parameter in type.parameters where parameter.isRequired && keys[parameter.name] == nil {

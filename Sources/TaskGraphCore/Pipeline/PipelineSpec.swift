@@ -34,12 +34,19 @@ struct OperationSpec {
     var cache: Located<Bool>?
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
-    /// The operation type's own parameters as written, in file order (keys are unique). A list,
-    /// not a dictionary: an operation sets a handful, and most operations are read only once.
+    /// Every key of the operation as written, in file order (keys are unique): the operation
+    /// type's own parameters are looked up here by name, since no type has a parameter named
+    /// like a key every operation accepts (`PipelineKeys.operation`). The mapping's own list,
+    /// shared, not a copy: an operation sets a handful of keys, and most are read only once.
     var parameters: [YAMLPair]
 
     /// The value written for parameter `name`, if any.
     func parameter(_ name: String) -> YAMLValue? {
         parameters.first { $0.key.text == name }?.value
+    }
+
+    /// How the engine treats the operation's instances.
+    var settings: NodeSettings {
+        NodeSettings(retries: retries?.value ?? 0, timeout: timeout?.value, pool: pool?.value, cache: cache?.value ?? true)
     }
 }
