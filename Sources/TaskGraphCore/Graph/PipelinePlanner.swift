@@ -39,11 +39,12 @@ struct PipelinePlanner {
                         + Suggestion.clause(for: need.value, in: declared.ids),
                     at: need.location))
             }
-            if let pool = spec.operations[index].pool, !pools.contains(pool.value) {
+            if let pool = spec.operations[index].settings.pool, !pools.contains(pool),
+                let location = spec.operations[index].poolLocation {
                 diagnostics.append(.error(
-                    "operation '\(id)': pool '\(pool.value)' is not declared under 'pools'"
-                        + Suggestion.clause(for: pool.value, in: pools),
-                    at: pool.location))
+                    "operation '\(id)': pool '\(pool)' is not declared under 'pools'"
+                        + Suggestion.clause(for: pool, in: pools),
+                    at: location))
             }
             if let input = spec.operations[index].input, !needs.contains(where: { $0.value == input.value }) {
                 diagnostics.append(.error(
@@ -73,23 +74,27 @@ struct PipelinePlanner {
     ) {
         var environments = DeclaredEnvironments(spec.variables.environment)
         var checker = ParameterChecker(variables: spec.variables, item: .unavailable)
+        var values: [(String, ParameterValue)] = []  // reused: the dictionary is made at its final size
         for index in instances {
             // Fields are read in place: a whole `OperationSpec` is costly to copy.
             let operation = expansion.instances[index].operation
             guard let typeName = spec.operations[operation].type, let type = registry[typeName.value] else { continue }
             let item = expansion.instances[index].item
+            let operationID = spec.operations[operation].id.value
             checker.item = item.map { .bound($0) } ?? .unavailable
-            var values: [String: ParameterValue] = [:]
+            values.removeAll(keepingCapacity: true)
             for parameter in type.parameters {
                 if let value = spec.operations[operation].parameter(parameter.name) {
-                    values[parameter.name] = checker.check(
-                        value, as: parameter.type, name: parameter.name,
-                        subject: "operation '\(spec.operations[operation].id.value)'", diagnostics: &diagnostics)
+                    if let checked = checker.check(
+                        value, as: parameter.type, name: parameter.name, subject: "operation '\(operationID)'",
+                        diagnostics: &diagnostics) {
+                        values.append((parameter.name, checked))
+                    }
                 } else if let defaultValue = parameter.defaultValue {
-                    values[parameter.name] = defaultValue
+                    values.append((parameter.name, defaultValue))
                 }
             }
-            let parameters = Parameters(values)
+            let parameters = Parameters(Dictionary(uniqueKeysWithValues: values))
             let id = expansion.instances[index].id
             let dependencies = expansion.dependencies[index]
             let setup = OperationSetup(
@@ -105,7 +110,7 @@ struct PipelinePlanner {
                     settings: spec.operations[operation].settings, setup: setup,
                     location: spec.operations[operation].id.location))
             } catch {
-                diagnostics.append(.error("operation '\(spec.operations[operation].id.value)': \(error)", at: typeName.location))
+                diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))
             }
         }
     }

@@ -26,12 +26,11 @@ struct OperationSpec {
     var needsLocation: SourceLocation?
     /// The `foreach:` items, if the operation has `foreach`.
     var items: Located<[String]>?
-    /// `retries:`, `timeout:` and `pool:` after applying `defaults:`.
-    var retries: Located<Int>?
-    var timeout: Located<Duration>?
-    var pool: Located<String>?
-    /// `cache:` after applying `defaults:`; false keeps the operation from reusing results.
-    var cache: Located<Bool>?
+    /// `retries:`, `timeout:`, `pool:` and `cache:` after applying `defaults:`: how the engine
+    /// treats the operation's instances.
+    var settings = NodeSettings()
+    /// Where the pool was named (in the operation or under `defaults:`), if it was.
+    var poolLocation: SourceLocation?
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
     /// Every key of the operation as written, in file order (keys are unique): the operation
@@ -45,8 +44,4 @@ struct OperationSpec {
         parameters.first { $0.key.text == name }?.value
     }
 
-    /// How the engine treats the operation's instances.
-    var settings: NodeSettings {
-        NodeSettings(retries: retries?.value ?? 0, timeout: timeout?.value, pool: pool?.value, cache: cache?.value ?? true)
-    }
 }
