@@ -33,17 +33,8 @@ public struct Pipeline: Sendable {
     public static func load(text: String, file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
         let loader = PipelineLoader(
             registry: options.registry, environment: options.environment, overrides: options.variables)
-        var (spec, loadDiagnostics) = loader.load(text: text, file: file)
-        guard spec != nil else { throw .invalid(loadDiagnostics.sortedForDisplay()) }
-        let pipeline = try plan(spec!, loadDiagnostics: loadDiagnostics, file: file, options: options)
-        releaseLarge(&spec)
-        return pipeline
-    }
-
-    /// Plans `spec`, read from `file` with `loadDiagnostics`.
-    private static func plan(
-        _ spec: PipelineSpec, loadDiagnostics: [Diagnostic], file: String, options: PipelineOptions
-    ) throws(PipelineError) -> Pipeline {
+        let (spec, loadDiagnostics) = loader.load(text: text, file: file)
+        guard let spec else { throw .invalid(loadDiagnostics.sortedForDisplay()) }
         let currentDirectory = FileManager.default.currentDirectoryPath
         let output = options.outputDirectory ?? spec.output?.value ?? "out/\(spec.name)"
         let outputDirectory = PathResolver.resolve(output, in: currentDirectory)
@@ -58,14 +49,6 @@ public struct Pipeline: Sendable {
             file: file, name: spec.name, graph: graph, outputDirectory: outputDirectory,
             pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
             warnings: diagnostics)
-    }
-
-    /// Takes a large spec out of `spec` and frees it on a thread of its own: freeing a large
-    /// file's whole YAML tree and operations takes milliseconds the caller need not wait for.
-    private static func releaseLarge(_ spec: inout PipelineSpec?) {
-        guard let operations = spec?.operations.count, operations >= ParallelChunks.minimumChunkSize else { return }
-        let taken = spec.take()
-        BlockingThreadPool.startThread { withExtendedLifetime(taken) {} }
     }
 }
 

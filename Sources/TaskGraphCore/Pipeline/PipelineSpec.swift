@@ -1,5 +1,5 @@
 /// A pipeline file as read and checked key by key, before its graph is planned.
-struct PipelineSpec: Sendable {
+struct PipelineSpec {
     /// The file the pipeline came from, as the user named it.
     var file: String
     /// The pipeline's name (`name:`, or the file name without extension).
@@ -15,7 +15,7 @@ struct PipelineSpec: Sendable {
 }
 
 /// One entry of `operations:` as written.
-struct OperationSpec: Sendable {
+struct OperationSpec {
     /// The operation id (the mapping key).
     var id: Located<String>
     /// The `op:` value, if present.

@@ -4,15 +4,15 @@
 /// `${name}` is a variable, `${env.NAME}` an environment variable, `${item}` the current item of
 /// a `foreach` operation; `$${` writes a literal `${`. A variable's value may use other
 /// variables; a list variable can only stand alone, as a `foreach` value.
-struct Variables: Sendable {
+struct Variables {
     /// A variable's value as declared.
-    enum Value: Sendable {
+    enum Value {
         case text(YAMLScalar)
         case list([YAMLScalar], SourceLocation)
     }
 
     /// What `${item}` means while substituting.
-    enum ItemBinding: Sendable {
+    enum ItemBinding {
         /// Not inside a `foreach` operation: `${item}` is an error.
         case unavailable
         /// Inside a `foreach` operation but before expansion: keep `${item}` as written.
