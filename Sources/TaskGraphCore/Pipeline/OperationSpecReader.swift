@@ -51,7 +51,7 @@ struct OperationSpecReader {
             return nil
         }
         let keys = KeyedPairs(pairs)
-        var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: pairs)
+        var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: [])
         let type: OperationType?
         (spec.type, type) = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
         (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
@@ -75,7 +75,11 @@ struct OperationSpecReader {
             }
         }
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
-            guard let type, type.parameter(named: pair.key.text) == nil else { continue }
+            guard let type else { continue }
+            guard type.parameter(named: pair.key.text) == nil else {
+                spec.parameters.append(pair)
+                continue
+            }
             let message = if let advice = type.removedParameters[pair.key.text] {
                 "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
             } else {

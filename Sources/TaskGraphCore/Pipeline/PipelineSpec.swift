@@ -33,10 +33,10 @@ struct OperationSpec {
     var poolLocation: SourceLocation?
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
-    /// Every key of the operation as written, in file order (keys are unique): the operation
-    /// type's own parameters are looked up here by name, since no type has a parameter named
-    /// like a key every operation accepts (`PipelineKeys.operation`). The mapping's own list,
-    /// shared, not a copy: an operation sets a handful of keys, and most are read only once.
+    /// The operation type's own parameters as written, in file order (keys are unique). A list,
+    /// not a dictionary: an operation sets a handful, and most operations are read only once.
+    /// (Not the mapping's own list: keeping every operation's whole mapping alive until the
+    /// graph is planned cost more memory than these small copies.)
     var parameters: [YAMLPair]
 
     /// The value written for parameter `name`, if any.
