@@ -19,11 +19,15 @@ struct PlainYAMLReader {
 
     /// Collections nested deeper than this leave the text to the composer, which needs no stack.
     static let maximumDepth = 64
+    /// Texts of at least this many bytes have the mapping in their middle (`operations:`) read
+    /// in two halves at once (`PlainYAMLScanner+Split.swift`).
+    var parallelMinimumSize = 256 * 1024
 
     /// The root mapping of `text`, or nil when `text` is not plain (see above).
     func read(_ text: UnsafeBufferPointer<UInt8>) -> YAMLValue? {
         guard Self.hasOnlyPlainCharacters(text) else { return nil }
-        var scanner = PlainYAMLScanner(bytes: text, file: file)
+        let split = text.count >= parallelMinimumSize ? PlainYAMLScanner.Split(of: text) : nil
+        var scanner = PlainYAMLScanner(bytes: text, file: file, split: split)
         scanner.skipToContent()
         guard scanner.indent == 0 else { return nil }
         return try? scanner.blockMapping(depth: 0)

@@ -17,15 +17,17 @@ struct PlainYAMLScanner {
     /// Indentation `YAMLDocumentReader` refuses.
     private static let maximumIndent = YAMLDocumentReader.maximumNesting * 8
 
-    let bytes: UnsafeBufferPointer<UInt8>
-    private let file: String
+    var bytes: UnsafeBufferPointer<UInt8>
+    let file: String
     /// The current byte.
     var position = 0
     /// The current line (1-based) and the offset where it starts.
-    private var line = 1
-    private var lineStart = 0
+    var line = 1
+    var lineStart = 0
     /// The current content line's indentation; -1 at the end of the text.
-    private(set) var indent = 0
+    var indent = 0
+    /// The large mapping to read in two halves at once, if any (`PlainYAMLScanner+Split.swift`).
+    var split: Split?
     /// The children of every collection being read, innermost last: each collection is
     /// allocated once, at its final size, when it ends (as `YAMLComposer` does).
     var pairs: [YAMLPair] = []
@@ -33,9 +35,10 @@ struct PlainYAMLScanner {
     /// The keys of the large mappings being read (`operations:`), by depth.
     private var largeMappingKeys: [Int: Set<String>] = [:]
 
-    init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+    init(bytes: UnsafeBufferPointer<UInt8>, file: String, split: Split? = nil) {
         self.bytes = bytes
         self.file = file
+        self.split = split
     }
 
     // MARK: Lines
@@ -106,6 +109,7 @@ struct PlainYAMLScanner {
     /// The block mapping whose first key starts at the position.
     mutating func blockMapping(depth: Int) throws(NotPlain) -> YAMLValue {
         guard depth < PlainYAMLReader.maximumDepth, indent <= Self.maximumIndent else { throw NotPlain() }
+        if let split, position == split.mappingStart { return try readInHalves(split, depth: depth) }
         let mappingIndent = indent
         let start = location
         let first = pairs.count

@@ -8,10 +8,20 @@ import Testing
     private static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The plain reader's value, rendered, or nil when it leaves the text to the composer.
-    private static func plain(_ text: String) -> String? {
+    /// The plain reader's value, rendered, or nil when it leaves the text to the composer. With
+    /// `parallelMinimumSize` 0, the mapping in the middle of the text is read in two halves
+    /// whenever it can be.
+    private static func plain(_ text: String, parallelMinimumSize: Int = 256 * 1024) -> String? {
         var text = text
-        return text.withUTF8 { PlainYAMLReader(file: "t.yaml").read($0) }.map(render)
+        var reader = PlainYAMLReader(file: "t.yaml")
+        reader.parallelMinimumSize = parallelMinimumSize
+        return text.withUTF8 { reader.read($0) }.map(render)
+    }
+
+    /// Whether the text's middle mapping can be split.
+    private static func splits(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { PlainYAMLScanner.Split(of: $0) } != nil
     }
 
     /// The composer's value, rendered, when it reads `text` without any diagnostic.
@@ -40,10 +50,12 @@ import Testing
         }
     }
 
-    /// Whether the plain reader agrees with the composer on `text` (or leaves it to it).
+    /// Whether the plain reader agrees with the composer on `text` (or leaves it to it), in one
+    /// pass and in two halves.
     private static func agrees(_ text: String) -> Bool {
-        guard let plain = plain(text) else { return true }
-        return plain == composed(text)
+        let whole = plain(text)
+        guard whole == plain(text, parallelMinimumSize: 0) else { return false }
+        return whole == nil || whole == composed(text)
     }
 
     @Test func acceptsThePipelinesInTheRepository() throws {
@@ -94,6 +106,25 @@ import Testing
         }
     }
 
+    /// A large mapping read in two halves at once gives what one pass gives; a key repeated
+    /// across the halves leaves the text to the composer.
+    @Test func readsALargeMappingInTwoHalves() {
+        var text = "version: 1\n# operations follow\noperations:\n\n  # the first\n"
+        for index in 0..<3_000 {
+            text += "  op\(index):\n    op: exec\n    command: [sh, -c, 'echo \(index)']  # a comment\n"
+            if index > 0 { text += "    needs:\n    - op\(index - 1)\n" }
+        }
+        text += "name: last\n"
+        #expect(Self.splits(text))
+        let halves = Self.plain(text, parallelMinimumSize: 0)
+        #expect(halves != nil)
+        #expect(halves == Self.composed(text))
+        #expect(halves == Self.plain(text, parallelMinimumSize: .max))
+        let repeated = text.replacingOccurrences(of: "  op2999:", with: "  op1:")
+        #expect(Self.plain(repeated, parallelMinimumSize: 0) == nil)
+        #expect(Self.plain(repeated, parallelMinimumSize: .max) == nil)
+    }
+
     /// Random pipeline-like texts, most with a tricky character or two inserted somewhere:
     /// whatever the plain reader accepts, the composer reads to the same value without a
     /// diagnostic.
@@ -104,6 +135,7 @@ import Testing
             "\\n", "\\x", "~", "${item}", "/", "?", "!", "&", "*", "|", ">", "%", "@", "\u{E9}", "\t", "\n", "\n  ",
         ]
         var accepted = 0
+        var split = 0
         for _ in 0..<6_000 {
             var text = Array(RandomDocument.mapping(indent: 0, depth: 0, using: &generator).utf8)
             for _ in 0..<generator.next(below: 3) {
@@ -112,9 +144,11 @@ import Testing
             }
             let document = String(decoding: text, as: UTF8.self)
             if Self.plain(document) != nil { accepted += 1 }
+            if Self.splits(document) { split += 1 }
             #expect(Self.agrees(document), "\(document.debugDescription)")
         }
-        #expect(accepted > 1_500)  // the texts do reach the plain reader's paths
+        #expect(accepted > 1_500)  // the texts do reach the plain reader's paths,
+        #expect(split > 300)  // including reading in two halves
     }
 }
 
