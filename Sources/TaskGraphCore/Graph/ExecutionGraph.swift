@@ -36,7 +36,9 @@ public struct ExecutionGraph: Sendable {
 
     /// Every node, in the order added.
     public private(set) var nodes: [Node] = []
-    private var indexByID: [String: Int] = [:]
+    /// Node indices by id, kept while nodes are added in code; nil for a planned graph, whose ids
+    /// the planner made unique and which a run never looks up by id.
+    private var indexByID: [String: Int]? = [:]
 
     /// An empty graph.
     public init() {}
@@ -44,12 +46,14 @@ public struct ExecutionGraph: Sendable {
     /// A graph of `nodes`, whose dependencies may point forward: the planner checks cycles first.
     init(planned nodes: [Node]) {
         self.nodes = nodes
-        indexByID.reserveCapacity(nodes.count)
-        for (index, node) in nodes.enumerated() { indexByID[node.id] = index }
+        indexByID = nil
     }
 
-    /// The index of the node with `id`, if present.
-    public func index(of id: String) -> Int? { indexByID[id] }
+    /// The index of the node with `id`, if present. (A planned graph has no index: this scans its
+    /// nodes.)
+    public func index(of id: String) -> Int? {
+        indexByID.map { $0[id] } ?? nodes.firstIndex { $0.id == id }
+    }
 
     /// Adds a node that runs `action` after every node in `needs`.
     /// - Throws: `GraphError.duplicateID` if a node with this id exists.
@@ -58,7 +62,8 @@ public struct ExecutionGraph: Sendable {
         _ id: String, type: String = "action", action: any TaskAction,
         needs: [NodeHandle] = [], settings: NodeSettings = NodeSettings()
     ) throws -> NodeHandle {
-        guard indexByID[id] == nil else { throw GraphError.duplicateID(id) }
+        if indexByID == nil { indexByID = Self.indices(of: nodes) }
+        guard indexByID?[id] == nil else { throw GraphError.duplicateID(id) }
         let node = Node(
             id: id, type: type, action: action, dependencies: needs.map(\.index),
             settings: settings, setup: nil, location: nil)
@@ -67,9 +72,15 @@ public struct ExecutionGraph: Sendable {
 
     private mutating func append(_ node: Node) -> Int {
         let index = nodes.count
-        indexByID[node.id] = index
+        indexByID?[node.id] = index
         nodes.append(node)
         return index
+    }
+
+    private static func indices(of nodes: [Node]) -> [String: Int] {
+        var indices = [String: Int](minimumCapacity: nodes.count)
+        for (index, node) in nodes.enumerated() { indices[node.id] = index }
+        return indices
     }
 
     /// Dependencies as an adjacency list: an edge from each node to every node it needs.
@@ -80,6 +91,7 @@ public struct ExecutionGraph: Sendable {
     /// The subgraph of `ids` and everything they need, transitively (for `--only`).
     /// - Throws: `GraphError.unknownID` for an id that is not in the graph.
     public func restricted(to ids: [String]) throws -> ExecutionGraph {
+        let indexByID = self.indexByID ?? Self.indices(of: nodes)
         let roots = try ids.map { id in
             guard let index = indexByID[id] else {
                 throw GraphError.unknownID(id, suggestion: Suggestion.closest(to: id, in: nodes.map(\.id)))

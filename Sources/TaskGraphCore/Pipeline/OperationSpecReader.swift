@@ -28,8 +28,8 @@ struct OperationSpecReader {
         }
         // Operations are read independently, a chunk per core; chunks are joined in file order.
         let (operations, found) = ParallelChunks.collect(count: pairs.count) { range, operations, found in
-            for pair in pairs[range] {
-                if let operation = read(id: pair.key, value: pair.value, diagnostics: &found) {
+            for index in range {  // not `for pair in`: that copies every pair
+                if let operation = read(id: pairs[index].key, value: pairs[index].value, diagnostics: &found) {
                     operations.append(operation)
                 }
             }
@@ -52,42 +52,41 @@ struct OperationSpecReader {
         }
         let keys = KeyedPairs(pairs)
         var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: [])
-        spec.type = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
-        let type = spec.type.flatMap { registry[$0.value] }
+        let type: OperationType?
+        (spec.type, type) = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
         (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
         spec.items = keys["foreach"].flatMap { readItems($0, subject: subject(), diagnostics: &diagnostics) }
-        let item: Variables.ItemBinding = spec.items == nil ? .unavailable : .deferred
-        let checker = ParameterChecker(variables: variables, item: item)
         for (key, type) in Self.settingTypes {
             let setting: (ParameterValue, SourceLocation)?
             if let value = keys[key] {
+                let checker = ParameterChecker(variables: variables, item: spec.items == nil ? .unavailable : .deferred)
                 setting = checker.check(value, as: type, name: key, subject: subject(), diagnostics: &diagnostics)
                     .map { ($0, value.location) }
             } else {
-                setting = defaults[key]
+                setting = defaults.isEmpty ? nil : defaults[key]
             }
             switch setting {
-            case (.integer(let retries), let at)?: spec.retries = Located(retries, at: at)
-            case (.duration(let timeout), let at)?: spec.timeout = Located(timeout, at: at)
-            case (.string(let text), let at)? where key == "pool": spec.pool = Located(text, at: at)
+            case (.integer(let retries), _)?: spec.settings.retries = retries
+            case (.duration(let timeout), _)?: spec.settings.timeout = timeout
+            case (.string(let text), let at)? where key == "pool": (spec.settings.pool, spec.poolLocation) = (text, at)
             case (.string(let text), let at)?: spec.input = Located(text, at: at)
-            case (.boolean(let enabled), let at)?: spec.cache = Located(enabled, at: at)
+            case (.boolean(let enabled), _)?: spec.settings.cache = enabled
             default: break
             }
         }
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
-            guard type.parameter(named: pair.key.text) != nil else {
-                let message = if let advice = type.removedParameters[pair.key.text] {
-                    "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
-                } else {
-                    "unknown key '\(pair.key.text)' for '\(type.name)'"
-                        + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
-                }
-                diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
+            guard type.parameter(named: pair.key.text) == nil else {
+                spec.parameters.append(pair)
                 continue
             }
-            spec.parameters.append(pair)
+            let message = if let advice = type.removedParameters[pair.key.text] {
+                "'\(pair.key.text)' is no longer supported for '\(type.name)': \(advice)"
+            } else {
+                "unknown key '\(pair.key.text)' for '\(type.name)'"
+                    + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
+            }
+            diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
         }
         if let type {
             for parameter in type.parameters where parameter.isRequired && keys[parameter.name] == nil {
@@ -99,25 +98,27 @@ struct OperationSpecReader {
         return spec
     }
 
+    /// The `op:` value as written, and the operation type it names (nil if none).
     private func readType(
         _ value: YAMLValue?, subject: @autoclosure () -> String, at location: SourceLocation,
         diagnostics: inout [Diagnostic]
-    ) -> Located<String>? {
+    ) -> (Located<String>?, OperationType?) {
         guard let value else {
             diagnostics.append(.error("\(subject()): missing required key 'op'", at: location))
-            return nil
+            return (nil, nil)
         }
         guard let scalar = value.scalar, !scalar.isNull else {
             diagnostics.append(.error("\(subject()): 'op' must be an operation type name, not \(value.kindDescription)", at: value.location))
-            return nil
+            return (nil, nil)
         }
-        if registry[scalar.text] == nil {
+        let type = registry[scalar.text]
+        if type == nil {
             diagnostics.append(.error(
                 "\(subject()): unknown operation type '\(scalar.text)'"
                     + Suggestion.clause(for: scalar.text, in: registry.types.keys),
                 at: scalar.location))
         }
-        return Located(scalar.text, at: scalar.location)
+        return (Located(scalar.text, at: scalar.location), type)
     }
 
     private func readNeeds(
