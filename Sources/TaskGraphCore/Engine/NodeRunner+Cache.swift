@@ -11,8 +11,11 @@ extension NodeRunner {
         switch await cache.lookup(index, of: plan, action: action) {
         case .failed(let error):
             return Completion(outcome: .failed(String(describing: error)), attempts: 1)
-        case .hit(let stored, let record, let hitKey):
-            if let completion = await reuse(stored, record: record, key: hitKey, node: index, of: plan, action: action, cache: cache) {
+        case .hit(let stored, let record, let unverified, let hitKey):
+            if let completion = await reuse(
+                stored, record: record, unverified: unverified, key: hitKey, node: index, of: plan, action: action,
+                cache: cache)
+            {
                 return completion
             }
             key = hitKey
@@ -37,16 +40,16 @@ extension NodeRunner {
         return completion
     }
 
-    /// Reuses `stored`: restores the files `record` names where they are missing or changed and
-    /// revalidates the source. Returns the completion, or nil when the node must run after all
-    /// (a damaged blob; the decision says why).
+    /// Reuses `stored`: restores those of `record`'s files in `unverified` that are missing or
+    /// changed and revalidates the source. Returns the completion, or nil when the node must
+    /// run after all (a damaged blob; the decision says why).
     private func reuse(
-        _ stored: StoredResult, record: ActionRecord, key: ContentDigest, node index: Int, of plan: RunPlan,
-        action: any TaskAction, cache: RunCache
+        _ stored: StoredResult, record: ActionRecord, unverified: [ActionRecord.OutputFile], key: ContentDigest,
+        node index: Int, of plan: RunPlan, action: any TaskAction, cache: RunCache
     ) async -> Completion? {
         var decision = CacheDecision(.hit, .unchanged)
         do {
-            for file in record.outputFiles where try await cache.store.materialize(file.digest, at: file.path) {
+            for file in unverified where try await cache.store.materialize(file.digest, at: file.path) {
                 decision = CacheDecision(.hit, .outputRestored, detail: "\(cache.displayPath(file.path)) (restored)")
             }
         } catch {
