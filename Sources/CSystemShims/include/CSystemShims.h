@@ -23,6 +23,13 @@ static inline void tg_prefetch_for_read(uintptr_t address) {
     __builtin_prefetch((const void *)address, 0, 3);
 }
 
+/// Marks the calling thread, for the rest of its life, as a thread where blocking is allowed
+/// (a `BlockingThreadPool`'s).
+void tg_mark_blocking_thread(void);
+
+/// Whether `tg_mark_blocking_thread` marked the calling thread: 1 or 0.
+int tg_is_blocking_thread(void);
+
 #if defined(__linux__)
 /// `pidfd_open(pid, 0)` with close-on-exec (pidfds always are), through `syscall`, which Swift
 /// cannot call (it is variadic). -1 with `errno` set on failure: `ENOSYS` before Linux 5.3.

@@ -8,7 +8,12 @@ extension NodeRunner {
     {
         let action = plan.read(index) { $0.pointee.action }
         let key: ContentDigest?
-        switch await cache.lookup(index, of: plan, action: action) {
+        // A lookup is mostly short blocking calls (stat, reading a record): made on a blocking
+        // thread as a whole, it takes one trip there and back instead of one per call.
+        let lookup = await withTaskExecutorPreference(resources.blockingIO) {
+            await cache.lookup(index, of: plan, action: action)
+        }
+        switch lookup {
         case .failed(let error):
             return Completion(outcome: .failed(String(describing: error)), attempts: 1)
         case .hit(let stored, let record, let unverified, let hitKey):
