@@ -8,12 +8,7 @@ extension NodeRunner {
     {
         let action = plan.read(index) { $0.pointee.action }
         let key: ContentDigest?
-        // A lookup is mostly short blocking calls (stat, reading a record): made on a blocking
-        // thread as a whole, it takes one trip there and back instead of one per call.
-        let lookup = await withTaskExecutorPreference(resources.blockingIO) {
-            await cache.lookup(index, of: plan, action: action)
-        }
-        switch lookup {
+        switch await cache.lookup(index, of: plan, action: action) {
         case .failed(let error):
             return Completion(outcome: .failed(String(describing: error)), attempts: 1)
         case .hit(let stored, let record, let unverified, let hitKey):
@@ -35,7 +30,7 @@ extension NodeRunner {
             return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
         }
         let started = ContinuousClock.now
-        let completion = await runAttempts(index, of: plan, inputs: inputs, lane: lane)
+        let completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
         if let result = completion.result {
             let seconds = (ContinuousClock.now - started).inSeconds
             if let warning = await cache.record(index, of: plan, action: action, key: key, result: result, seconds: seconds) {
@@ -66,7 +61,9 @@ extension NodeRunner {
             let started = ContinuousClock.now
             do {
                 // A fresh body equal to the stored one (a server without validators) is a hit.
-                if let fresh = try await cacheable.revalidate(validators: record.validators, in: context),
+                if let fresh = try await onCooperativePool({
+                    try await cacheable.revalidate(validators: record.validators, in: context)
+                }),
                     try await fresh.digest != stored.digest
                 {
                     let decision = CacheDecision(.miss, .remoteChanged)
@@ -130,8 +127,15 @@ extension NodeRunner {
         }
         let (id, action, preferred) = plan.read(node) { ($0.pointee.id, $0.pointee.action, $0.pointee.preferredInputID) }
         let context = TaskContext(id: id, inputs: inputs, preferredInputID: preferred, resources: resources)
-        let result = try await action.run(in: context)
+        let result = try await onCooperativePool { try await action.run(in: context) }
         _ = try? await cache.store.storeResult(result)
         return result
+    }
+
+    /// Runs `body`, an action's own work, on the cooperative pool: with a cache, the engine's
+    /// workers prefer the run's blocking threads (`Engine.run`), where the store's work is done
+    /// in place; actions keep the cooperative pool and send their blocking work there.
+    private func onCooperativePool<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+        try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
     }
 }
