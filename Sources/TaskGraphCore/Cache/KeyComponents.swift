@@ -38,6 +38,12 @@ public struct KeyComponents: Hashable, Sendable, Codable {
         }
     }
 
+    /// Adds `name` with `value` as `add` does, for a caller that knows `name` is not present
+    /// yet (it keeps the names it added, as a decoder of a stored encoding does): no search.
+    package mutating func append(newName name: String, _ value: String) {
+        components.append(Component(name: name, value: value))
+    }
+
     /// Adds `name` with the digest of `value`: for values that must never be stored.
     public mutating func addSecret(_ name: String, _ value: String) {
         add(name, ContentDigest.sha256(of: Data(value.utf8)).description)
