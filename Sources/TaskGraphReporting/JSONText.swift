@@ -29,7 +29,8 @@ enum JSONText {
 
     /// Seconds with microsecond precision, e.g. `1.234567`.
     static func seconds(_ duration: Duration) -> String {
-        String(format: "%.6f", Double(microseconds(duration)) / 1_000_000)
+        let microseconds = microseconds(duration)
+        return (microseconds < 0 ? "-" : "") + DurationText.fixed(abs(microseconds), decimals: 6)
     }
 
     /// The duration that `seconds` wrote as `value` (microsecond precision).

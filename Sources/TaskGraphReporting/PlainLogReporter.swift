@@ -19,9 +19,9 @@ public struct PlainLogReporter: EventSink {
 
     public func receive(_ event: EngineEvent) {
         guard let line = line(for: event.kind) else { return }
-        let seconds = event.elapsed.inSeconds
+        let tenths = Int64((max(0, event.elapsed.inSeconds) * 10).rounded())
         // Ids, paths and reasons come from outside: no control character reaches the log raw.
-        output.write("[" + String(format: "%7.1fs", seconds) + "] " + DisplayText.escaped(line) + "\n")
+        output.write("[" + DurationText.fixed(tenths, decimals: 1, width: 7) + "s] " + DisplayText.escaped(line) + "\n")
     }
 
     private func line(for kind: EngineEvent.Kind) -> String? {

@@ -100,6 +100,38 @@ import Testing
         #expect(lines(of: "runs.log", in: directory) == ["first", "second", "slow"])
     }
 
+    /// A `group` is reused when everything it needs was, runs when something it needs ran
+    /// (explained by that), and never has a record of its own in the store.
+    @Test func aGroupFollowsWhatItNeedsAndIsNotStored() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            name: all
+            operations:
+              copy:
+                op: exec
+                command: [sh, -c, 'cat in.txt > out.txt']
+                inputs: [in.txt]
+                outputs: [out.txt]
+              all: {op: group, needs: copy}
+            """, to: "all.yaml", in: directory)
+        try write("one\n", to: "in.txt", in: directory)
+        let expected = [
+            "copy: run: new\nall: run: input changed: copy <- new in copy\n",
+            "copy: cached\nall: cached\n",
+        ]
+        for explanation in expected {
+            let result = try await run(["run", "all.yaml", "--no-progress", "--explain"], in: directory)
+            #expect(result.stdout == explanation, "\(result.stderr)")
+        }
+        try write("two\n", to: "in.txt", in: directory)
+        let changed = try await run(["run", "all.yaml", "--no-progress", "--explain"], in: directory)
+        #expect(changed.stdout == "copy: run: file changed: in.txt\nall: run: input changed: copy <- file changed: in.txt in copy\n")
+        let records = FileManager.default.enumerator(atPath: directory.appendingPathComponent("cache/v1/records").path)?
+            .compactMap { $0 as? String }.filter { $0.count > 64 } ?? []
+        #expect(records.count == 2, "one record per content of in.txt, none for the group: \(records)")
+    }
+
     @Test func aStoreThatCannotBeWrittenOnlyWarns() async throws {
         let directory = try fixtureDirectory()
         try write("""

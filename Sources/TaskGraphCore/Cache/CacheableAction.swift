@@ -31,6 +31,12 @@ public protocol CacheableAction: TaskAction {
     /// - Returns: nil when the stored result is still current; otherwise the fresh result, as
     ///   `run(in:)` would have produced it.
     func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)?
+
+    /// The result, for an action that does no work to produce it (a `group`): such a result is
+    /// never written to the store. The node is reused, without reading the store, when its key
+    /// is the one of its last run in the pipeline (kept for `--explain`); otherwise it runs in
+    /// place. So a pipeline of thousands of groups costs no store access per group.
+    var constantResult: (any Artifact)? { get }
 }
 
 extension CacheableAction {
@@ -45,6 +51,9 @@ extension CacheableAction {
 
     /// Always current: the key covers everything.
     public func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)? { nil }
+
+    /// None: the action does work.
+    public var constantResult: (any Artifact)? { nil }
 }
 
 /// A result that carries what makes its source revalidatable (an HTTP `ETag`,

@@ -23,11 +23,17 @@ extension RunCache {
                 explained[node] = (id, .success(decision))
                 continue
             }
-            switch await lookup(node, of: plan, action: plan.read(node) { $0.pointee.action }) {
+            let action = plan.read(node) { $0.pointee.action }
+            switch await lookup(node, of: plan, action: action) {
             case .hit(let stored, _, _, _):
                 hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
+            case .constant(let result):
+                if let digest = try? await result.digest { reused(node, constant: digest) }
             case .run:
-                break
+                // A constant result is known before it runs: its dependents' keys are too.
+                if let constant = (action as? any CacheableAction)?.constantResult, let digest = try? await constant.digest {
+                    update(node) { $0.digest = digest }
+                }
             case .failed(let error):
                 decide(node, CacheDecision(.miss, .new))
                 explained[node] = (id, .failure(ExplanationError(message: String(describing: error))))

@@ -6,6 +6,9 @@ extension RunCache {
         /// Its result is stored under its key: reuse `record` after restoring those of its
         /// files in `unverified` that need it (the others are known to hold their blobs).
         case hit(StoredResult, ActionRecord, unverified: [ActionRecord.OutputFile], key: ContentDigest)
+        /// Its action's result is constant (`CacheableAction.constantResult`) and its key is
+        /// the one of its last run: reuse `result` without reading the store.
+        case constant(any Artifact)
         /// Run it, and record the result under `key` if there is one.
         case run(key: ContentDigest?)
         /// Its key could not be computed (a declared input is missing): it fails with this error.
@@ -20,6 +23,9 @@ extension RunCache {
         guard let cacheable = action as? any CacheableAction, let inputs = inputDigests(of: node, in: plan) else {
             decide(node, CacheDecision(.miss, .notCacheable))
             return .run(key: nil)
+        }
+        if let constant = cacheable.constantResult {
+            return lookup(node, constant: constant, settings: settings, in: plan)
         }
         let components: KeyComponents
         do {
@@ -61,6 +67,37 @@ extension RunCache {
             memo.digest = stored.digest
             memo.stored = stored
             memo.decision = decision
+        }
+    }
+
+    /// The lookup of a node whose result is `constant`: it has no key and touches no store. It
+    /// is reused when every node it needs was (so a run where nothing changed reuses it), and
+    /// otherwise runs, explained by the first input that did not.
+    private func lookup(_ node: Int, constant: any Artifact, settings: NodeSettings, in plan: RunPlan) -> Lookup {
+        guard settings.cache, reuse else {
+            decide(node, CacheDecision(.miss, .disabled))
+            return .run(key: nil)
+        }
+        if isForced(node) {
+            decide(node, CacheDecision(.miss, .forced))
+            return .run(key: nil)
+        }
+        for dependency in plan.dependencies.successors(of: node).map(Int.init) {
+            let memo = memo(of: dependency)
+            guard memo.decision?.status != .hit else { continue }
+            let cause = memo.cause ?? memo.decision.map { "\($0.explanation) in \(plan.id(of: dependency))" }
+            update(node) { $0.cause = cause }
+            decide(node, CacheDecision(.miss, .inputChanged, detail: plan.id(of: dependency), rootCause: cause))
+            return .run(key: nil)
+        }
+        return .constant(constant)
+    }
+
+    /// Records that `node` reused its constant `result`, whose digest is `digest`.
+    func reused(_ node: Int, constant digest: ContentDigest) {
+        update(node) { memo in
+            memo.digest = digest
+            memo.decision = CacheDecision(.hit, .unchanged)
         }
     }
 

@@ -19,11 +19,21 @@ extension NodeRunner {
                 return completion
             }
             key = hitKey
+        case .constant(let result):
+            do {
+                cache.reused(index, constant: try await result.digest)
+            } catch {
+                return Completion(outcome: .failed(String(describing: error)), attempts: 1)
+            }
+            emit(.nodeCacheDecided(node: index, CacheDecision(.hit, .unchanged)))
+            return Completion(outcome: .cached, result: result, attempts: 0)
         case .run(let runKey):
             key = runKey
         }
         if let decision = cache.memo(of: index).decision { emit(.nodeCacheDecided(node: index, decision)) }
-        if let remote = cache.remote, plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil }) {
+        if let remote = cache.remote, (action as? any CacheableAction)?.constantResult == nil,
+            plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil })
+        {
             return await runRemotely(index, of: plan, results: results, key: key, on: remote, lane: lane, cache: cache)
         }
         let inputs: [TaskContext.Input]
@@ -33,7 +43,14 @@ extension NodeRunner {
             return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
         }
         let started = ContinuousClock.now
-        let completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
+        let completion: Completion
+        if let constant = (action as? any CacheableAction)?.constantResult {
+            // No work to run, time or retry: not worth a trip to the pool or a timer.
+            emit(.nodeStarted(node: index, attempt: 1, lane: lane))
+            completion = Completion(outcome: .succeeded, result: constant, attempts: 1)
+        } else {
+            completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
+        }
         if let result = completion.result {
             let seconds = (ContinuousClock.now - started).inSeconds
             if let warning = await cache.record(index, of: plan, action: action, key: key, result: result, seconds: seconds) {
@@ -134,10 +151,15 @@ extension NodeRunner {
     private func recompute(_ node: Int, of plan: RunPlan, cache: RunCache) async throws -> any Artifact {
         var inputs: [TaskContext.Input] = []
         for dependency in plan.dependencies.successors(of: node).map(Int.init) {
-            let memo = cache.memo(of: dependency)
-            guard let stored = memo.stored else { throw EngineError.resultUnavailable(plan.id(of: dependency)) }
-            inputs.append(TaskContext.Input(
-                id: plan.id(of: dependency), artifact: try await materialized(stored, of: dependency, in: plan, cache: cache)))
+            let artifact: any Artifact
+            if let stored = cache.memo(of: dependency).stored {
+                artifact = try await materialized(stored, of: dependency, in: plan, cache: cache)
+            } else if let constant = plan.read(dependency, { ($0.pointee.action as? any CacheableAction)?.constantResult }) {
+                artifact = constant
+            } else {
+                throw EngineError.resultUnavailable(plan.id(of: dependency))
+            }
+            inputs.append(TaskContext.Input(id: plan.id(of: dependency), artifact: artifact))
         }
         let (id, action, preferred) = plan.read(node) { ($0.pointee.id, $0.pointee.action, $0.pointee.preferredInputID) }
         let context = TaskContext(id: id, inputs: inputs, preferredInputID: preferred, resources: resources)

@@ -6,6 +6,8 @@ struct GroupOperation: CacheableAction {
 
     var cacheVersion: Int { 1 }
 
+    var constantResult: (any Artifact)? { EmptyArtifact() }
+
     func run(in context: TaskContext) async throws -> any Artifact {
         EmptyArtifact()
     }

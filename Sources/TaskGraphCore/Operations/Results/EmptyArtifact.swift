@@ -14,6 +14,16 @@ public struct EmptyArtifact: Artifact, Codable, Hashable {
     /// No bytes.
     public func serialized() -> Data { Data() }
 
+    /// The digest every empty result has (a pipeline of many `group`s needs it once per node).
+    public var digest: ContentDigest {
+        get throws { try Self.emptyDigest.get() }
+    }
+
+    private static let emptyDigest = Result<ContentDigest, any Error> {
+        var hasher = try ContentHasher(resultKind: kind, payloadCount: 0)
+        return hasher.finalize()
+    }
+
     /// Reads the empty payload.
     /// - Throws: `ResultCodingError.trailingBytes` unless `payload` is empty.
     public init(serialized payload: Data) throws {
