@@ -20,12 +20,13 @@ extension RunCache {
     func lookup(_ node: Int, of plan: RunPlan, action: any TaskAction) async -> Lookup {
         let (id, settings) = plan.read(node) { ($0.pointee.id, $0.pointee.settings) }
         update(node) { $0.id = id }
-        guard let cacheable = action as? any CacheableAction, let inputs = inputDigests(of: node, in: plan) else {
+        let cacheable = action as? any CacheableAction
+        if let constant = cacheable?.constantResult {
+            return lookup(node, constant: constant, settings: settings, in: plan)
+        }
+        guard let cacheable, let inputs = inputDigests(of: node, in: plan) else {
             decide(node, CacheDecision(.miss, .notCacheable))
             return .run(key: nil)
-        }
-        if let constant = cacheable.constantResult {
-            return lookup(node, constant: constant, settings: settings, in: plan)
         }
         let components: KeyComponents
         do {
@@ -83,8 +84,8 @@ extension RunCache {
             return .run(key: nil)
         }
         for dependency in plan.dependencies.successors(of: node).map(Int.init) {
+            guard status(of: dependency) != .hit else { continue }
             let memo = memo(of: dependency)
-            guard memo.decision?.status != .hit else { continue }
             let cause = memo.cause ?? memo.decision.map { "\($0.explanation) in \(plan.id(of: dependency))" }
             update(node) { $0.cause = cause }
             decide(node, CacheDecision(.miss, .inputChanged, detail: plan.id(of: dependency), rootCause: cause))

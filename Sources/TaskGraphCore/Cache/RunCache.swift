@@ -98,6 +98,11 @@ public final class RunCache: Sendable {
         state.withLock { $0.memos[node] }
     }
 
+    /// Whether `node` was reused, once decided (without copying its memo).
+    func status(of node: Int) -> CacheDecision.Status? {
+        state.withLock { $0.memos[node].decision?.status }
+    }
+
     /// Updates the memo of `node`.
     func update(_ node: Int, _ body: (inout NodeMemo) -> Void) {
         state.withLock { body(&$0.memos[node]) }
