@@ -5,8 +5,8 @@ import TaskGraphCore
 /// directory, submitted with `sbatch --parsable` to run `taskgraph worker` on a node, and ends
 /// when the worker's completion record says so. One `squeue` query per interval watches every
 /// job of the run (selected by the run's job name); the interval grows while nothing changes.
-/// Cancelled attempts' jobs are cancelled with one `scancel` per interval; `finish(cancelled:)`
-/// cancels whatever is left with one more.
+/// Cancelled attempts' jobs are cancelled with one `scancel` per interval; a cancelled run's
+/// with one `cancelAll`, and `finish(cancelled:)` waits until they have left the queue.
 ///
 /// Start `run(resources:)` beside the engine's run (same task group) and cancel it after; then
 /// call `finish(cancelled:resources:)`. Job files, records and logs are in docs/cluster.md.
@@ -15,6 +15,8 @@ public final class SlurmExecutor: RemoteExecutor {
     public let configuration: SlurmConfiguration
     private let jobs = SlurmJobTable()
     private let nextSubmission = Locked(ContinuousClock.now)
+    /// Whether `cancelAll` ran.
+    private let cancelledAll = Locked(false)
 
     /// An executor for one run.
     public init(configuration: SlurmConfiguration) {
@@ -46,12 +48,15 @@ public final class SlurmExecutor: RemoteExecutor {
         // `--parsable` prints `id` or `id;cluster`.
         let id = String(output.prefix { $0 != ";" })
         guard !id.isEmpty, id.allSatisfy(\.isNumber) else { throw SlurmError.unexpectedSubmission(output) }
+        let submitted = (instant: ContinuousClock.now, date: Date().timeIntervalSince1970)
         jobs.submitted()
-        context.log("slurm job \(id) submitted")
-        let log: @Sendable (String) -> Void = { context.log($0) }
+        context.report(RemoteJobStatus(job: id, state: "SUBMITTED"), message: "slurm job \(id) submitted")
+        let report: @Sendable (RemoteJobStatus, String) -> Void = { context.report($0, message: $1) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                jobs.register(id, SlurmJobTable.Waiting(name: name, continuation: continuation, log: log))
+                jobs.register(id, SlurmJobTable.Waiting(
+                    name: name, continuation: continuation, report: report, submitted: submitted.instant,
+                    submittedAt: submitted.date))
             }
         } onCancel: {
             jobs.cancel(id)
@@ -76,28 +81,44 @@ public final class SlurmExecutor: RemoteExecutor {
         }
     }
 
-    /// After the run: one `scancel` of every job of the run still queued or running when the
-    /// run was cancelled or a submission was interrupted, then waits (at most `settleLimit`)
-    /// until `squeue` lists none of them as queued, running or completing; nothing when every
-    /// job ended.
+    /// One `scancel` of every job of the run (selected by its job name), once: call it as soon
+    /// as the run is cancelled, beside the engine's unwinding, so the scheduler starts on it at
+    /// once. Not cancellable: run it in a task of its own.
+    public func cancelAll(resources: RunResources) async {
+        guard cancelledAll.withLock({ done in defer { done = true }; return !done }) else { return }
+        await cancelJobs(["--name=\(configuration.runName)"], resources: resources)
+    }
+
+    /// After the run: when it was cancelled or jobs were left (a submission interrupted),
+    /// `cancelAll` unless done, then waits (at most `settleLimit`) until `squeue` lists none of
+    /// the run's jobs as queued, running or completing. A job still queued or running then was
+    /// submitted after that `scancel`: one more `scancel` takes those. Nothing when every job
+    /// ended.
     public func finish(cancelled: Bool, resources: RunResources, settleLimit: Duration = .milliseconds(1500)) async {
         let (waiting, toCancel) = jobs.poll()
         guard cancelled || !waiting.isEmpty || !toCancel.isEmpty else { return }
-        await cancelJobs(["--name=\(configuration.runName)"], resources: resources)
+        await cancelAll(resources: resources)
         let deadline = ContinuousClock.now + settleLimit
+        var late: Set<String> = []
         while ContinuousClock.now < deadline {
             let active = try? await resources.childProcesses.run(
-                arguments: ["squeue", "--noheader", "--name=\(configuration.runName)", "--format=%i"],
+                arguments: ["squeue", "--noheader", "--name=\(configuration.runName)", "--format=%i|%T|%r"],
                 environment: configuration.environment, workingDirectory: nil)
             guard let active, active.status == .exited(0), !active.standardOutput.isEmpty else { return }
-            try? await Task.sleep(for: .milliseconds(100))
+            let snapshot = QueueSnapshot(parsing: String(decoding: active.standardOutput, as: UTF8.self))
+            let missed = Set(snapshot.entries.filter { $0.value.state != "COMPLETING" }.keys).subtracting(late)
+            if !missed.isEmpty {
+                late.formUnion(missed)
+                await cancelJobs(missed.sorted(), resources: resources)
+            }
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 
     /// One query; returns whether any job changed state.
     private func poll(resources: RunResources) async -> Bool {
         let (waiting, toCancel) = jobs.poll()
-        if !toCancel.isEmpty { await cancelJobs(toCancel, resources: resources) }
+        if !toCancel.isEmpty, !cancelledAll.withLock({ $0 }) { await cancelJobs(toCancel, resources: resources) }
         guard !waiting.isEmpty else { return false }
         guard let result = try? await resources.childProcesses.run(
             arguments: QueueSnapshot.arguments(runName: configuration.runName), environment: configuration.environment,
@@ -109,23 +130,37 @@ public final class SlurmExecutor: RemoteExecutor {
         for (id, _) in waiting {
             let entry = snapshot.entries[id]
             guard let (stateChanged, job) = jobs.observe(id, state: entry?.state) else { continue }
-            if stateChanged, let entry {
-                changed = true
-                job.log("slurm job \(id) \(entry.state)" + (entry.reason == "None" ? "" : " (\(entry.reason))"))
+            if let entry, QueueSnapshot.activeStates.contains(entry.state) {
+                if stateChanged {
+                    changed = true
+                    Self.report(RemoteJobStatus(job: id, state: entry.state, reason: entry.reason), to: job)
+                }
+                continue
             }
-            if let entry, QueueSnapshot.activeStates.contains(entry.state) { continue }
             // Ended, or not listed twice in a row (a job can be missing from a query right
             // after its submission).
             if entry == nil, job.missed < 2 { continue }
             changed = true
-            jobs.finish(id, with: await outcome(of: id, job: job, entry: entry))
+            let (result, status) = await outcome(of: id, job: job, entry: entry)
+            Self.report(status, to: job)
+            jobs.finish(id, with: result)
         }
         return changed
     }
 
-    /// How job `id` ended: from its completion record, else from the scheduler's state.
+    /// Reports `status` through `job`, with the log line `slurm job 65 RUNNING`, with the reason
+    /// when Slurm gives one, e.g. `slurm job 65 PENDING (Resources)`.
+    private static func report(_ status: RemoteJobStatus, to job: SlurmJobTable.Waiting) {
+        var status = status
+        if status.reason == "None" || status.reason == "" { status.reason = nil }
+        job.report(status, "slurm job \(status.job) \(status.state)" + (status.reason.map { " (\($0))" } ?? ""))
+    }
+
+    /// How job `id` ended: from its completion record, else from the scheduler's state; and its
+    /// final status. Its times: from the record when it has one (the operation's start on the
+    /// node and its run time), else from the queries (the first that saw it past waiting).
     private func outcome(of id: String, job: SlurmJobTable.Waiting, entry: QueueSnapshot.Entry?) async
-        -> Result<ActionRecord, any Error>
+        -> (Result<ActionRecord, any Error>, RemoteJobStatus)
     {
         let stem = "\(configuration.jobDirectory)/\(job.name)"
         let read = try? await BlockingIO.run { () -> (Data?, String) in
@@ -133,17 +168,26 @@ public final class SlurmExecutor: RemoteExecutor {
             return (completion, Self.tail(ofLog: "\(stem).log"))
         }
         let (completion, logTail) = read ?? (nil, "")
+        let now = ContinuousClock.now
+        var status = RemoteJobStatus(
+            job: id, state: entry?.state ?? "UNKNOWN", reason: entry?.reason, queueWait: (job.started ?? now) - job.submitted,
+            runTime: now - (job.started ?? now))
         guard let completion else {
-            guard let entry else { return .failure(SlurmError.jobVanished(job: id, logTail: logTail)) }
-            return .failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail))
+            guard let entry else { return (.failure(SlurmError.jobVanished(job: id, logTail: logTail)), status) }
+            return (.failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail)), status)
         }
         do {
             switch try RemoteCompletion(encoded: completion) {
-            case .succeeded(let record): return .success(record)
-            case .failed(let message): return .failure(SlurmError.operationFailed(job: id, message: message))
+            case .succeeded(let record):
+                if entry == nil { status.state = "COMPLETED" }
+                status.runTime = .seconds(record.seconds)
+                status.queueWait = .seconds(max(0, record.recordedAt - record.seconds - job.submittedAt))
+                return (.success(record), status)
+            case .failed(let message):
+                return (.failure(SlurmError.operationFailed(job: id, message: message)), status)
             }
         } catch {
-            return .failure(SlurmError.unreadableCompletion(job: id, reason: String(describing: error)))
+            return (.failure(SlurmError.unreadableCompletion(job: id, reason: String(describing: error))), status)
         }
     }
 

@@ -9,8 +9,14 @@ final class SlurmJobTable: Sendable {
         var name: String
         /// Resumed with the job's record or failure.
         var continuation: CheckedContinuation<ActionRecord, any Error>
-        /// Reports its state changes (the node's log).
-        var log: @Sendable (String) -> Void
+        /// Reports its state changes (the node's progress: a log line and the job's status).
+        var report: @Sendable (RemoteJobStatus, String) -> Void
+        /// When `sbatch` returned its id.
+        var submitted: ContinuousClock.Instant
+        /// The same, in seconds since 1970 (to compare with the worker's record).
+        var submittedAt: Double
+        /// When a query first saw it past waiting (running or ended).
+        var started: ContinuousClock.Instant?
         /// Its state in the last query, `SUBMITTED` before the first.
         var state = "SUBMITTED"
         /// Queries in a row that did not list it.
@@ -104,6 +110,7 @@ final class SlurmJobTable: Sendable {
                 changed = newState != job.state
                 job.state = newState
                 job.missed = 0
+                if job.started == nil, !RemoteJobStatus(job: id, state: newState).isWaiting { job.started = .now }
             } else {
                 job.missed += 1
             }
