@@ -13,7 +13,8 @@ import TaskGraphCore
 public final class SlurmExecutor: RemoteExecutor {
     /// The run's configuration.
     public let configuration: SlurmConfiguration
-    private let jobs = SlurmJobTable()
+    let jobs = SlurmJobTable()
+    let submissions = SubmissionQueue()
     private let nextSubmission = Locked(ContinuousClock.now)
     /// Whether `cancelAll` ran.
     private let cancelledAll = Locked(false)
@@ -36,26 +37,17 @@ public final class SlurmExecutor: RemoteExecutor {
         let jobFile = "\(configuration.jobDirectory)/\(name).job"
         let data = try job.encoded()
         try await context.resources.blockingIO.run { try FileIO.writeAtomically(data, to: jobFile) }
-        try await waitForSubmissionSlot()
-        let arguments = SbatchCommand.arguments(name: name, settings: settings.cluster, configuration: configuration)
-        let result = try await context.resources.childProcesses.run(
-            arguments: arguments, environment: configuration.environment, workingDirectory: nil)
-        let output = String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard result.status == .exited(0) else {
-            let message = String(decoding: result.standardErrorTail, as: UTF8.self)
-            throw SlurmError.submissionFailed(message.trimmingCharacters(in: .whitespacesAndNewlines))
+        let options = SbatchCommand.options(for: settings.cluster)
+        let (id, log) = try await withCheckedThrowingContinuation { continuation in
+            submissions.add(SubmissionQueue.Request(name: name, options: options, continuation: continuation))
         }
-        // `--parsable` prints `id` or `id;cluster`.
-        let id = String(output.prefix { $0 != ";" })
-        guard !id.isEmpty, id.allSatisfy(\.isNumber) else { throw SlurmError.unexpectedSubmission(output) }
         let submitted = (instant: ContinuousClock.now, date: Date().timeIntervalSince1970)
-        jobs.submitted()
         context.report(RemoteJobStatus(job: id, state: "SUBMITTED"), message: "slurm job \(id) submitted")
         let report: @Sendable (RemoteJobStatus, String) -> Void = { context.report($0, message: $1) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 jobs.register(id, SlurmJobTable.Waiting(
-                    name: name, continuation: continuation, report: report, submitted: submitted.instant,
+                    name: name, log: log, continuation: continuation, report: report, submitted: submitted.instant,
                     submittedAt: submitted.date))
             }
         } onCancel: {
@@ -63,9 +55,18 @@ public final class SlurmExecutor: RemoteExecutor {
         }
     }
 
-    /// Watches the queue until cancelled: one query per interval while jobs are waited for,
-    /// ending each job's wait when it finishes; cancels cancelled attempts' jobs.
+    /// Submits the run's jobs and watches the queue until cancelled: one query per interval
+    /// while jobs are waited for, ending each job's wait when it finishes; cancels cancelled
+    /// attempts' jobs.
     public func run(resources: RunResources) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.submitJobs(resources: resources) }
+            group.addTask { await self.watchQueue(resources: resources) }
+        }
+    }
+
+    /// The queue watch of `run(resources:)`.
+    private func watchQueue(resources: RunResources) async {
         var interval = PollInterval(minimum: configuration.minimumPollInterval, maximum: configuration.maximumPollInterval)
         var waited = Duration.zero
         while !Task.isCancelled {
@@ -102,7 +103,7 @@ public final class SlurmExecutor: RemoteExecutor {
         var late: Set<String> = []
         while ContinuousClock.now < deadline {
             let active = try? await resources.childProcesses.run(
-                arguments: ["squeue", "--noheader", "--name=\(configuration.runName)", "--format=%i|%T|%r"],
+                arguments: ["squeue", "--noheader", "--array", "--name=\(configuration.runName)", "--format=%i|%T|%r"],
                 environment: configuration.environment, workingDirectory: nil)
             guard let active, active.status == .exited(0), !active.standardOutput.isEmpty else { return }
             let snapshot = QueueSnapshot(parsing: String(decoding: active.standardOutput, as: UTF8.self))
@@ -141,7 +142,7 @@ public final class SlurmExecutor: RemoteExecutor {
             // after its submission).
             if entry == nil, job.missed < 2 { continue }
             changed = true
-            let (result, status) = await outcome(of: id, job: job, entry: entry)
+            let (result, status) = await outcome(of: id, job: job, entry: entry, resources: resources)
             Self.report(status, to: job)
             jobs.finish(id, with: result)
         }
@@ -159,15 +160,21 @@ public final class SlurmExecutor: RemoteExecutor {
     /// How job `id` ended: from its completion record, else from the scheduler's state; and its
     /// final status. Its times: from the record when it has one (the operation's start on the
     /// node and its run time), else from the queries (the first that saw it past waiting).
-    private func outcome(of id: String, job: SlurmJobTable.Waiting, entry: QueueSnapshot.Entry?) async
+    private func outcome(
+        of id: String, job: SlurmJobTable.Waiting, entry: QueueSnapshot.Entry?, resources: RunResources
+    ) async
         -> (Result<ActionRecord, any Error>, RemoteJobStatus)
     {
         let stem = "\(configuration.jobDirectory)/\(job.name)"
+        let log = job.log
         let read = try? await BlockingIO.run { () -> (Data?, String) in
             let completion = FileManager.default.fileExists(atPath: "\(stem).done") ? try FileIO.read("\(stem).done") : nil
-            return (completion, Self.tail(ofLog: "\(stem).log"))
+            return (completion, Self.tail(ofLog: log))
         }
         let (completion, logTail) = read ?? (nil, "")
+        // Left the queue unseen and wrote nothing: the accounting says how it ended, if kept.
+        var entry = entry
+        if entry == nil, completion == nil { entry = await accounting(of: id, resources: resources) }
         let now = ContinuousClock.now
         var status = RemoteJobStatus(
             job: id, state: entry?.state ?? "UNKNOWN", reason: entry?.reason, queueWait: (job.started ?? now) - job.submitted,
@@ -191,6 +198,15 @@ public final class SlurmExecutor: RemoteExecutor {
         }
     }
 
+    /// What `sacct` says of job `id`; nil where the cluster keeps no accounting.
+    private func accounting(of id: String, resources: RunResources) async -> QueueSnapshot.Entry? {
+        guard let result = try? await resources.childProcesses.run(
+            arguments: QueueSnapshot.accountingArguments(job: id), environment: configuration.environment, workingDirectory: nil),
+            result.status == .exited(0)
+        else { return nil }
+        return QueueSnapshot(parsingAccounting: String(decoding: result.standardOutput, as: UTF8.self)).entries[id]
+    }
+
     /// `scancel` with `arguments` (job ids, or `--name=…`).
     private func cancelJobs(_ arguments: [String], resources: RunResources) async {
         _ = try? await resources.childProcesses.run(
@@ -198,7 +214,7 @@ public final class SlurmExecutor: RemoteExecutor {
     }
 
     /// Sleeps until the rate limit allows the next submission.
-    private func waitForSubmissionSlot() async throws {
+    func waitForSubmissionSlot() async throws {
         let interval = configuration.submissionInterval
         let slot = nextSubmission.withLock { next in
             let slot = max(next, .now)

@@ -7,6 +7,8 @@ final class SlurmJobTable: Sendable {
     struct Waiting {
         /// Its file names' stem in the job directory, e.g. `job-3`.
         var name: String
+        /// Its log's path (Slurm's `--output`).
+        var log: String
         /// Resumed with the job's record or failure.
         var continuation: CheckedContinuation<ActionRecord, any Error>
         /// Reports its state changes (the node's progress: a log line and the job's status).
@@ -32,6 +34,7 @@ final class SlurmJobTable: Sendable {
         /// Whether a job arrived since the poller last looked.
         var arrived = false
         var counter = 0
+        var arrays = 0
         var statistics = SlurmStatistics()
     }
 
@@ -45,9 +48,20 @@ final class SlurmJobTable: Sendable {
         }
     }
 
-    /// Counts a submission.
-    func submitted() {
-        state.withLock { $0.statistics.submitted += 1 }
+    /// A new name for a job array's files.
+    func nextArrayName() -> String {
+        state.withLock { state in
+            state.arrays += 1
+            return "array-\(state.arrays)"
+        }
+    }
+
+    /// Counts `count` jobs submitted with one `sbatch`.
+    func submitted(_ count: Int) {
+        state.withLock { state in
+            state.statistics.submitted += count
+            state.statistics.submissions += 1
+        }
     }
 
     /// Counts a queue query.
@@ -128,8 +142,10 @@ final class SlurmJobTable: Sendable {
 
 /// What a run asked of Slurm.
 public struct SlurmStatistics: Hashable, Sendable {
-    /// Jobs submitted (`sbatch` calls that returned a job id).
+    /// Jobs submitted (each task of a job array counts).
     public var submitted = 0
+    /// `sbatch` calls that returned a job id.
+    public var submissions = 0
     /// Queue queries (`squeue` calls).
     public var queries = 0
 }

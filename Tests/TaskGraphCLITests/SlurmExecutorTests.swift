@@ -45,7 +45,7 @@ import Testing
 
     /// The run's jobs `squeue` lists as queued, running or completing.
     private func activeJobs(of run: String) async throws -> String {
-        try await SlurmCluster.command(["squeue", "--noheader", "--name=\(run)", "--format=%i %T"]).stdout
+        try await SlurmCluster.command(["squeue", "--noheader", "--array", "--name=\(run)", "--format=%i %T"]).stdout
     }
 
     @Test func photosOnTheClusterAreByteIdenticalToALocalRunAndASecondRunSubmitsNoJob() async throws {
