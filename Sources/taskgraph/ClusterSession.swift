@@ -63,7 +63,8 @@ struct ClusterSession {
         let statistics = executor.statistics
         let jobs = statistics.submitted == 1 ? "1 job" : "\(statistics.submitted) jobs"
         let queries = statistics.queries == 1 ? "1 queue query" : "\(statistics.queries) queue queries"
-        TextOutput.standardError.write("slurm: \(jobs) submitted, \(queries) (run \(configuration.runName))"
+        let calls = statistics.submissions == 1 ? "1 sbatch call" : "\(statistics.submissions) sbatch calls"
+        TextOutput.standardError.write("slurm: \(jobs) submitted, \(queries) (run \(configuration.runName), \(calls))"
             + (failed || cancelled ? "; job files and logs in \(configuration.jobDirectory)" : "") + "\n")
         TextOutput.standardError.flush()
     }
