@@ -2,13 +2,16 @@
 # The Slurm executor on the loopback cluster (scripts/slurm-cluster.sh), side by side:
 #   1. per-job overhead: N trivial jobs through `taskgraph run --executor slurm` against N bare
 #      `sbatch --wait` of the same command, all submitted at once;
-#   2. pipelines/photos.yaml locally and on the cluster (unfused: fusion is not implemented);
+#   2. pipelines/photos.yaml, then a PHOTOS-photo variant (the three photos repeated), locally
+#      and on the cluster, outputs compared byte for byte (unfused: fusion is not implemented);
 #   3. a queue of QUEUED jobs (sleep 600, --jobs QUEUED) for WINDOW seconds: the driver's CPU
-#      time and its queue queries per minute, then Ctrl-C (one scancel for all of them).
+#      time, its queue queries per minute, then SIGINT: the time from the signal to the driver's
+#      exit and the jobs of the run left in squeue.
 # TASKGRAPH names the binary (default: this checkout's debug build). Prints one line per measure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-20}
+PHOTOS=${PHOTOS:-100}
 QUEUED=${QUEUED:-1000}
 WINDOW=${WINDOW:-120}
 bin=${TASKGRAPH:-$(swift build --show-bin-path)/taskgraph}
@@ -17,6 +20,7 @@ rm -rf "$work" && mkdir -p "$work"
 eval "$(scripts/slurm-cluster.sh start)"
 now() { date +%s.%N; }
 elapsed() { echo "$(now) - $1" | bc; }
+stats() { grep '^slurm: [0-9]' "$1"; }
 
 items=$(seq -s, 1 "$N")
 cat >"$work/trivial.yaml" <<YAML
@@ -28,20 +32,34 @@ YAML
 start=$(now)
 for _ in $(seq "$N"); do sbatch --wait --quiet --output=/dev/null --wrap true & done
 wait
-echo "overhead: $N bare 'sbatch --wait' jobs: $(elapsed "$start") s"
+bare=$(elapsed "$start")
+echo "overhead: $N bare 'sbatch --wait' jobs: $bare s"
 start=$(now)
 (cd "$work" && "$bin" run trivial.yaml --executor slurm --store "$work/store" --no-progress 2>"$work/trivial.log" >/dev/null)
-echo "overhead: $N jobs through taskgraph: $(elapsed "$start") s ($(grep '^slurm: [0-9]' "$work/trivial.log"))"
+ours=$(elapsed "$start")
+echo "overhead: $N jobs through taskgraph: $ours s ($(stats "$work/trivial.log")); per job vs bare:" \
+  "$(echo "scale=3; ($ours - $bare) / $N" | bc) s"
 
+# photos.yaml, then the PHOTOS variant: photo I is a copy of one of the three.
 cp -r pipelines/photos.yaml pipelines/photos "$work/"
-start=$(now)
-(cd "$work" && "$bin" run photos.yaml --output "$work/local" --cache-dir "$work/local-cache" --no-progress >/dev/null 2>&1)
-echo "photos: local: $(elapsed "$start") s"
-start=$(now)
-(cd "$work" && "$bin" run photos.yaml --output "$work/cluster" --executor slurm --store "$work/store" --no-progress \
-  2>"$work/photos.log" >/dev/null)
-echo "photos: cluster, unfused: $(elapsed "$start") s ($(grep '^slurm: [0-9]' "$work/photos.log"))"
-diff -r "$work/local" "$work/cluster" >/dev/null && echo "photos: outputs byte-identical"
+names=(mountains sunset seedling)
+list=""
+for i in $(seq "$PHOTOS"); do
+  cp "$work/photos/${names[i % 3]}.jpg.enc" "$work/photos/p$i.jpg.enc"
+  list+="${list:+, }p$i"
+done
+sed "s/^  photos: \[.*\]/  photos: [$list]/" "$work/photos.yaml" >"$work/photos-$PHOTOS.yaml"
+for pipeline in photos photos-$PHOTOS; do
+  start=$(now)
+  (cd "$work" && "$bin" run "$pipeline.yaml" --output "$work/$pipeline-local" --cache-dir "$work/local-cache" \
+    --no-progress >/dev/null 2>&1)
+  echo "$pipeline: local: $(elapsed "$start") s"
+  start=$(now)
+  (cd "$work" && "$bin" run "$pipeline.yaml" --output "$work/$pipeline-cluster" --executor slurm --store "$work/store" \
+    --no-progress 2>"$work/$pipeline.log" >/dev/null)
+  echo "$pipeline: cluster, unfused: $(elapsed "$start") s ($(stats "$work/$pipeline.log")); $(grep 'remote jobs:' "$work/$pipeline.log")"
+  diff -r "$work/$pipeline-local" "$work/$pipeline-cluster" >/dev/null && echo "$pipeline: outputs byte-identical"
+done
 
 items=$(seq -s, 1 "$QUEUED")
 cat >"$work/queue.yaml" <<YAML
@@ -53,11 +71,18 @@ YAML
 (cd "$work" && exec "$bin" run queue.yaml --executor slurm --store "$work/store" --jobs "$QUEUED" --no-progress \
   2>"$work/queue.log" >/dev/null) &
 driver=$!
+started=$(now)
 sleep "$WINDOW"
-queued=$(squeue --noheader --name="$(grep -o 'taskgraph-[0-9a-f]*' "$work/queue.log" | head -1)" | wc -l)
-ticks=$(awk '{ print $14 + $15 }' "/proc/$(pgrep -P $driver -f 'run queue.yaml' || echo $driver)/stat" 2>/dev/null || echo 0)
+run=$(grep -o 'taskgraph-[0-9a-f]*' "$work/queue.log" | head -1)
+queued=$(squeue --noheader --array --name="$run" | wc -l)
+ticks=$(awk '{ print $14 + $15 }' "/proc/$driver/stat")
+window=$(elapsed "$started")
 start=$(now)
-kill -INT "$(pgrep -P $driver -f 'run queue.yaml' || echo $driver)"
+kill -INT "$driver"
 wait "$driver" || true
+stopped=$(elapsed "$start")
+left=$(squeue --noheader --array --name="$run" | wc -l)
+queries=$(stats "$work/queue.log" | sed -E 's/.* ([0-9]+) queue quer.*/\1/')
 echo "queue: $queued jobs in squeue after ${WINDOW} s; driver CPU $(echo "scale=2; $ticks / $(getconf CLK_TCK)" | bc) s;" \
-  "Ctrl-C to exit $(elapsed "$start") s; $(grep '^slurm: [0-9]' "$work/queue.log")"
+  "$(echo "scale=1; $queries * 60 / ($window + $stopped)" | bc) queue queries a minute;" \
+  "SIGINT to exit $stopped s, $left left in squeue; $(stats "$work/queue.log")"

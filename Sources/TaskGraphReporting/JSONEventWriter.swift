@@ -90,6 +90,16 @@ public struct JSONEventWriter: EventSink {
             + measured.compactMap { name, value in value.map { (name, "\($0)") } }
     }
 
+    /// A remote job's status as a `log` event's `job` object: `id`, `state`, and when known
+    /// `reason`, `queue_wait` and `run_time` (seconds).
+    static func json(of status: RemoteJobStatus) -> String {
+        var fields = [("id", JSONText.quoted(status.job)), ("state", JSONText.quoted(status.state))]
+        if let reason = status.reason { fields.append(("reason", JSONText.quoted(reason))) }
+        if let wait = status.queueWait { fields.append(("queue_wait", JSONText.seconds(wait))) }
+        if let run = status.runTime { fields.append(("run_time", JSONText.seconds(run))) }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+    }
+
     private func node(_ index: Int) -> [(String, String)] {
         [("id", JSONText.quoted(ids[index])), ("type", JSONText.quoted(types[index]))]
     }
@@ -113,7 +123,9 @@ public struct JSONEventWriter: EventSink {
             return node(index) + [("attempt", "\(attempt)"), ("lane", "\(lane)")]
                 + (pools[index].map { [("pool", JSONText.quoted($0))] } ?? [])
         case .nodeProgress(let index, let update):
-            if let message = update.message { return node(index) + [("message", JSONText.quoted(message))] }
+            if let message = update.message {
+                return node(index) + [("message", JSONText.quoted(message))] + (update.remote.map { [("job", Self.json(of: $0))] } ?? [])
+            }
             return node(index) + [("completed", "\(update.completed)"),
                                   ("total", update.total.map(String.init) ?? "null"),
                                   ("unit", JSONText.quoted(update.unit.rawValue))]

@@ -14,6 +14,8 @@ public final class LiveStatusDisplay: EventSink, Sendable {
         var since: ContinuousClock.Instant
         var attempt: Int
         var progress: ProgressUpdate?
+        /// Its remote job's latest status, when it runs on a cluster.
+        var remote: RemoteJobStatus?
     }
 
     private struct State {
@@ -93,6 +95,7 @@ public final class LiveStatusDisplay: EventSink, Sendable {
                 state.running[node] = Running(since: .now, attempt: attempt)
             case .nodeProgress(let node, let update):
                 if update.message == nil { state.running[node]?.progress = update }
+                if let remote = update.remote { state.running[node]?.remote = remote }
             case .nodeRetrying(let node, let attempt, let message, _):
                 state.messages.append(paint("retry", 33) + DisplayText.escaped(" \(nodes[node].id) after attempt \(attempt): \(message)"))
             case .nodeFinished(let node, let outcome):
@@ -158,7 +161,10 @@ public final class LiveStatusDisplay: EventSink, Sendable {
         let barWidth = max(10, min(30, width / 4))
         let filled = Int(fraction * Double(barWidth))
         var header = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "] "
-        header += "\(finished)/\(state.total)  done \(state.counts[.succeeded] ?? 0)  running \(state.running.count)"
+        // Remote jobs still waiting for a node are shown apart from those running.
+        let pending = state.running.values.filter { $0.remote?.isWaiting == true }.count
+        header += "\(finished)/\(state.total)  done \(state.counts[.succeeded] ?? 0)  running \(state.running.count - pending)"
+        if pending > 0 { header += "  pending \(pending)" }
         header += "  queued \(max(0, state.total - finished - state.running.count))"
         if failed > 0 { header += "  " + paint("failed \(failed)", 31) }
         if state.isPaused { header += "  paused" }
@@ -171,6 +177,7 @@ public final class LiveStatusDisplay: EventSink, Sendable {
             var line = "  \(DisplayText.escaped(nodes[node].id))  \(nodes[node].type)  \(DurationText.format(ContinuousClock.now - running.since))"
             if running.attempt > 1 { line += "  attempt \(running.attempt)" }
             if let progress = running.progress { line += "  " + describe(progress) }
+            if let remote = running.remote { line += "  job \(DisplayText.escaped(remote.job)) \(remote.state)" }
             return truncate(line, width)
         }
         var lines = [truncate(header, width + (useColor && failed > 0 ? 9 : 0))] + rows

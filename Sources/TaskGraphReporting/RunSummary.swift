@@ -8,6 +8,9 @@ public struct RunSummary {
     public let graph: ExecutionGraph
     /// At most this many rows; the rest are counted (failures always shown first).
     public var maximumRows = 40
+    /// The last status of the remote job of each node that ran on a cluster, by node index:
+    /// with any, the table shows each job's queue wait and run time apart, and their totals.
+    public var remoteJobs: [Int: RemoteJobStatus] = [:]
 
     /// A summary of `report` for a run of `graph`.
     public init(report: RunReport, graph: ExecutionGraph) {
@@ -22,15 +25,23 @@ public struct RunSummary {
         // Ids, paths and reasons come from outside: no control character reaches the terminal raw.
         let ids = shown.map { DisplayText.escaped(report.nodes[$0].id) }
         let idWidth = min(max(9, ids.map(\.count).max() ?? 0), 48)
-        var text = pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8) + "  detail\n"
+        let remote = !remoteJobs.isEmpty
+        var text = pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8)
+            + (remote ? "  " + pad("queued", 8) + "  " + pad("ran", 8) : "") + "  detail\n"
         for (index, id) in zip(shown, ids) {
             let record = report.nodes[index]
             let time = record.duration.map(DurationText.format) ?? "-"
             text += pad(id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
-                + "  " + DisplayText.escaped(detail(index)) + "\n"
+            if remote {
+                let job = remoteJobs[index]
+                text += "  " + pad(job?.queueWait.map(DurationText.format) ?? "-", 8) + "  "
+                    + pad(job?.runTime.map(DurationText.format) ?? "-", 8)
+            }
+            text += "  " + DisplayText.escaped(detail(index)) + "\n"
         }
         if rows.count > shown.count { text += "… and \(rows.count - shown.count) more\n" }
         text += totalsLine() + "\n"
+        if let jobs = remoteJobsLine() { text += jobs + "\n" }
         if let path = criticalPathLine() { text += path + "\n" }
         return text
     }
@@ -57,7 +68,17 @@ public struct RunSummary {
         return report.wasCancelled ? "cancelled after \(time): \(parts)" : "\(parts) in \(time)"
     }
 
-    private func criticalPathLine() -> String? {
+    /// `26 remote jobs: queue wait 12.3s in all (longest 1.2s), run time 40.1s in all`.
+    private func remoteJobsLine() -> String? {
+        guard !remoteJobs.isEmpty else { return nil }
+        let waits = remoteJobs.values.compactMap(\.queueWait)
+        let runs = remoteJobs.values.compactMap(\.runTime)
+        let count = remoteJobs.count == 1 ? "1 remote job" : "\(remoteJobs.count) remote jobs"
+        return count + ": queue wait \(DurationText.format(waits.reduce(.zero, +))) in all (longest "
+            + "\(DurationText.format(waits.max() ?? .zero))), run time \(DurationText.format(runs.reduce(.zero, +))) in all"
+    }
+
+        private func criticalPathLine() -> String? {
         let weights = report.nodes.map { record in
             record.duration.map(\.inSeconds) ?? 0
         }

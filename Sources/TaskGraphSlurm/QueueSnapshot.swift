@@ -11,9 +11,17 @@ struct QueueSnapshot: Equatable {
     }
 
     /// The `squeue` arguments that produce what `init(parsing:)` reads: every state (finished
-    /// jobs stay listed for `MinJobAge`), no header, `id|state|reason`.
+    /// jobs stay listed for `MinJobAge`), one line per task of a job array (`65_3`), no header,
+    /// `id|state|reason`.
     static func arguments(runName: String) -> [String] {
-        ["squeue", "--noheader", "--states=all", "--name=\(runName)", "--format=%i|%T|%r"]
+        ["squeue", "--noheader", "--array", "--states=all", "--name=\(runName)", "--format=%i|%T|%r"]
+    }
+
+    /// The `sacct` arguments for job `id` that produce what `init(parsingAccounting:)` reads:
+    /// its allocation's line, `id|state|exit code`. Answers only where the cluster keeps
+    /// accounting (slurmdbd); elsewhere `sacct` fails.
+    static func accountingArguments(job id: String) -> [String] {
+        ["sacct", "--noheader", "--parsable2", "--allocations", "--jobs=\(id)", "--format=JobID,State,ExitCode"]
     }
 
     /// States in which a job still holds or waits for a node.
@@ -35,5 +43,14 @@ struct QueueSnapshot: Equatable {
             entries[id] = Entry(state: String(fields[1]), reason: String(fields[2]))
         }
         self.entries = entries
+    }
+
+    /// Reads `sacct`'s output: the state's first word (`CANCELLED by 1000` is `CANCELLED`), and
+    /// as reason the exit code and signal, e.g. `exit code 0:15`.
+    init(parsingAccounting output: String) {
+        self.init(parsing: output)
+        for (id, entry) in entries {
+            entries[id] = Entry(state: String(entry.state.prefix { $0 != " " }), reason: "exit code \(entry.reason)")
+        }
     }
 }

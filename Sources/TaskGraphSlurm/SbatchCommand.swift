@@ -1,24 +1,33 @@
 import Foundation
 import TaskGraphCore
 
-/// The `sbatch` command line that runs one job file on a node.
+/// The `sbatch` command lines that run job files on nodes: one job, or a job array of job files
+/// with the same resource options.
 enum SbatchCommand {
     /// `sbatch --parsable` with the run's job name, the job's log and working directory, the
-    /// operation's resources, its extra arguments, then `taskgraph worker` as the job's script.
-    static func arguments(name: String, settings: ClusterSettings, configuration: SlurmConfiguration) -> [String] {
+    /// operation's resource options, then `taskgraph worker` as the job's script.
+    static func arguments(name: String, options: [String], configuration: SlurmConfiguration) -> [String] {
         let directory = configuration.jobDirectory
-        var arguments = [
-            "sbatch", "--parsable", "--job-name=\(configuration.runName)", "--output=\(directory)/\(name).log",
-            "--chdir=\(directory)",
-        ]
-        if let cpus = settings.cpus { arguments.append("--cpus-per-task=\(cpus)") }
-        if let memory = settings.memory { arguments.append("--mem=\(memory)") }
-        if let time = settings.time { arguments.append("--time=\(minutes(time))") }
-        if let partition = settings.partition { arguments.append("--partition=\(partition)") }
-        arguments += settings.slurmArguments
-        let worker = [configuration.workerProgram, "worker", "--store", configuration.storeRoot, "\(directory)/\(name).job"]
-        arguments.append("--wrap=exec " + worker.map(quoted).joined(separator: " "))
-        return arguments
+        return common(log: "\(directory)/\(name).log", configuration: configuration) + options
+            + ["--wrap=exec " + worker(configuration) + " " + quoted("\(directory)/\(name).job")]
+    }
+
+    /// A job array, `--array=0-(count - 1)`: task i runs the job file on line i + 1 of `list`
+    /// and logs to `<list without .list>_i.log`.
+    static func arguments(list: String, count: Int, options: [String], configuration: SlurmConfiguration) -> [String] {
+        let stem = String(list.dropLast(".list".count))
+        return common(log: "\(stem)_%a.log", configuration: configuration) + ["--array=0-\(count - 1)"] + options
+            + ["--wrap=exec " + worker(configuration) + " \"$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + quoted(list) + ")\""]
+    }
+
+    /// The operation's resources as `sbatch` options, then its extra arguments.
+    static func options(for settings: ClusterSettings) -> [String] {
+        var options: [String] = []
+        if let cpus = settings.cpus { options.append("--cpus-per-task=\(cpus)") }
+        if let memory = settings.memory { options.append("--mem=\(memory)") }
+        if let time = settings.time { options.append("--time=\(minutes(time))") }
+        if let partition = settings.partition { options.append("--partition=\(partition)") }
+        return options + settings.slurmArguments
     }
 
     /// `limit` in whole minutes, rounded up (Slurm's granularity), at least 1.
@@ -30,5 +39,17 @@ enum SbatchCommand {
     /// `text` as one shell word.
     static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    private static func common(log: String, configuration: SlurmConfiguration) -> [String] {
+        [
+            "sbatch", "--parsable", "--job-name=\(configuration.runName)", "--output=\(log)",
+            "--chdir=\(configuration.jobDirectory)",
+        ]
+    }
+
+    /// `taskgraph worker --store DIR`, quoted for the job's shell.
+    private static func worker(_ configuration: SlurmConfiguration) -> String {
+        [configuration.workerProgram, "worker", "--store", configuration.storeRoot].map(quoted).joined(separator: " ")
     }
 }

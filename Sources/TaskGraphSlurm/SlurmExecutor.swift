@@ -5,16 +5,19 @@ import TaskGraphCore
 /// directory, submitted with `sbatch --parsable` to run `taskgraph worker` on a node, and ends
 /// when the worker's completion record says so. One `squeue` query per interval watches every
 /// job of the run (selected by the run's job name); the interval grows while nothing changes.
-/// Cancelled attempts' jobs are cancelled with one `scancel` per interval; `finish(cancelled:)`
-/// cancels whatever is left with one more.
+/// Cancelled attempts' jobs are cancelled with one `scancel` per interval; a cancelled run's
+/// with one `cancelAll`, and `finish(cancelled:)` waits until they have left the queue.
 ///
 /// Start `run(resources:)` beside the engine's run (same task group) and cancel it after; then
 /// call `finish(cancelled:resources:)`. Job files, records and logs are in docs/cluster.md.
 public final class SlurmExecutor: RemoteExecutor {
     /// The run's configuration.
     public let configuration: SlurmConfiguration
-    private let jobs = SlurmJobTable()
+    let jobs = SlurmJobTable()
+    let submissions = SubmissionQueue()
     private let nextSubmission = Locked(ContinuousClock.now)
+    /// Whether `cancelAll` ran.
+    private let cancelledAll = Locked(false)
 
     /// An executor for one run.
     public init(configuration: SlurmConfiguration) {
@@ -34,33 +37,36 @@ public final class SlurmExecutor: RemoteExecutor {
         let jobFile = "\(configuration.jobDirectory)/\(name).job"
         let data = try job.encoded()
         try await context.resources.blockingIO.run { try FileIO.writeAtomically(data, to: jobFile) }
-        try await waitForSubmissionSlot()
-        let arguments = SbatchCommand.arguments(name: name, settings: settings.cluster, configuration: configuration)
-        let result = try await context.resources.childProcesses.run(
-            arguments: arguments, environment: configuration.environment, workingDirectory: nil)
-        let output = String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard result.status == .exited(0) else {
-            let message = String(decoding: result.standardErrorTail, as: UTF8.self)
-            throw SlurmError.submissionFailed(message.trimmingCharacters(in: .whitespacesAndNewlines))
+        let options = SbatchCommand.options(for: settings.cluster)
+        let (id, log) = try await withCheckedThrowingContinuation { continuation in
+            submissions.add(SubmissionQueue.Request(name: name, options: options, continuation: continuation))
         }
-        // `--parsable` prints `id` or `id;cluster`.
-        let id = String(output.prefix { $0 != ";" })
-        guard !id.isEmpty, id.allSatisfy(\.isNumber) else { throw SlurmError.unexpectedSubmission(output) }
-        jobs.submitted()
-        context.log("slurm job \(id) submitted")
-        let log: @Sendable (String) -> Void = { context.log($0) }
+        let submitted = (instant: ContinuousClock.now, date: Date().timeIntervalSince1970)
+        context.report(RemoteJobStatus(job: id, state: "SUBMITTED"), message: "slurm job \(id) submitted")
+        let report: @Sendable (RemoteJobStatus, String) -> Void = { context.report($0, message: $1) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                jobs.register(id, SlurmJobTable.Waiting(name: name, continuation: continuation, log: log))
+                jobs.register(id, SlurmJobTable.Waiting(
+                    name: name, log: log, continuation: continuation, report: report, submitted: submitted.instant,
+                    submittedAt: submitted.date))
             }
         } onCancel: {
             jobs.cancel(id)
         }
     }
 
-    /// Watches the queue until cancelled: one query per interval while jobs are waited for,
-    /// ending each job's wait when it finishes; cancels cancelled attempts' jobs.
+    /// Submits the run's jobs and watches the queue until cancelled: one query per interval
+    /// while jobs are waited for, ending each job's wait when it finishes; cancels cancelled
+    /// attempts' jobs.
     public func run(resources: RunResources) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.submitJobs(resources: resources) }
+            group.addTask { await self.watchQueue(resources: resources) }
+        }
+    }
+
+    /// The queue watch of `run(resources:)`.
+    private func watchQueue(resources: RunResources) async {
         var interval = PollInterval(minimum: configuration.minimumPollInterval, maximum: configuration.maximumPollInterval)
         var waited = Duration.zero
         while !Task.isCancelled {
@@ -76,28 +82,44 @@ public final class SlurmExecutor: RemoteExecutor {
         }
     }
 
-    /// After the run: one `scancel` of every job of the run still queued or running when the
-    /// run was cancelled or a submission was interrupted, then waits (at most `settleLimit`)
-    /// until `squeue` lists none of them as queued, running or completing; nothing when every
-    /// job ended.
+    /// One `scancel` of every job of the run (selected by its job name), once: call it as soon
+    /// as the run is cancelled, beside the engine's unwinding, so the scheduler starts on it at
+    /// once. Not cancellable: run it in a task of its own.
+    public func cancelAll(resources: RunResources) async {
+        guard cancelledAll.withLock({ done in defer { done = true }; return !done }) else { return }
+        await cancelJobs(["--name=\(configuration.runName)"], resources: resources)
+    }
+
+    /// After the run: when it was cancelled or jobs were left (a submission interrupted),
+    /// `cancelAll` unless done, then waits (at most `settleLimit`) until `squeue` lists none of
+    /// the run's jobs as queued, running or completing. A job still queued or running then was
+    /// submitted after that `scancel`: one more `scancel` takes those. Nothing when every job
+    /// ended.
     public func finish(cancelled: Bool, resources: RunResources, settleLimit: Duration = .milliseconds(1500)) async {
         let (waiting, toCancel) = jobs.poll()
         guard cancelled || !waiting.isEmpty || !toCancel.isEmpty else { return }
-        await cancelJobs(["--name=\(configuration.runName)"], resources: resources)
+        await cancelAll(resources: resources)
         let deadline = ContinuousClock.now + settleLimit
+        var late: Set<String> = []
         while ContinuousClock.now < deadline {
             let active = try? await resources.childProcesses.run(
-                arguments: ["squeue", "--noheader", "--name=\(configuration.runName)", "--format=%i"],
+                arguments: ["squeue", "--noheader", "--array", "--name=\(configuration.runName)", "--format=%i|%T|%r"],
                 environment: configuration.environment, workingDirectory: nil)
             guard let active, active.status == .exited(0), !active.standardOutput.isEmpty else { return }
-            try? await Task.sleep(for: .milliseconds(100))
+            let snapshot = QueueSnapshot(parsing: String(decoding: active.standardOutput, as: UTF8.self))
+            let missed = Set(snapshot.entries.filter { $0.value.state != "COMPLETING" }.keys).subtracting(late)
+            if !missed.isEmpty {
+                late.formUnion(missed)
+                await cancelJobs(missed.sorted(), resources: resources)
+            }
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 
     /// One query; returns whether any job changed state.
     private func poll(resources: RunResources) async -> Bool {
         let (waiting, toCancel) = jobs.poll()
-        if !toCancel.isEmpty { await cancelJobs(toCancel, resources: resources) }
+        if !toCancel.isEmpty, !cancelledAll.withLock({ $0 }) { await cancelJobs(toCancel, resources: resources) }
         guard !waiting.isEmpty else { return false }
         guard let result = try? await resources.childProcesses.run(
             arguments: QueueSnapshot.arguments(runName: configuration.runName), environment: configuration.environment,
@@ -109,42 +131,80 @@ public final class SlurmExecutor: RemoteExecutor {
         for (id, _) in waiting {
             let entry = snapshot.entries[id]
             guard let (stateChanged, job) = jobs.observe(id, state: entry?.state) else { continue }
-            if stateChanged, let entry {
-                changed = true
-                job.log("slurm job \(id) \(entry.state)" + (entry.reason == "None" ? "" : " (\(entry.reason))"))
+            if let entry, QueueSnapshot.activeStates.contains(entry.state) {
+                if stateChanged {
+                    changed = true
+                    Self.report(RemoteJobStatus(job: id, state: entry.state, reason: entry.reason), to: job)
+                }
+                continue
             }
-            if let entry, QueueSnapshot.activeStates.contains(entry.state) { continue }
             // Ended, or not listed twice in a row (a job can be missing from a query right
             // after its submission).
             if entry == nil, job.missed < 2 { continue }
             changed = true
-            jobs.finish(id, with: await outcome(of: id, job: job, entry: entry))
+            let (result, status) = await outcome(of: id, job: job, entry: entry, resources: resources)
+            Self.report(status, to: job)
+            jobs.finish(id, with: result)
         }
         return changed
     }
 
-    /// How job `id` ended: from its completion record, else from the scheduler's state.
-    private func outcome(of id: String, job: SlurmJobTable.Waiting, entry: QueueSnapshot.Entry?) async
-        -> Result<ActionRecord, any Error>
+    /// Reports `status` through `job`, with the log line `slurm job 65 RUNNING`, with the reason
+    /// when Slurm gives one, e.g. `slurm job 65 PENDING (Resources)`.
+    private static func report(_ status: RemoteJobStatus, to job: SlurmJobTable.Waiting) {
+        var status = status
+        if status.reason == "None" || status.reason == "" { status.reason = nil }
+        job.report(status, "slurm job \(status.job) \(status.state)" + (status.reason.map { " (\($0))" } ?? ""))
+    }
+
+    /// How job `id` ended: from its completion record, else from the scheduler's state; and its
+    /// final status. Its times: from the record when it has one (the operation's start on the
+    /// node and its run time), else from the queries (the first that saw it past waiting).
+    private func outcome(
+        of id: String, job: SlurmJobTable.Waiting, entry: QueueSnapshot.Entry?, resources: RunResources
+    ) async
+        -> (Result<ActionRecord, any Error>, RemoteJobStatus)
     {
         let stem = "\(configuration.jobDirectory)/\(job.name)"
+        let log = job.log
         let read = try? await BlockingIO.run { () -> (Data?, String) in
             let completion = FileManager.default.fileExists(atPath: "\(stem).done") ? try FileIO.read("\(stem).done") : nil
-            return (completion, Self.tail(ofLog: "\(stem).log"))
+            return (completion, Self.tail(ofLog: log))
         }
         let (completion, logTail) = read ?? (nil, "")
+        // Left the queue unseen and wrote nothing: the accounting says how it ended, if kept.
+        var entry = entry
+        if entry == nil, completion == nil { entry = await accounting(of: id, resources: resources) }
+        let now = ContinuousClock.now
+        var status = RemoteJobStatus(
+            job: id, state: entry?.state ?? "UNKNOWN", reason: entry?.reason, queueWait: (job.started ?? now) - job.submitted,
+            runTime: now - (job.started ?? now))
         guard let completion else {
-            guard let entry else { return .failure(SlurmError.jobVanished(job: id, logTail: logTail)) }
-            return .failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail))
+            guard let entry else { return (.failure(SlurmError.jobVanished(job: id, logTail: logTail)), status) }
+            return (.failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail)), status)
         }
         do {
             switch try RemoteCompletion(encoded: completion) {
-            case .succeeded(let record): return .success(record)
-            case .failed(let message): return .failure(SlurmError.operationFailed(job: id, message: message))
+            case .succeeded(let record):
+                if entry == nil { status.state = "COMPLETED" }
+                status.runTime = .seconds(record.seconds)
+                status.queueWait = .seconds(max(0, record.recordedAt - record.seconds - job.submittedAt))
+                return (.success(record), status)
+            case .failed(let message):
+                return (.failure(SlurmError.operationFailed(job: id, message: message)), status)
             }
         } catch {
-            return .failure(SlurmError.unreadableCompletion(job: id, reason: String(describing: error)))
+            return (.failure(SlurmError.unreadableCompletion(job: id, reason: String(describing: error))), status)
         }
+    }
+
+    /// What `sacct` says of job `id`; nil where the cluster keeps no accounting.
+    private func accounting(of id: String, resources: RunResources) async -> QueueSnapshot.Entry? {
+        guard let result = try? await resources.childProcesses.run(
+            arguments: QueueSnapshot.accountingArguments(job: id), environment: configuration.environment, workingDirectory: nil),
+            result.status == .exited(0)
+        else { return nil }
+        return QueueSnapshot(parsingAccounting: String(decoding: result.standardOutput, as: UTF8.self)).entries[id]
     }
 
     /// `scancel` with `arguments` (job ids, or `--name=…`).
@@ -154,7 +214,7 @@ public final class SlurmExecutor: RemoteExecutor {
     }
 
     /// Sleeps until the rate limit allows the next submission.
-    private func waitForSubmissionSlot() async throws {
+    func waitForSubmissionSlot() async throws {
         let interval = configuration.submissionInterval
         let slot = nextSubmission.withLock { next in
             let slot = max(next, .now)

@@ -7,10 +7,18 @@ final class SlurmJobTable: Sendable {
     struct Waiting {
         /// Its file names' stem in the job directory, e.g. `job-3`.
         var name: String
+        /// Its log's path (Slurm's `--output`).
+        var log: String
         /// Resumed with the job's record or failure.
         var continuation: CheckedContinuation<ActionRecord, any Error>
-        /// Reports its state changes (the node's log).
-        var log: @Sendable (String) -> Void
+        /// Reports its state changes (the node's progress: a log line and the job's status).
+        var report: @Sendable (RemoteJobStatus, String) -> Void
+        /// When `sbatch` returned its id.
+        var submitted: ContinuousClock.Instant
+        /// The same, in seconds since 1970 (to compare with the worker's record).
+        var submittedAt: Double
+        /// When a query first saw it past waiting (running or ended).
+        var started: ContinuousClock.Instant?
         /// Its state in the last query, `SUBMITTED` before the first.
         var state = "SUBMITTED"
         /// Queries in a row that did not list it.
@@ -26,6 +34,7 @@ final class SlurmJobTable: Sendable {
         /// Whether a job arrived since the poller last looked.
         var arrived = false
         var counter = 0
+        var arrays = 0
         var statistics = SlurmStatistics()
     }
 
@@ -39,9 +48,20 @@ final class SlurmJobTable: Sendable {
         }
     }
 
-    /// Counts a submission.
-    func submitted() {
-        state.withLock { $0.statistics.submitted += 1 }
+    /// A new name for a job array's files.
+    func nextArrayName() -> String {
+        state.withLock { state in
+            state.arrays += 1
+            return "array-\(state.arrays)"
+        }
+    }
+
+    /// Counts `count` jobs submitted with one `sbatch`.
+    func submitted(_ count: Int) {
+        state.withLock { state in
+            state.statistics.submitted += count
+            state.statistics.submissions += 1
+        }
     }
 
     /// Counts a queue query.
@@ -104,6 +124,7 @@ final class SlurmJobTable: Sendable {
                 changed = newState != job.state
                 job.state = newState
                 job.missed = 0
+                if job.started == nil, !RemoteJobStatus(job: id, state: newState).isWaiting { job.started = .now }
             } else {
                 job.missed += 1
             }
@@ -121,8 +142,10 @@ final class SlurmJobTable: Sendable {
 
 /// What a run asked of Slurm.
 public struct SlurmStatistics: Hashable, Sendable {
-    /// Jobs submitted (`sbatch` calls that returned a job id).
+    /// Jobs submitted (each task of a job array counts).
     public var submitted = 0
+    /// `sbatch` calls that returned a job id.
+    public var submissions = 0
     /// Queue queries (`squeue` calls).
     public var queries = 0
 }

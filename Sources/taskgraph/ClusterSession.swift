@@ -27,19 +27,32 @@ struct ClusterSession {
         return ClusterSession(executor: SlurmExecutor(configuration: configuration))
     }
 
-    /// Runs `work` with the queue watched beside it.
+    /// Runs `work` with the queue watched beside it. Cancelled (Ctrl-C, SIGTERM), it cancels
+    /// every job of the run with one `scancel` at once, while the engine unwinds, and returns
+    /// once that `scancel` has returned too.
     func running<Result: Sendable>(
         resources: RunResources, _ work: @escaping @Sendable () async -> Result
     ) async -> Result {
-        await withTaskGroup(of: Result?.self) { group in
-            group.addTask { await executor.run(resources: resources); return nil }
-            let result = await work()
-            group.cancelAll()
-            return result
+        let cancelling = Locked<Task<Void, Never>?>(nil)
+        let result = await withTaskCancellationHandler {
+            await withTaskGroup(of: Result?.self) { group in
+                group.addTask { await executor.run(resources: resources); return nil }
+                let result = await work()
+                group.cancelAll()
+                return result
+            }
+        } onCancel: {
+            // A task of its own: the run's tasks are all cancelled, and a cancelled task's child
+            // process (scancel) would be ended.
+            let executor = executor
+            cancelling.withLock { $0 = Task.detached { await executor.cancelAll(resources: resources) } }
         }
+        await cancelling.withLock { $0 }?.value
+        return result
     }
 
-    /// After the run: cancels the jobs left (one `scancel`), removes the job directory unless
+    /// After the run: cancels the jobs left (one `scancel`, unless `running` did), waits until
+    /// they left the queue, removes the job directory unless
     /// something failed (its logs are kept for reading), and prints what was asked of Slurm.
     func finish(cancelled: Bool, failed: Bool, resources: RunResources) async {
         await executor.finish(cancelled: cancelled, resources: resources)
@@ -50,7 +63,8 @@ struct ClusterSession {
         let statistics = executor.statistics
         let jobs = statistics.submitted == 1 ? "1 job" : "\(statistics.submitted) jobs"
         let queries = statistics.queries == 1 ? "1 queue query" : "\(statistics.queries) queue queries"
-        TextOutput.standardError.write("slurm: \(jobs) submitted, \(queries) (run \(configuration.runName))"
+        let calls = statistics.submissions == 1 ? "1 sbatch call" : "\(statistics.submissions) sbatch calls"
+        TextOutput.standardError.write("slurm: \(jobs) submitted, \(queries) (run \(configuration.runName), \(calls))"
             + (failed || cancelled ? "; job files and logs in \(configuration.jobDirectory)" : "") + "\n")
         TextOutput.standardError.flush()
     }

@@ -14,6 +14,7 @@ struct RunPresenter {
     private let eventOutput: TextOutput?
     private let trace: (recorder: TraceRecorder, path: String)?
     private let reportRecorder: ReportRecorder?
+    private let remoteJobs = RemoteJobLog()
 
     /// - Parameters:
     ///   - plain: plain log lines even on a terminal (`--no-progress`).
@@ -52,7 +53,8 @@ struct RunPresenter {
         }
         reportRecorder = recordsReport ? ReportRecorder(graph: graph, pipeline: pipeline, command: CommandLine.arguments) : nil
         if let reportRecorder { sinks.append(reportRecorder) }
-        sink = sinks.count == 1 ? sinks[0] : EventFanOut(sinks)
+        sinks.append(remoteJobs)
+        sink = EventFanOut(sinks)
     }
 
     /// Runs `body` with the live display (if any) drawing beside it, in one task group; the
@@ -94,7 +96,9 @@ struct RunPresenter {
                 output.write("taskgraph: cannot write the trace: \(error)\n")
             }
         }
-        output.write("\n" + RunSummary(report: report, graph: graph).render())
+        var summary = RunSummary(report: report, graph: graph)
+        summary.remoteJobs = remoteJobs.lastStatuses
+        output.write("\n" + summary.render())
         output.flush()
     }
 

@@ -29,7 +29,7 @@ import Testing
     /// `text` with job ids and times replaced (`slurm job N`, `T`) and runs of spaces made one,
     /// for exact comparisons.
     private func normalized(_ text: String) -> String {
-        text.replacing(/slurm job \d+/, with: "slurm job N").replacing(/\ +(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)\ +/, with: " T ")
+        text.replacing(/slurm job \d+/, with: "slurm job N").replacing(/\ +(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)(?=\ )/, with: " T")
             .replacing(/\ +/, with: " ")
     }
 
@@ -45,7 +45,7 @@ import Testing
 
     /// The run's jobs `squeue` lists as queued, running or completing.
     private func activeJobs(of run: String) async throws -> String {
-        try await SlurmCluster.command(["squeue", "--noheader", "--name=\(run)", "--format=%i %T"]).stdout
+        try await SlurmCluster.command(["squeue", "--noheader", "--array", "--name=\(run)", "--format=%i %T"]).stdout
     }
 
     @Test func photosOnTheClusterAreByteIdenticalToALocalRunAndASecondRunSubmitsNoJob() async throws {
@@ -90,16 +90,27 @@ import Testing
                 path: after.txt
 
             """, to: "failing.yaml", in: driver)
-        let result = try await run(["failing.yaml", "--output", "out"], in: driver, store: store)
+        let result = try await run(["failing.yaml", "--output", "out", "--events", "events.jsonl"], in: driver, store: store)
         #expect(result.status == 1)
-        #expect(line("broken ", in: result.stderr) == "broken failed T 'sh' exited with status 3 (slurm job N)")
-        #expect(line("after ", in: result.stderr) == "after skipped - 'broken' failed")
+        // The summary's columns: time, queue wait, run time.
+        #expect(line("broken ", in: result.stderr) == "broken failed T T T 'sh' exited with status 3 (slurm job N)")
+        #expect(line("after ", in: result.stderr) == "after skipped - - - 'broken' failed")
         #expect(line("slow ", in: result.stderr)?.hasPrefix(
-            "slow failed T slurm job N ended TIMEOUT (TimeLimit); log: slurmstepd-localhost: error: *** JOB ") == true,
+            "slow failed T T T slurm job N ended TIMEOUT (TimeLimit); log: slurmstepd-localhost: error: *** JOB ") == true,
             "\(result.stderr)")
         #expect(line("slow ", in: result.stderr)?.hasSuffix(" DUE TO TIME LIMIT ***") == true, "\(result.stderr)")
-        #expect(line("hog ", in: result.stderr)?.hasPrefix("hog failed T slurm job N ended FAILED (JobLaunchFailure); log: ") == true,
+        #expect(line("hog ", in: result.stderr)?.hasPrefix("hog failed T T T slurm job N ended FAILED (JobLaunchFailure); log: ") == true,
             "\(result.stderr)")
+        #expect(line("3 remote jobs: ", in: result.stderr)?.hasPrefix("3 remote jobs: queue wait T in all (longest ")
+            == true, "\(result.stderr)")
+        // The events carry each job's id, state and reason; its end, its times.
+        let events = try String(contentsOf: driver.appendingPathComponent("events.jsonl"), encoding: .utf8)
+        let slow = events.split(separator: "\n").filter { $0.contains("\"id\":\"slow\"") && $0.contains("\"job\":") }
+            .map { normalized(String($0[$0.range(of: "\"job\":")!.lowerBound...])).replacing(/\d+(\.\d+)?/, with: "D") }
+        #expect(slow.first == "\"job\":{\"id\":\"D\",\"state\":\"SUBMITTED\"}}", "\(slow)")
+        #expect(slow.contains("\"job\":{\"id\":\"D\",\"state\":\"RUNNING\"}}"), "\(slow)")
+        #expect(slow.last == "\"job\":{\"id\":\"D\",\"state\":\"TIMEOUT\",\"reason\":\"TimeLimit\",\"queue_wait\":D,\"run_time\":D}}",
+            "\(slow)")
         #expect(line("hog ", in: result.stderr)?.contains("Exceeded job memory limit") == true, "\(result.stderr)")
         #expect(result.stderr.contains("\n3 failed, 1 skipped in "))
         #expect(!FileManager.default.fileExists(atPath: driver.appendingPathComponent("out/after.txt").path))

@@ -12,7 +12,7 @@ import Testing
 
     @Test func oneQuerySelectsTheRunsJobsByName() {
         #expect(QueueSnapshot.arguments(runName: "taskgraph-1") == [
-            "squeue", "--noheader", "--states=all", "--name=taskgraph-1", "--format=%i|%T|%r",
+            "squeue", "--noheader", "--array", "--states=all", "--name=taskgraph-1", "--format=%i|%T|%r",
         ])
     }
 
@@ -24,5 +24,13 @@ import Testing
         #expect(interval.current == .seconds(1))
         interval.reset()
         #expect(interval.current == .milliseconds(200))
+    }
+
+    @Test func accountingGivesTheStatesFirstWordAndTheExitCodeAsReason() {
+        let snapshot = QueueSnapshot(parsingAccounting: "65|CANCELLED by 1000|0:15\n66_2|OUT_OF_MEMORY|0:125\n")
+        #expect(snapshot.entries == [
+            "65": QueueSnapshot.Entry(state: "CANCELLED", reason: "exit code 0:15"),
+            "66_2": QueueSnapshot.Entry(state: "OUT_OF_MEMORY", reason: "exit code 0:125"),
+        ])
     }
 }

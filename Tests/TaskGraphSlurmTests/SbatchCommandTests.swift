@@ -10,7 +10,7 @@ import TaskGraphCore
     @Test func everyResourceKeyBecomesItsSbatchOption() {
         let settings = ClusterSettings(
             cpus: 4, memory: "2G", time: .seconds(90), partition: "gpu", slurmArguments: ["--qos=short"])
-        #expect(SbatchCommand.arguments(name: "job-7", settings: settings, configuration: configuration) == [
+        #expect(SbatchCommand.arguments(name: "job-7", options: SbatchCommand.options(for: settings), configuration: configuration) == [
             "sbatch", "--parsable", "--job-name=taskgraph-run", "--output=/shared/store/jobs/taskgraph-run/job-7.log",
             "--chdir=/shared/store/jobs/taskgraph-run", "--cpus-per-task=4", "--mem=2G", "--time=2", "--partition=gpu",
             "--qos=short",
@@ -19,7 +19,17 @@ import TaskGraphCore
     }
 
     @Test func withoutResourcesOnlyTheJobItselfIsNamed() {
-        #expect(SbatchCommand.arguments(name: "job-1", settings: ClusterSettings(), configuration: configuration).count == 6)
+        #expect(SbatchCommand.arguments(name: "job-1", options: SbatchCommand.options(for: ClusterSettings()), configuration: configuration).count == 6)
+    }
+
+    @Test func jobsWithTheSameOptionsGoAsOneArrayWhoseTasksReadTheirJobFileFromTheList() {
+        let list = "/shared/store/jobs/taskgraph-run/array-2.list"
+        #expect(SbatchCommand.arguments(list: list, count: 3, options: ["--mem=2G"], configuration: configuration) == [
+            "sbatch", "--parsable", "--job-name=taskgraph-run", "--output=/shared/store/jobs/taskgraph-run/array-2_%a.log",
+            "--chdir=/shared/store/jobs/taskgraph-run", "--array=0-2", "--mem=2G",
+            "--wrap=exec '/opt/taskgraph'\\''s/bin/taskgraph' 'worker' '--store' '/shared/store' "
+                + "\"$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" '/shared/store/jobs/taskgraph-run/array-2.list')\"",
+        ])
     }
 
     @Test func timeLimitsAreWholeMinutesRoundedUp() {

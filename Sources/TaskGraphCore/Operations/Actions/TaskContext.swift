@@ -77,6 +77,11 @@ public struct TaskContext: Sendable {
     public func log(_ line: String) {
         progressHandler?(ProgressUpdate(message: line))
     }
+
+    /// Reports where a remote attempt stands (a `RemoteExecutor`), with a log line saying so.
+    public func report(_ status: RemoteJobStatus, message: String) {
+        progressHandler?(ProgressUpdate(message: message, remote: status))
+    }
 }
 
 /// A progress report from a running action.
@@ -95,6 +100,8 @@ public struct ProgressUpdate: Sendable, Hashable, Codable {
     public var unit: Unit = .items
     /// A log line, when this update carries one.
     public var message: String?
+    /// With a log line from a remote attempt: its job's state.
+    public var remote: RemoteJobStatus?
 
     /// A numeric progress update.
     public init(completed: Int64, total: Int64?, unit: Unit) {
@@ -103,8 +110,9 @@ public struct ProgressUpdate: Sendable, Hashable, Codable {
         self.unit = unit
     }
 
-    /// A log line.
-    public init(message: String) {
+    /// A log line, from a remote attempt's job when `remote` is given.
+    public init(message: String, remote: RemoteJobStatus? = nil) {
         self.message = message
+        self.remote = remote
     }
 }
