@@ -13,6 +13,7 @@
 #   bench/run-runners.sh          # ~4 min: 2,000 tasks of each shape, 10,000 random; Snakemake once
 #   bench/run-runners.sh --long   # 2,000 and 10,000 tasks of each shape, RUNS=5
 #   TOOLS="taskgraph make" RUNS=3 bench/run-runners.sh
+#   TASKGRAPH=/tmp/taskgraph-before CASES=random:2000 bench/run-runners.sh
 # Progress goes to standard error, the tables to standard output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,9 @@ long=0
 [[ ${1:-} == --long ]] && long=1
 RUNS=${RUNS:-$((long ? 5 : 3))}
 JOBS=${JOBS:-2}
-TOOLS=${TOOLS:-"taskgraph ninja make snakemake xargs"}
+# taskgraph-tmpfs: taskgraph with its cache (written for every task) in /dev/shm, to tell the
+# cost of spawning from the cost of the store's files on disk.
+TOOLS=${TOOLS:-"taskgraph taskgraph-tmpfs ninja make snakemake xargs"}
 # Snakemake takes 20-40 s for 2,000 tasks: one run of the random graph only, never 10,000 tasks.
 SNAKEMAKE_SHAPES=${SNAKEMAKE_SHAPES:-$([[ $long == 1 ]] && echo "chain fan random" || echo random)}
 if [[ $long == 1 ]]; then
@@ -32,14 +35,23 @@ fi
 work=$root/bench/.work/runners
 rm -rf "$work" && mkdir -p "$work"
 
-swift build -c release --product taskgraph >/dev/null
-tg=$(swift build -c release --show-bin-path)/taskgraph
+# TASKGRAPH=path: that binary instead of this tree's release build (to compare two builds).
+if [[ -n ${TASKGRAPH:-} ]]; then
+  tg=$TASKGRAPH
+else
+  swift build -c release --product taskgraph >/dev/null
+  tg=$(swift build -c release --show-bin-path)/taskgraph
+fi
 
+shm_cache=/dev/shm/taskgraph-runners-cache.$$
+trap 'rm -rf "$shm_cache"' EXIT
 tools=()
 for tool in $TOOLS; do
   case $tool in
     ninja | make | snakemake | xargs)
       if command -v "$tool" >/dev/null 2>&1; then tools+=("$tool"); else echo "$tool: not installed; skipped"; fi ;;
+    taskgraph-tmpfs)
+      if [[ -d /dev/shm ]]; then tools+=("$tool"); else echo "$tool: no /dev/shm; skipped"; fi ;;
     *) tools+=("$tool") ;;
   esac
 done
@@ -69,6 +81,9 @@ run_tool() {
   clean "$dir"
   case $tool in
     taskgraph) run_in "$name" "$dir" "$tasks" "$tg" run dag.yaml --jobs "$JOBS" --output tgout --cache-dir .tgcache --no-progress ;;
+    taskgraph-tmpfs)
+      rm -rf "$shm_cache"
+      run_in "$name" "$dir" "$tasks" "$tg" run dag.yaml --jobs "$JOBS" --output tgout --cache-dir "$shm_cache" --no-progress ;;
     ninja) run_in "$name" "$dir" "$tasks" ninja -j"$JOBS" ;;
     make) run_in "$name" "$dir" "$tasks" make -j"$JOBS" ;;
     snakemake) run_in "$name" "$dir" "$tasks" snakemake -c"$JOBS" --quiet ;;
@@ -93,7 +108,7 @@ for case in $CASES; do
       if [[ $tool == snakemake ]]; then
         [[ $run == 1 && $tasks -le 2000 && " $SNAKEMAKE_SHAPES " == *" $shape "* ]] || continue
       fi
-      run_tool "$case-$tool" "$tool" "$dir/$tool" "$tasks" "$shape"
+      run_tool "$case-$tool" "$tool" "$dir/${tool%-tmpfs}" "$tasks" "$shape"
     done
   done
   floor=$(column "$case-xargs" 1 2>/dev/null || echo)
@@ -108,6 +123,7 @@ for case in $CASES; do
     label=$tool
     case $tool in
       taskgraph) label="taskgraph run --jobs $JOBS" ;;
+      taskgraph-tmpfs) label="taskgraph, cache in /dev/shm" ;;
       ninja) label="ninja -j$JOBS" ;;
       make) label="make -j$JOBS" ;;
       snakemake) label="snakemake -c$JOBS" ;;
