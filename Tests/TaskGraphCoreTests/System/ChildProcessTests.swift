@@ -274,7 +274,7 @@ struct ChildProcessTests {
     }
 
     @Test func withoutPidfdsTheReaperPollsForExitsWithTheSameResults() async throws {
-        let children = ChildProcesses(spawningOn: BlockingThreadPool(maximumThreads: 1), pollsExits: true)
+        let children = ChildProcesses(pollsExits: true)
         let environment = Self.environment
         let output = try await children.run(
             arguments: ["sh", "-c", "echo out; echo err >&2; exit 4"], environment: environment,
