@@ -204,6 +204,20 @@ struct ChildProcessTests {
         }
     }
 
+    @Test func aTaskCancelledBeforeItsChildIsSpawnedSpawnsNone() async throws {
+        try await withTemporaryDirectory { directory in
+            let marker = directory + "/started"
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await run(["touch", marker])
+            }
+            await #expect(throws: CancellationError.self) { try await task.value }
+            await resources.childProcesses.shutDown()
+            let started = try await BlockingIO.run { access(marker, F_OK) == 0 }
+            #expect(!started)
+        }
+    }
+
     @Test func killsAChildThatIgnoresSIGTERMAfterTheGracePeriod() async throws {
         try await withTemporaryDirectory { directory in
             let pidFile = directory + "/pids"
