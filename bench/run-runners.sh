@@ -13,7 +13,7 @@
 #   bench/run-runners.sh          # ~4 min: 2,000 tasks of each shape, 10,000 random; Snakemake once
 #   bench/run-runners.sh --long   # 2,000 and 10,000 tasks of each shape, RUNS=5
 #   TOOLS="taskgraph make" RUNS=3 bench/run-runners.sh
-#   TASKGRAPH=/tmp/taskgraph-before CASES=random:2000 bench/run-runners.sh
+#   TASKGRAPH_BASELINE=/tmp/taskgraph-before bench/run-runners.sh   # adds rows for that build
 # Progress goes to standard error, the tables to standard output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +43,9 @@ else
   tg=$(swift build -c release --show-bin-path)/taskgraph
 fi
 
+# TASKGRAPH_BASELINE=path: also that build (say, of main), alternating with this one.
+baseline=${TASKGRAPH_BASELINE:-}
+[[ -n $baseline ]] && TOOLS="baseline baseline-tmpfs $TOOLS"
 shm_cache=/dev/shm/taskgraph-runners-cache.$$
 trap 'rm -rf "$shm_cache"' EXIT
 tools=()
@@ -50,7 +53,7 @@ for tool in $TOOLS; do
   case $tool in
     ninja | make | snakemake | xargs)
       if command -v "$tool" >/dev/null 2>&1; then tools+=("$tool"); else echo "$tool: not installed; skipped"; fi ;;
-    taskgraph-tmpfs)
+    taskgraph-tmpfs | baseline-tmpfs)
       if [[ -d /dev/shm ]]; then tools+=("$tool"); else echo "$tool: no /dev/shm; skipped"; fi ;;
     *) tools+=("$tool") ;;
   esac
@@ -80,10 +83,11 @@ run_tool() {
   local name=$1 tool=$2 dir=$3 tasks=$4 shape=$5 parallel=$JOBS
   clean "$dir"
   case $tool in
-    taskgraph) run_in "$name" "$dir" "$tasks" "$tg" run dag.yaml --jobs "$JOBS" --output tgout --cache-dir .tgcache --no-progress ;;
-    taskgraph-tmpfs)
-      rm -rf "$shm_cache"
-      run_in "$name" "$dir" "$tasks" "$tg" run dag.yaml --jobs "$JOBS" --output tgout --cache-dir "$shm_cache" --no-progress ;;
+    taskgraph | taskgraph-tmpfs | baseline | baseline-tmpfs)
+      local bin=$tg cache=.tgcache
+      [[ $tool == baseline* ]] && bin=$baseline
+      [[ $tool == *-tmpfs ]] && { cache=$shm_cache; rm -rf "$shm_cache"; }
+      run_in "$name" "$dir" "$tasks" "$bin" run dag.yaml --jobs "$JOBS" --output tgout --cache-dir "$cache" --no-progress ;;
     ninja) run_in "$name" "$dir" "$tasks" ninja -j"$JOBS" ;;
     make) run_in "$name" "$dir" "$tasks" make -j"$JOBS" ;;
     snakemake) run_in "$name" "$dir" "$tasks" snakemake -c"$JOBS" --quiet ;;
@@ -108,7 +112,8 @@ for case in $CASES; do
       if [[ $tool == snakemake ]]; then
         [[ $run == 1 && $tasks -le 2000 && " $SNAKEMAKE_SHAPES " == *" $shape "* ]] || continue
       fi
-      run_tool "$case-$tool" "$tool" "$dir/${tool%-tmpfs}" "$tasks" "$shape"
+      tool_dir=${tool%-tmpfs}; [[ $tool_dir == baseline ]] && tool_dir=taskgraph
+      run_tool "$case-$tool" "$tool" "$dir/$tool_dir" "$tasks" "$shape"
     done
   done
   floor=$(column "$case-xargs" 1 2>/dev/null || echo)
@@ -124,6 +129,8 @@ for case in $CASES; do
     case $tool in
       taskgraph) label="taskgraph run --jobs $JOBS" ;;
       taskgraph-tmpfs) label="taskgraph, cache in /dev/shm" ;;
+      baseline) label="baseline taskgraph run --jobs $JOBS" ;;
+      baseline-tmpfs) label="baseline taskgraph, cache in /dev/shm" ;;
       ninja) label="ninja -j$JOBS" ;;
       make) label="make -j$JOBS" ;;
       snakemake) label="snakemake -c$JOBS" ;;
