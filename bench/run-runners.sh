@@ -6,8 +6,9 @@
 # Every run starts cold: no outputs, nothing remembered (taskgraph: an empty --cache-dir; ninja:
 # no .ninja_log; Snakemake: no .snakemake). Tools alternate run by run; times are medians of RUNS
 # runs. Columns: wall time, user+sys CPU of the tool and its children, peak RSS of the tool
-# (/usr/bin/time), wall time per task, and the overhead per task over the floor:
-# (wall - floor wall) / tasks. The floor is `xargs -P JOBS -n 1 touch` over the task list, no
+# (/usr/bin/time), wall time per task, and the overhead per task over the floor,
+# (wall - floor wall) / tasks, and in CPU time, (user+sys - floor user+sys) / tasks, which other
+# load on the machine disturbs less than wall time. The floor is `xargs -P JOBS -n 1 touch` over the task list, no
 # dependencies; for the chain, whose tasks cannot overlap, `xargs -P 1`.
 #
 #   bench/run-runners.sh          # ~4 min: 2,000 tasks of each shape, 10,000 random; Snakemake once
@@ -101,7 +102,7 @@ median() { sort -n | awk '{a[NR]=$1} END {if (NR) print (NR%2 ? a[(NR+1)/2] : (a
 column() { awk -v k="$2" '{print $k}' "$work/$1.samples" | median; }
 
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start; $(date -u '+%Y-%m-%d %H:%M') UTC; commit $(git rev-parse --short HEAD)"
-echo "ninja $(ninja --version 2>/dev/null || echo -); $(make --version 2>/dev/null | head -n 1 || echo make -); snakemake $(snakemake --version 2>/dev/null || echo -); jobs $JOBS; median of $RUNS runs (Snakemake: 1)"
+echo "ninja $(ninja --version 2>/dev/null || echo -); $(make --version 2>/dev/null | sed -n 1p); snakemake $(snakemake --version 2>/dev/null || echo -); jobs $JOBS; median of $RUNS runs (Snakemake: 1)"
 for case in $CASES; do
   shape=${case%:*} tasks=${case#*:}
   dir=$work/$shape-$tasks
@@ -117,12 +118,13 @@ for case in $CASES; do
     done
   done
   floor=$(column "$case-xargs" 1 2>/dev/null || echo)
+  floor_cpu=$(column "$case-xargs" 2 2>/dev/null || echo)
   make_wall=$(column "$case-make" 1 2>/dev/null || echo)
   echo
   echo "### $shape, $tasks tasks ($edges edges)"
   echo
-  echo "| tool | wall | range | user+sys | peak RSS | per task | over the floor, per task | ÷ floor | ÷ make |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| tool | wall | range | user+sys | peak RSS | per task | over the floor, per task | CPU over the floor, per task | ÷ floor | ÷ make |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   for tool in "${tools[@]}"; do
     [[ -s $work/$case-$tool.samples ]] || continue
     label=$tool
@@ -139,12 +141,13 @@ for case in $CASES; do
     samples=$work/$case-$tool.samples
     awk -v l="$label" -v n="$tasks" -v w="$(column "$case-$tool" 1)" -v c="$(column "$case-$tool" 2)" \
       -v m="$(column "$case-$tool" 3)" -v lo="$(cut -d' ' -f1 "$samples" | sort -n | head -n 1)" \
-      -v hi="$(cut -d' ' -f1 "$samples" | sort -n | tail -n 1)" -v f="$floor" -v mk="$make_wall" 'BEGIN {
+      -v hi="$(cut -d' ' -f1 "$samples" | sort -n | tail -n 1)" -v f="$floor" -v fc="$floor_cpu" -v mk="$make_wall" 'BEGIN {
         over = f == "" ? "-" : sprintf("%.0f µs", (w - f) / n * 1e6)
+        over_cpu = fc == "" ? "-" : sprintf("%.0f µs", (c - fc) / n * 1e6)
         rf = f == "" ? "-" : sprintf("%.2f×", w / f)
         rm = mk == "" ? "-" : sprintf("%.2f×", w / mk)
-        printf "| %s | %.3f s | %.3f-%.3f s | %.2f s | %.1f MiB | %.0f µs | %s | %s | %s |\n",
-          l, w, lo, hi, c, m / 1024, w / n * 1e6, over, rf, rm }'
+        printf "| %s | %.3f s | %.3f-%.3f s | %.2f s | %.1f MiB | %.0f µs | %s | %s | %s | %s |\n",
+          l, w, lo, hi, c, m / 1024, w / n * 1e6, over, over_cpu, rf, rm }'
   done
 done
 echo
