@@ -1,21 +1,18 @@
 import Foundation
 
 /// The child processes of one run: each runs in its own process group, and one reaper thread
-/// (`ChildReaper`) reads every child's output, notices its exit and reaps it, so a running child
-/// holds no thread. Cancellable.
+/// (`ChildReaper`) spawns every child, reads its output, notices its exit and reaps it, so a
+/// running child holds no thread and starting one costs no hop but the one to the reaper.
+/// Cancellable.
 public final class ChildProcesses: Sendable {
     /// The groups that may be signalled.
     let registry = ChildRegistry()
-    /// Reads the children's output and reaps them.
+    /// Spawns the children, reads their output and reaps them.
     private let reaper: ChildReaper
-    /// Where `posix_spawn`, a short blocking call, runs: one spawn at a time on one of the
-    /// pool's threads.
-    private let spawner: SerialLane
 
-    /// The children of a run whose spawning runs on `pool`.
+    /// The children of a run.
     /// - Parameter pollsExits: Find exits by polling `waitid`, as without pidfds (for tests).
-    init(spawningOn pool: BlockingThreadPool, pollsExits: Bool = false) {
-        spawner = SerialLane(on: pool)
+    init(pollsExits: Bool = false) {
         reaper = ChildReaper(registry: registry, pollsExits: pollsExits)
     }
 
@@ -51,21 +48,19 @@ public final class ChildProcesses: Sendable {
         outputLimit: Int = defaultOutputLimit, errorTailLimit: Int = 64 << 10,
         gracePeriod: Duration = .seconds(2)
     ) async throws -> ProcessResult {
-        let registry = registry
-        let child = try await spawner.run {
-            try Self.spawn(
-                arguments: arguments, environment: environment, in: workingDirectory,
-                registry: registry)
-        }
-        // Entered after spawning, so a cancellation during the spawn fires onCancel right away.
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                reaper.watch(
-                    child, outputLimit: outputLimit, errorTailLimit: errorTailLimit,
-                    whenReaped: continuation)
+        let launch = ChildLaunch(
+            arguments: arguments, environment: environment, workingDirectory: workingDirectory,
+            outputLimit: outputLimit, errorTailLimit: errorTailLimit, gracePeriod: gracePeriod)
+        let reaper = reaper
+        let result = try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                reaper.start(launch, whenReaped: continuation)
             }
         } onCancel: {
-            terminate(child, gracePeriod: gracePeriod)
+            // Not spawned yet: the reaper thread spawns nothing, or terminates what it spawned.
+            if let child = launch.cancel() {
+                reaper.terminate(child, gracePeriod: gracePeriod)
+            }
         }
         if let usage = result.usage { UsageMeter.current?.add(usage) }
         try Task.checkCancellation()
@@ -91,16 +86,6 @@ public final class ChildProcesses: Sendable {
     /// Waits until the reaper thread has exited; it does once no child is left.
     func shutDown() async {
         await reaper.waitUntilIdle()
-    }
-
-    /// Sends SIGTERM to the child's group now and has the reaper send SIGKILL after
-    /// `gracePeriod`. Never blocks.
-    private func terminate(_ child: Child, gracePeriod: Duration) {
-        if registry.signalGroup(of: child.spawnNumber, SIGTERM) {
-            // A stopped group (a paused run) handles SIGTERM only once continued.
-            registry.continueIfStopped(child.spawnNumber)
-            reaper.killGroup(of: child, at: .now + gracePeriod)
-        }
     }
 
     /// The system's text for the error number `code`.

@@ -1,19 +1,21 @@
 import CSystemShims
 import Foundation
 
-/// One thread for all of a run's children: it waits with epoll on every child's pipes and exit
-/// (a pidfd; without pidfds, Linux before 5.3, it polls `waitid` every 50 ms), reads output as it
-/// comes, kills what is left of a group once its leader exits, drains the pipes for at most
-/// `WatchedChild.drainTimeout`, reaps the leader and resumes the task waiting for it. It also
-/// sends the SIGKILL due a grace period after a cancelled child's SIGTERM.
+/// One thread for all of a run's children: it spawns each child, waits with epoll on every
+/// child's pipes and exit (a pidfd; without pidfds, Linux before 5.3, it polls `waitid` every
+/// 50 ms), reads output as it comes, kills what is left of a group once its leader exits, drains
+/// the pipes for at most `WatchedChild.drainTimeout`, reaps the leader and resumes the task
+/// waiting for it. It also sends the SIGKILL due a grace period after a cancelled child's SIGTERM.
 ///
-/// The thread starts with the first child and exits once no child and no pending SIGKILL is left,
-/// so an idle run holds no reaper thread.
+/// The thread starts with the first child and exits once no child and no pending SIGKILL has
+/// been left for `lingerTime` (at once when `waitUntilIdle` is waiting), so an idle run holds no
+/// reaper thread and a run starting children one after the other starts one thread, not one per
+/// child.
 final class ChildReaper: Sendable {
     /// What the other threads ask of the reaper thread.
     private enum Command {
-        /// Watch a child just spawned.
-        case watch(WatchedChild)
+        /// Spawn a child and watch it until it is reaped.
+        case start(ChildLaunch, whenReaped: CheckedContinuation<ProcessResult, any Error>)
         /// Send SIGKILL to the child's group at the deadline, unless it was reaped by then.
         case killGroup(ChildProcesses.Child, at: ContinuousClock.Instant)
     }
@@ -31,6 +33,9 @@ final class ChildReaper: Sendable {
     /// Milliseconds between `waitid` checks of children without a pidfd.
     private static let exitPollInterval: Int32 = 50
 
+    /// How long the thread waits for another child once none is left, before it exits.
+    static let lingerTime = Duration.seconds(1)
+
     /// The token of the eventfd in epoll; children's tokens are their spawn number times 4 plus
     /// the source (0: stdout, 1: stderr, 2: exit).
     private static let wakeToken = UInt64.max
@@ -47,17 +52,21 @@ final class ChildReaper: Sendable {
         self.pollsExits = pollsExits
     }
 
-    /// Watches `child` until it is reaped, then resumes `whenReaped` with what it left.
-    func watch(
-        _ child: ChildProcesses.Child, outputLimit: Int, errorTailLimit: Int,
-        whenReaped: CheckedContinuation<ProcessResult, Never>
-    ) {
-        let collector = OutputCollector(
-            standardOutput: child.standardOutput, standardError: child.standardError,
-            outputLimit: outputLimit, errorTailLimit: errorTailLimit)
-        send(.watch(WatchedChild(
-            child: child, collector: collector, exitDescriptor: pollsExits ? -1 : tg_pidfd_open(child.pid),
-            whenReaped: whenReaped)))
+    /// Spawns the child `launch` describes and watches it until it is reaped, then resumes
+    /// `whenReaped` with what it left; resumes it with `CancellationError` if `launch` was
+    /// cancelled before the spawn, with `ChildProcessError` if the child cannot be started.
+    func start(_ launch: ChildLaunch, whenReaped: CheckedContinuation<ProcessResult, any Error>) {
+        send(.start(launch, whenReaped: whenReaped))
+    }
+
+    /// Sends SIGTERM to the child's group now and SIGKILL after `gracePeriod`, unless it was
+    /// reaped by then. Never blocks.
+    func terminate(_ child: ChildProcesses.Child, gracePeriod: Duration) {
+        if registry.signalGroup(of: child.spawnNumber, SIGTERM) {
+            // A stopped group (a paused run) handles SIGTERM only once continued.
+            registry.continueIfStopped(child.spawnNumber)
+            killGroup(of: child, at: .now + gracePeriod)
+        }
     }
 
     /// Sends SIGKILL to `child`'s group at `deadline` unless it was reaped by then.
@@ -74,6 +83,7 @@ final class ChildReaper: Sendable {
             let idle = mailbox.withLock { mailbox in
                 if !mailbox.isRunning { return true }
                 mailbox.idleWaiters.append(continuation)
+                Self.wake(mailbox.wakeDescriptor)
                 return false
             }
             if idle { continuation.resume() }
@@ -85,10 +95,7 @@ final class ChildReaper: Sendable {
         let start = mailbox.withLock { mailbox in
             mailbox.commands.append(command)
             if mailbox.isRunning {
-                if mailbox.wakeDescriptor >= 0 {
-                    var one: UInt64 = 1
-                    _ = write(mailbox.wakeDescriptor, &one, 8)
-                }
+                Self.wake(mailbox.wakeDescriptor)
                 return false
             }
             mailbox.isRunning = true
@@ -99,18 +106,33 @@ final class ChildReaper: Sendable {
         }
     }
 
-    /// The reaper thread: until nothing is left to watch.
+    /// Wakes the thread waiting in epoll through `descriptor`, its eventfd (-1: not waiting yet).
+    private static func wake(_ descriptor: Int32) {
+        guard descriptor >= 0 else { return }
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
+    }
+
+    /// The reaper thread: until nothing has been left to watch for `lingerTime`.
     private func runLoop() {
         var loop = ReaperLoop(registry: registry, wakeToken: Self.wakeToken)
         let wake = tg_eventfd_create()
         precondition(wake >= 0 && loop.epoll >= 0, "reaper: \(ChildProcesses.errorText(errno))")
         tg_epoll_add(loop.epoll, wake, Self.wakeToken)
-        mailbox.withLock { $0.wakeDescriptor = wake }
+        mailbox.withLock { mailbox in
+            mailbox.wakeDescriptor = wake
+            // Asked before the eventfd existed: do not linger.
+            if !mailbox.idleWaiters.isEmpty { Self.wake(wake) }
+        }
         let epoll = loop.epoll
         var waiters: [CheckedContinuation<Void, Never>] = []
+        var idleSince: ContinuousClock.Instant?
         while true {
+            let now = ContinuousClock.now
             let taken = mailbox.withLock { mailbox -> [Command]? in
-                if mailbox.commands.isEmpty, loop.isIdle {
+                if mailbox.commands.isEmpty, loop.isIdle,
+                    !mailbox.idleWaiters.isEmpty || idleSince.map({ now - $0 >= Self.lingerTime }) ?? false
+                {
                     // All in one step: a `send` after this starts a new thread, and a
                     // `waitUntilIdle` after it waits for that one, not for this.
                     close(mailbox.wakeDescriptor)
@@ -127,17 +149,49 @@ final class ChildReaper: Sendable {
             guard let commands = taken else { break }
             for command in commands {
                 switch command {
-                case .watch(let child): loop.add(child)
+                case .start(let launch, let whenReaped): start(launch, whenReaped: whenReaped, in: &loop)
                 case .killGroup(let child, let deadline): loop.scheduleKill(of: child, at: deadline)
                 }
             }
-            // A SIGKILL asked for a child reaped meanwhile leaves nothing to wait for.
-            if loop.isIdle { continue }
-            loop.waitAndHandle(pollInterval: Self.exitPollInterval) {
+            // Idle (a SIGKILL asked for a child reaped meanwhile leaves nothing to wait for):
+            // wait only for a command, at most until the lingering ends.
+            idleSince = loop.isIdle ? idleSince ?? now : nil
+            let limit = idleSince.map { Self.lingerTime - (now - $0) }
+            loop.waitAndHandle(pollInterval: Self.exitPollInterval, atMost: limit) {
                 var count: UInt64 = 0
                 _ = read(wake, &count, 8)
             }
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// On the reaper thread: spawns the child `launch` describes and starts watching it, or
+    /// resumes `whenReaped` at once with `CancellationError` or the spawn's error.
+    private func start(
+        _ launch: ChildLaunch, whenReaped: CheckedContinuation<ProcessResult, any Error>,
+        in loop: inout ReaperLoop
+    ) {
+        guard !launch.isCancelled else {
+            whenReaped.resume(throwing: CancellationError())
+            return
+        }
+        let child: ChildProcesses.Child
+        do {
+            child = try ChildProcesses.spawn(
+                arguments: launch.arguments, environment: launch.environment,
+                in: launch.workingDirectory, registry: registry)
+        } catch {
+            whenReaped.resume(throwing: error)
+            return
+        }
+        let collector = OutputCollector(
+            standardOutput: child.standardOutput, standardError: child.standardError,
+            outputLimit: launch.outputLimit, errorTailLimit: launch.errorTailLimit)
+        loop.add(WatchedChild(
+            child: child, collector: collector, exitDescriptor: pollsExits ? -1 : tg_pidfd_open(child.pid),
+            whenReaped: whenReaped))
+        if launch.started(child) {
+            terminate(child, gracePeriod: launch.gracePeriod)
+        }
     }
 }

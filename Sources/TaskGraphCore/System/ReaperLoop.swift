@@ -50,11 +50,12 @@ struct ReaperLoop {
         kills[number] = (child, deadline)
     }
 
-    /// Waits for output, exits, the next deadline or a wake-up (then calls `drainWakeUp`), and
-    /// handles what happened: reads output, notices exits, sends SIGKILLs due, reaps children
-    /// that are done.
-    mutating func waitAndHandle(pollInterval: Int32, drainWakeUp: () -> Void) {
-        let count = tg_epoll_wait(epoll, &tokens, Int32(tokens.count), timeout(pollInterval: pollInterval))
+    /// Waits for output, exits, the next deadline, a wake-up (then calls `drainWakeUp`) or the
+    /// end of `limit`, and handles what happened: reads output, notices exits, sends SIGKILLs
+    /// due, reaps children that are done.
+    mutating func waitAndHandle(pollInterval: Int32, atMost limit: Duration? = nil, drainWakeUp: () -> Void) {
+        let count = tg_epoll_wait(
+            epoll, &tokens, Int32(tokens.count), timeout(pollInterval: pollInterval, atMost: limit))
         for index in 0..<max(Int(count), 0) {
             let token = tokens[index]
             if token == wakeToken {
@@ -86,9 +87,11 @@ struct ReaperLoop {
     }
 
     /// Milliseconds until the earliest deadline (rounded up), at most `pollInterval` while a
-    /// child without pidfd runs; -1 (no limit) when nothing is due.
-    private func timeout(pollInterval: Int32) -> Int32 {
+    /// child without pidfd runs and at most `limit`; -1 (no limit) when nothing is due.
+    private func timeout(pollInterval: Int32, atMost limit: Duration?) -> Int32 {
+        let now = ContinuousClock.now
         var deadlines = kills.values.map(\.deadline)
+        if let limit { deadlines.append(now + limit) }
         var polling = false
         for watched in children.values {
             if let drainDeadline = watched.drainDeadline {
@@ -99,7 +102,7 @@ struct ReaperLoop {
         }
         var timeout: Int32 = polling ? pollInterval : -1
         if let earliest = deadlines.min() {
-            let milliseconds = (earliest - .now) / .milliseconds(1)
+            let milliseconds = (earliest - now) / .milliseconds(1)
             let rounded = Int32(clamping: max(0, Int(milliseconds.rounded(.up))))
             timeout = timeout < 0 ? rounded : min(timeout, rounded)
         }

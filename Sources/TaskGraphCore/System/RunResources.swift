@@ -11,7 +11,7 @@ import Foundation
 /// action (codecs, kernels) through `RunResources.current`, which the engine sets for the tasks of
 /// its run only.
 public final class RunResources: Sendable {
-    /// The threads for blocking work (file IO, codecs, kernels, spawning children).
+    /// The threads for blocking work (file IO, codecs, kernels).
     public let blockingIO: BlockingThreadPool
     /// Bounds the working memory decodes and kernels hold at once.
     package let workingMemory: WorkingMemoryBudget
@@ -41,7 +41,7 @@ public final class RunResources: Sendable {
         blockingIO = BlockingThreadPool(maximumThreads: blockingThreads)
         workingMemory = WorkingMemoryBudget(limit: workingMemoryLimit)
         temporaryFiles = TemporaryFiles()
-        childProcesses = ChildProcesses(spawningOn: blockingIO)
+        childProcesses = ChildProcesses()
     }
 
     /// The resources of the run the current task belongs to: set by `Engine.run` for the tasks it

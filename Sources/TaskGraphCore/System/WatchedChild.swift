@@ -18,7 +18,7 @@ struct WatchedChild {
     /// When the reaper stops waiting for the pipes; set when the leader's exit is noticed.
     var drainDeadline: ContinuousClock.Instant?
     /// Resumed with the result once the child is reaped.
-    let whenReaped: CheckedContinuation<ProcessResult, Never>
+    let whenReaped: CheckedContinuation<ProcessResult, any Error>
 
     /// Whether the leader's exit has been noticed.
     var leaderExited: Bool { drainDeadline != nil }

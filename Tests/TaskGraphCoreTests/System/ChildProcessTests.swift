@@ -204,6 +204,20 @@ struct ChildProcessTests {
         }
     }
 
+    @Test func aTaskCancelledBeforeItsChildIsSpawnedSpawnsNone() async throws {
+        try await withTemporaryDirectory { directory in
+            let marker = directory + "/started"
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await run(["touch", marker])
+            }
+            await #expect(throws: CancellationError.self) { try await task.value }
+            await resources.childProcesses.shutDown()
+            let started = try await BlockingIO.run { access(marker, F_OK) == 0 }
+            #expect(!started)
+        }
+    }
+
     @Test func killsAChildThatIgnoresSIGTERMAfterTheGracePeriod() async throws {
         try await withTemporaryDirectory { directory in
             let pidFile = directory + "/pids"
@@ -274,7 +288,7 @@ struct ChildProcessTests {
     }
 
     @Test func withoutPidfdsTheReaperPollsForExitsWithTheSameResults() async throws {
-        let children = ChildProcesses(spawningOn: BlockingThreadPool(maximumThreads: 1), pollsExits: true)
+        let children = ChildProcesses(pollsExits: true)
         let environment = Self.environment
         let output = try await children.run(
             arguments: ["sh", "-c", "echo out; echo err >&2; exit 4"], environment: environment,
