@@ -83,7 +83,7 @@ import Testing
               slow:
                 op: exec
                 needs: second
-                command: [sh, -c, 'if [ -f go ]; then echo slow >> runs.log; else touch slow.started; sleep 30; fi']
+                command: [sh, -c, 'if [ -f go ]; then echo slow >> runs.log; else touch slow.started; sleep 300; fi']
             """, to: "resume.yaml", in: directory)
         let cache = directory.appendingPathComponent("cache").path
         let interrupted = try TaskGraphProcess(
