@@ -1,8 +1,8 @@
 #ifndef TASKGRAPH_IMAGE_SHIMS_H
 #define TASKGRAPH_IMAGE_SHIMS_H
 
-// Typed wrappers around libjpeg-turbo and libpng for Swift, the one pixel loop that needs
-// CPU-specific builds (tg_sepia). Every codec function reports failure by returning 0 and
+// Typed wrappers around libjpeg-turbo and libpng for Swift, and the pixel loops that need
+// CPU-specific builds (tg_sepia, tg_blur_*). Every codec function reports failure by returning 0 and
 // copying the codec's own message into `message` (NUL-terminated); nothing is printed.
 // libjpeg's setjmp/longjmp never crosses into Swift.
 
@@ -67,6 +67,22 @@ int tg_png_encode(const uint8_t *pixels, int width, int height, int channels,
 /// matrix M row by row in 16.16 fixed point, entries in 0...65536.
 void tg_sepia(const uint8_t *restrict input, uint8_t *restrict output, size_t count, int channels,
               const int32_t matrix[9]);
+
+/// `output[i] = input[i] << 8` for `count` samples: 8-bit samples to 8.8 fixed point.
+void tg_blur_widen(const uint8_t *restrict input, int32_t *restrict output, size_t count);
+
+/// `output[i] = input[i]` truncated to 16 bits, for `count` samples.
+void tg_blur_narrow(const int32_t *restrict input, uint16_t *restrict output, size_t count);
+
+/// One row of a running column mean, for `count` samples: `sums[i] += add[i] - remove[i]` (add and
+/// remove may be the same row), then `target[i] = round(sums[i] · scale)` (ties to even).
+void tg_blur_column_step(const uint16_t *add, const uint16_t *remove, int32_t *restrict sums,
+                         uint16_t *restrict target, size_t count, float scale);
+
+/// `target[i] = (original[i] · (256 − weight) · 256 + blurred[i] · weight + 32768) >> 16` for
+/// `count` samples, `blurred` in 8.8 fixed point and `weight` in 0...256.
+void tg_blur_mix(const uint8_t *restrict original, const uint16_t *restrict blurred, int32_t weight,
+                 uint8_t *restrict target, size_t count);
 
 /// Frees a buffer returned by an encoder.
 void tg_free(void *buffer);
