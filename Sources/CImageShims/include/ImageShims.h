@@ -32,10 +32,12 @@ int tg_jpeg_read_header(const uint8_t *data, size_t size, tg_jpeg_info *info, ch
 
 /// Decodes the JPEG in `data` into `pixels`: `height` rows of `width * channels` bytes,
 /// `channels` 3 (RGB) or 4 (RGBA, alpha 255). Grayscale images are expanded to RGB.
+/// `scale_denominator` (1, 2, 4 or 8) shrinks each side by that factor in the DCT domain (each
+/// side becomes ceil(side / scale_denominator); `width` and `height` must be those sizes).
 /// The premature end of the data is an error (libjpeg only warns). A progressive JPEG's
 /// coefficient memory is returned to the system row by row as the pixels are written.
 int tg_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
-                   int channels, char *message);
+                   int channels, int scale_denominator, char *message);
 
 /// Encodes `pixels` (rows of `width * channels` bytes, channels 3 or 4; alpha is dropped) as a
 /// baseline 4:2:0 JPEG of `quality` 1...100. On success `*output` is a malloc'd buffer of
