@@ -1,9 +1,9 @@
 import TaskGraphCore
 /// The geometry filters: `resize` and `crop`.
 enum GeometryOperations {
-    /// `resize`: scales with the aspect ratio kept. A JPEG it shrinks is decoded at 1/2, 1/4 or
-    /// 1/8 scale in the DCT domain when the result is still at most that size (version 2; version
-    /// 1 decoded every JPEG whole).
+    /// `resize`: scales with the aspect ratio kept. JPEG bytes it shrinks are decoded at the
+    /// smallest of 1/2, 1/4 and 1/8 scale (in the DCT domain) that is still at least the result's
+    /// size, then area-averaged (version 2; version 1 decoded every JPEG whole).
     static let resize = ImageFilter.type(
         name: "resize",
         summary: "Scales an image, aspect ratio kept (area averaging when shrinking, linear when enlarging).",
