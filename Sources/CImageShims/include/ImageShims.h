@@ -86,6 +86,12 @@ void tg_blur_column_step(const uint16_t *add, const uint16_t *remove, int32_t *r
 void tg_blur_mix(const uint8_t *restrict original, const uint16_t *restrict blurred, int32_t weight,
                  uint8_t *restrict target, size_t count);
 
+/// One box-filter pass along a row, exactly as `BoxFilter.row` (Swift) computes it, with the AVX2
+/// build: `count` pixels of `channels` (3 or 4) samples, `input` and `output` with one sample
+/// beyond the row. Returns 0, doing nothing, when the CPU lacks AVX2, `radius` is 0 or the row is
+/// shorter than `4 · radius + 8` pixels; the caller then runs `BoxFilter.row`.
+int tg_blur_box_row(const int32_t *input, int32_t *output, size_t count, int channels, int radius);
+
 /// Frees a buffer returned by an encoder.
 void tg_free(void *buffer);
 
