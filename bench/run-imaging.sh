@@ -4,13 +4,16 @@
 # thread count, all reading JPEG and writing JPEG quality 90:
 #   (a) sepia 0.8   (b) tilt-shift σ 8   (c) decode -> tilt-shift -> sepia -> encode
 #   floor: taskgraph decode + encode only (libjpeg-turbo, no filter)
-# Prints a Markdown table: best wall time of RUNS runs of every tool, time per megapixel, peak
-# RSS, and the ratio to taskgraph; and the load average before and after (other work on the
+# Every taskgraph pipeline sets `cache: false` and runs with a cache directory of its own, so
+# each run decodes, filters and encodes (a run reusing the store's results would measure nothing).
+# Prints a Markdown table: best wall time of RUNS runs of every tool, its CPU time (user + system:
+# less inflated than wall time when other work shares the cores), time per megapixel, peak RSS, and the ratio to taskgraph; and the load average before and after (other work on the
 # machine inflates wall times).
 # Needs: apt-get install -y libvips-tools imagemagick; pip install pyvips pyvips-binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-3}
+PEERS=${PEERS:-"pyvips vips magick"}  # a subset of these, e.g. PEERS=pyvips for quick comparisons
 THREADS=${THREADS:-2}
 NAMES=${NAMES:-"sunset_by_Aitzol_Berasategi Dragonfly_by_Bolly picosdeeuropa_by_Aitzol_Berasategi analogpattern_by_Peter_Nerlich"}
 work=$PWD/bench/.work/imaging
@@ -38,6 +41,7 @@ pipeline() {
   list=$(printf '%s, ' $NAMES)
   {
     echo "version: 1"
+    echo "defaults: {cache: false}"
     echo "vars: {photos: [${list%, }]}"
     echo "operations:"
     echo "  load: {foreach: \"\${photos}\", op: load, path: \"wp/usr/share/backgrounds/\${item}.jpg\"}"
@@ -82,38 +86,45 @@ imagemagick() {
 export -f vips_cli imagemagick
 export work M
 
-# best RUNS CMD...: "seconds peak_kib" of the fastest of RUNS runs
+# best RUNS CMD...: "seconds peak_kib cpu_seconds" of the fastest of RUNS runs
 best() {
   local runs=$1; shift
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" || { cat "$work/err.txt" >&2; exit 1; }
-    cat "$work/time.txt"
+    /usr/bin/time -f "%e %M %U %S" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt" || { cat "$work/err.txt" >&2; exit 1; }
+    awk '{ print $1, $2, $3 + $4 }' "$work/time.txt"
   done | sort -n | head -n 1
 }
 
-row() { # row LABEL TOOL SECONDS KIB REFERENCE_SECONDS
-  awk -v l="$1" -v t="$2" -v s="$3" -v k="$4" -v r="$5" -v mp="$megapixels" 'BEGIN {
-    printf "| %s | %s | %.2f s | %.1f ms | %.0f MiB | %.2f× |\n", l, t, s, 1000 * s / mp, k / 1024, s / r }'
+row() { # row LABEL TOOL SECONDS KIB CPU_SECONDS REFERENCE_SECONDS
+  awk -v l="$1" -v t="$2" -v s="$3" -v k="$4" -v c="$5" -v r="$6" -v mp="$megapixels" 'BEGIN {
+    printf "| %s | %s | %.2f s | %.2f s | %.1f ms | %.0f MiB | %.2f× |\n", l, t, s, c, 1000 * s / mp, k / 1024, s / r }'
 }
 
 echo "machine: $(nproc) cores; $THREADS threads per tool; photos: $NAMES ($megapixels MP)"
 echo "load average at start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 echo
-echo "| task | tool | wall time | per MP | peak RSS | time vs taskgraph |"
-echo "|---|---|---|---|---|---|"
-read -r floor floor_kib < <(best "$RUNS" "$bin" run "$(pipeline floor)" --jobs "$THREADS" --output "$work/out" --no-progress)
-row "decode+encode" taskgraph "$floor" "$floor_kib" "$floor"
+echo "| task | tool | wall time | CPU time | per MP | peak RSS | time vs taskgraph |"
+echo "|---|---|---|---|---|---|---|"
+tg=("$bin" run --jobs "$THREADS" --output "$work/out" --cache-dir "$work/cache" --no-progress)
+read -r floor floor_kib floor_cpu < <(best "$RUNS" "${tg[@]}" "$(pipeline floor)")
+row "decode+encode" taskgraph "$floor" "$floor_kib" "$floor_cpu" "$floor"
 for task in sepia tilt chain; do
   file=$(pipeline "$task")
-  read -r tg tg_kib < <(best "$RUNS" "$bin" run "$file" --jobs "$THREADS" --output "$work/out" --no-progress)
-  row "$task" taskgraph "$tg" "$tg_kib" "$tg"
-  read -r s k < <(best "$RUNS" python3 bench/imaging_pyvips.py "$task" "$work/out" "${photos[@]}")
-  row "$task" "pyvips (in-process)" "$s" "$k" "$tg"
-  read -r s k < <(best "$RUNS" bash -c 'for p in "$@"; do vips_cli '"$task"' "$p"; done' _ "${photos[@]}")
-  row "$task" "vips CLI" "$s" "$k" "$tg"
-  read -r s k < <(best "$RUNS" bash -c 'for p in "$@"; do imagemagick '"$task"' "$p"; done' _ "${photos[@]}")
-  row "$task" "ImageMagick" "$s" "$k" "$tg"
+  read -r tgs tg_kib tg_cpu < <(best "$RUNS" "${tg[@]}" "$file")
+  row "$task" taskgraph "$tgs" "$tg_kib" "$tg_cpu" "$tgs"
+  if [[ " $PEERS " == *" pyvips "* ]]; then
+    read -r s k c < <(best "$RUNS" python3 bench/imaging_pyvips.py "$task" "$work/out" "${photos[@]}")
+    row "$task" "pyvips (in-process)" "$s" "$k" "$c" "$tgs"
+  fi
+  if [[ " $PEERS " == *" vips "* ]]; then
+    read -r s k c < <(best "$RUNS" bash -c 'for p in "$@"; do vips_cli '"$task"' "$p"; done' _ "${photos[@]}")
+    row "$task" "vips CLI" "$s" "$k" "$c" "$tgs"
+  fi
+  if [[ " $PEERS " == *" magick "* ]]; then
+    read -r s k c < <(best "$RUNS" bash -c 'for p in "$@"; do imagemagick '"$task"' "$p"; done' _ "${photos[@]}")
+    row "$task" "ImageMagick" "$s" "$k" "$c" "$tgs"
+  fi
 done
 echo
-echo "chain vs floor (taskgraph decode+encode only): $(awk -v c="$tg" -v f="$floor" 'BEGIN { printf "%.2f×", c / f }')"
+echo "chain vs floor (taskgraph decode+encode only): $(awk -v c="$tgs" -v f="$floor" 'BEGIN { printf "%.2f×", c / f }') wall, $(awk -v c="$tg_cpu" -v f="$floor_cpu" 'BEGIN { printf "%.2f×", c / f }') CPU"
 echo "load average at end: $(cut -d ' ' -f 1-3 /proc/loadavg)"

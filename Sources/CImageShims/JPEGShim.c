@@ -84,7 +84,7 @@ int tg_jpeg_read_header(const uint8_t *data, size_t size, tg_jpeg_info *info, ch
 }
 
 int tg_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
-                   int channels, char *message) {
+                   int channels, int scale_denominator, char *message) {
     struct jpeg_decompress_struct cinfo;
     tg_jpeg_error error;
     tg_jpeg_release release;
@@ -96,12 +96,15 @@ int tg_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width,
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
-    if ((int)cinfo.image_width != width || (int)cinfo.image_height != height) {
+    cinfo.out_color_space = channels == 4 ? JCS_EXT_RGBA : JCS_RGB;
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = (unsigned int)scale_denominator;
+    jpeg_calc_output_dimensions(&cinfo);
+    if ((int)cinfo.output_width != width || (int)cinfo.output_height != height) {
         snprintf(message, TG_MESSAGE_SIZE, "JPEG size changed between header and decode");
         jpeg_destroy_decompress(&cinfo);
         return 0;
     }
-    cinfo.out_color_space = channels == 4 ? JCS_EXT_RGBA : JCS_RGB;
     jpeg_start_decompress(&cinfo);
     if (jpeg_has_multiple_scans(&cinfo)) tg_jpeg_release_consumed_coefficients(&cinfo, &release);
     const size_t stride = (size_t)width * (size_t)channels;

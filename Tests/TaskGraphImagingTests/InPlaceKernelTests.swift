@@ -115,8 +115,9 @@ extension ImagingTests {
         }
 
         @Test(arguments: [3, 4]) func rowPassMatchesTheDefinition(_ channels: Int) {
-            // Every channel of a pixel goes through one vector; rows shorter than the radius clamp.
-            for (count, radius) in [(1, 3), (2, 1), (7, 0), (7, 2), (40, 5), (5, 9)] {
+            // Every channel of a pixel goes through one vector; rows shorter than the radius clamp;
+            // rows of 4·radius + 8 pixels or more, odd or even, take tg_blur_box_row with AVX2.
+            for (count, radius) in [(1, 3), (2, 1), (7, 0), (7, 2), (40, 5), (5, 9), (60, 13), (61, 13), (300, 11)] {
                 let samples = count * channels
                 let input = (0...samples).map { Int32(($0 * 2731) % 65281) }
                 var output = [Int32](repeating: -1, count: samples + 1)

@@ -109,6 +109,26 @@ extension ImagingTests {
             #expect(row(shifted, 10) != row(photo, 10))
         }
 
+        @Test func tiltShiftAndSepiaBytesArePinned() async throws {
+            // SHA-256 of the samples the Swift loops made before the loops across rows moved to C
+            // (tg_blur_*, with an AVX2 build): the photo's rows take the vector loops, the 3×2
+            // RGBA image only their tails.
+            let cases = [
+                ("sunset-320.jpg", "6133684c9d904bb95bcd1fcf3db8e1e9877608e4b7e6ad3d40384e0883c935f4",
+                 "c21b799511681934884d10492468c205c17461bbf801f065e7c8dac5e9b63d14"),
+                ("rgba.png", "58a4ee90b40a37a07f2e24e14cf665bc9ec7f1d9947c073fb02ac4b7b380bbc1",
+                 "c4f66a99958cc4db44eb7199a1b63ea2d682061dfbb14f193c267db3e6ae0801"),
+            ]
+            let mask = TiltShiftMask(top: 0.4, bottom: 0.6, falloff: 0.2, curve: .smoothstep)
+            for (name, tilted, toned) in cases {
+                let photo = try await ImageCodec.decode(try fixture(name))
+                let shifted = try await GaussianBlur.apply(to: photo, sigma: 8, rowWeights: mask.rowWeights(height: photo.height))
+                #expect(ContentDigest.sha256(of: shifted.pixels).description == "sha256:\(tilted)", "\(name)")
+                let sepia = try await SepiaKernel.apply(to: shifted, intensity: 0.8)
+                #expect(ContentDigest.sha256(of: sepia.pixels).description == "sha256:\(toned)", "\(name)")
+            }
+        }
+
         @Test func grayscaleUsesBT601Luma() async throws {
             let image = Image(width: 4, height: 1, channels: 4, pixels: [255, 0, 0, 9, 0, 255, 0, 9, 0, 0, 255, 9, 255, 255, 255, 9])
             #expect(try await PixelKernels.grayscale(image).pixels == [76, 76, 76, 9, 150, 150, 150, 9, 29, 29, 29, 9, 255, 255, 255, 9])

@@ -1,8 +1,8 @@
 #ifndef TASKGRAPH_IMAGE_SHIMS_H
 #define TASKGRAPH_IMAGE_SHIMS_H
 
-// Typed wrappers around libjpeg-turbo and libpng for Swift, the one pixel loop that needs
-// CPU-specific builds (tg_sepia). Every codec function reports failure by returning 0 and
+// Typed wrappers around libjpeg-turbo and libpng for Swift, and the pixel loops that need
+// CPU-specific builds (tg_sepia, tg_blur_*). Every codec function reports failure by returning 0 and
 // copying the codec's own message into `message` (NUL-terminated); nothing is printed.
 // libjpeg's setjmp/longjmp never crosses into Swift.
 
@@ -32,10 +32,12 @@ int tg_jpeg_read_header(const uint8_t *data, size_t size, tg_jpeg_info *info, ch
 
 /// Decodes the JPEG in `data` into `pixels`: `height` rows of `width * channels` bytes,
 /// `channels` 3 (RGB) or 4 (RGBA, alpha 255). Grayscale images are expanded to RGB.
+/// `scale_denominator` (1, 2, 4 or 8) shrinks each side by that factor in the DCT domain (each
+/// side becomes ceil(side / scale_denominator); `width` and `height` must be those sizes).
 /// The premature end of the data is an error (libjpeg only warns). A progressive JPEG's
 /// coefficient memory is returned to the system row by row as the pixels are written.
 int tg_jpeg_decode(const uint8_t *data, size_t size, uint8_t *pixels, int width, int height,
-                   int channels, char *message);
+                   int channels, int scale_denominator, char *message);
 
 /// Encodes `pixels` (rows of `width * channels` bytes, channels 3 or 4; alpha is dropped) as a
 /// baseline 4:2:0 JPEG of `quality` 1...100. On success `*output` is a malloc'd buffer of
@@ -67,6 +69,28 @@ int tg_png_encode(const uint8_t *pixels, int width, int height, int channels,
 /// matrix M row by row in 16.16 fixed point, entries in 0...65536.
 void tg_sepia(const uint8_t *restrict input, uint8_t *restrict output, size_t count, int channels,
               const int32_t matrix[9]);
+
+/// `output[i] = input[i] << 8` for `count` samples: 8-bit samples to 8.8 fixed point.
+void tg_blur_widen(const uint8_t *restrict input, int32_t *restrict output, size_t count);
+
+/// `output[i] = input[i]` truncated to 16 bits, for `count` samples.
+void tg_blur_narrow(const int32_t *restrict input, uint16_t *restrict output, size_t count);
+
+/// One row of a running column mean, for `count` samples: `sums[i] += add[i] - remove[i]` (add and
+/// remove may be the same row), then `target[i] = round(sums[i] · scale)` (ties to even).
+void tg_blur_column_step(const uint16_t *add, const uint16_t *remove, int32_t *restrict sums,
+                         uint16_t *restrict target, size_t count, float scale);
+
+/// `target[i] = (original[i] · (256 − weight) · 256 + blurred[i] · weight + 32768) >> 16` for
+/// `count` samples, `blurred` in 8.8 fixed point and `weight` in 0...256.
+void tg_blur_mix(const uint8_t *restrict original, const uint16_t *restrict blurred, int32_t weight,
+                 uint8_t *restrict target, size_t count);
+
+/// One box-filter pass along a row, exactly as `BoxFilter.row` (Swift) computes it, with the AVX2
+/// build: `count` pixels of `channels` (3 or 4) samples, `input` and `output` with one sample
+/// beyond the row. Returns 0, doing nothing, when the CPU lacks AVX2, `radius` is 0 or the row is
+/// shorter than `4 · radius + 8` pixels; the caller then runs `BoxFilter.row`.
+int tg_blur_box_row(const int32_t *input, int32_t *output, size_t count, int channels, int radius);
 
 /// Frees a buffer returned by an encoder.
 void tg_free(void *buffer);

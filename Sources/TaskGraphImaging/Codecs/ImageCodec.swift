@@ -18,9 +18,32 @@ public enum ImageCodec {
     /// - Parameter maxPixels: larger images are refused before any pixel memory is allocated.
     /// - Throws: `ImageError` with the codec's own message, or `CancellationError`.
     public static func decode(_ data: Data, maxPixels: Int = defaultMaxPixels) async throws -> Image {
+        try await decode(data, maxPixels: maxPixels, scaleDenominator: 1)
+    }
+
+    /// Decodes `data` for a result of `size(width, height)` pixels, given the full upright size:
+    /// a JPEG at the smallest scale libjpeg-turbo makes in the DCT domain (1/8, 1/4 or 1/2 of
+    /// each side, at a fraction of the cost of a full decode) whose sides are still at least
+    /// those of the result; anything else at full size.
+    /// - Returns: the image and the result's size, for the caller to resample it to.
+    /// - Throws: as `decode(_:maxPixels:)`; `maxPixels` applies to the full size.
+    static func decode(
+        _ data: Data, maxPixels: Int, forSize size: @escaping @Sendable (Int, Int) -> (width: Int, height: Int)
+    ) async throws -> (image: Image, size: (width: Int, height: Int)) {
+        let plan = try await BlockingIO.run { () -> (denominator: Int, size: (width: Int, height: Int))? in
+            guard ImageFormat.sniff(data) == .jpeg, let full = JPEGCodec.uprightSize(data) else { return nil }
+            let target = size(full.width, full.height)
+            return (JPEGCodec.scaleDenominator(from: full, atLeast: target), target)
+        }
+        let image = try await decode(data, maxPixels: maxPixels, scaleDenominator: plan?.denominator ?? 1)
+        return (image, plan?.size ?? size(image.width, image.height))
+    }
+
+    /// `decode`, each side of a JPEG divided by `scaleDenominator` in the DCT domain.
+    private static func decode(_ data: Data, maxPixels: Int, scaleDenominator: Int) async throws -> Image {
         let workingMemory = try await BlockingIO.run { decoderWorkingMemory(data, maxPixels: maxPixels) }
         return try await WorkingMemoryBudget.withReservationInCurrentRun(of: workingMemory) {
-            try await BlockingIO.run { try decodeNow(data, maxPixels: maxPixels) }
+            try await BlockingIO.run { try decodeNow(data, maxPixels: maxPixels, scaleDenominator: scaleDenominator) }
         }
     }
 
@@ -37,10 +60,10 @@ public enum ImageCodec {
         try await BlockingIO.run { try encodeNow(image, as: format, quality: quality) }
     }
 
-    /// `decode`, on the calling thread (blocking).
-    static func decodeNow(_ data: Data, maxPixels: Int) throws -> Image {
+    /// `decode`, on the calling thread (blocking); `scaleDenominator` applies to JPEG.
+    static func decodeNow(_ data: Data, maxPixels: Int, scaleDenominator: Int = 1) throws -> Image {
         switch ImageFormat.sniff(data) {
-        case .jpeg: try JPEGCodec.decode(data, maxPixels: maxPixels)
+        case .jpeg: try JPEGCodec.decode(data, maxPixels: maxPixels, scaleDenominator: scaleDenominator)
         case .png: try PNGCodec.decode(data, maxPixels: maxPixels)
         case nil: throw ImageError.unknownFormat(byteCount: data.count)
         }

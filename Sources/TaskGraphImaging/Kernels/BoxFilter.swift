@@ -1,8 +1,10 @@
+import CImageShims
 import TaskGraphCore
 /// One box-filter pass (a running mean of `2·radius + 1` samples, edges extended) along a row
 /// (`ColumnBoxCascade` runs them down columns). Samples are 8.8 fixed point; sums stay below 2²⁴
 /// for radius ≤ 128, so the `Float` reciprocal used to divide is exact to well under one unit.
-/// Arithmetic is wrapping (it cannot overflow in range) and rounding branch-free.
+/// Arithmetic is wrapping (it cannot overflow in range) and rounding branch-free. With AVX2, long
+/// rows go through `tg_blur_box_row` (C), which runs the two halves of the row side by side.
 enum BoxFilter {
     /// Filters `count` interleaved pixels of `channels` (3 or 4) samples from `input` into
     /// `output`, all channels of a pixel at once in one vector. Both buffers need one sample
@@ -13,6 +15,7 @@ enum BoxFilter {
         count: Int, channels: Int, radius: Int
     ) {
         precondition(channels == 3 || channels == 4)
+        if tg_blur_box_row(input, output, count, Int32(channels), Int32(radius)) != 0 { return }
         guard radius > 0 else {
             output.update(from: input, count: count * channels)
             return

@@ -1,3 +1,4 @@
+import CImageShims
 import TaskGraphCore
 /// Box filters run down the columns of a block of rows, one after the other, taking the rows one
 /// at a time and handing back each filtered row as soon as it is final.
@@ -6,7 +7,8 @@ import TaskGraphCore
 /// column, so a block of any height is filtered in a few hundred kilobytes. Row `y` of a pass is
 /// `round(Σ in[clamp(y + k)] / (2·radius + 1))` for `k` in `−radius...radius`, rows clamped to the
 /// block (edges extended), samples 8.8 fixed point: exactly what a whole-block column pass with
-/// running sums computes. Arithmetic is wrapping and rounding branch-free, so the loops vectorize.
+/// running sums computes. Arithmetic is wrapping and rounding branch-free; the step along a row is
+/// `tg_blur_column_step` (C, so that it has an AVX2 build).
 final class ColumnBoxCascade {
     /// One pass: its window of input rows (a ring) and its running sums.
     private struct Pass {
@@ -117,12 +119,13 @@ final class ColumnBoxCascade {
                 let row = slot(of: index, row: min(k, last))
                 for i in 0..<width { sums[i] = sums[i] &+ Int32(row[i]) }
             }
+            // Adding and removing the same row leaves the sums as they are.
+            tg_blur_column_step(first, first, sums, target, width, scale)
         } else {
             let add = slot(of: index, row: min(y + radius, last))
             let remove = slot(of: index, row: max(y - 1 - radius, 0))
-            for i in 0..<width { sums[i] = sums[i] &+ Int32(add[i]) &- Int32(remove[i]) }
+            tg_blur_column_step(add, remove, sums, target, width, scale)
         }
-        for i in 0..<width { target[i] = UInt16(truncatingIfNeeded: (Float(sums[i]) * scale).roundedInt32) }
         passes[index].emitted += 1
     }
 }

@@ -1,3 +1,4 @@
+import CImageShims
 import Foundation
 import TaskGraphCore
 
@@ -12,7 +13,7 @@ import TaskGraphCore
 /// a worker holds a few hundred kilobytes whatever the image. Optionally blends the blur with the
 /// original row by row (`rowWeights`, for tilt-shift): rows of weight 0 are kept and not blurred
 /// at all unless a blurred row needs them. Given the only reference to its input, it writes the
-/// result in place.
+/// result in place. The loops across whole rows are C (`tg_blur_*`), which has an AVX2 build.
 enum GaussianBlur {
     /// The widths of `passes` box filters whose succession approximates a Gaussian of `sigma`:
     /// `m` boxes of the largest odd width `wl` ≤ √(12σ²/n + 1), then boxes of `wl + 2`.
@@ -138,11 +139,11 @@ enum GaussianBlur {
             scratch.cascade.filter(rows: bottom - top) { p, across in
                 let y = top + p
                 let input = halo?.row(y, outsideChunk: index) ?? UnsafePointer(source.base + y * rowBytes)
-                for i in 0..<rowBytes { rowA[i] = Int32(input[i]) &<< 8 }
+                tg_blur_widen(input, rowA, rowBytes)
                 BoxFilter.row(rowA, rowB, count: width, channels: channels, radius: radii[0])
                 BoxFilter.row(rowB, rowA, count: width, channels: channels, radius: radii[1])
                 BoxFilter.row(rowA, rowB, count: width, channels: channels, radius: radii[2])
-                for i in 0..<rowBytes { across[i] = UInt16(truncatingIfNeeded: rowB[i]) }
+                tg_blur_narrow(rowB, across, rowBytes)
             } emit: { q, blurred in
                 let y = top + q
                 guard chunk.contains(y) else { return }
@@ -157,20 +158,9 @@ enum GaussianBlur {
                     scratch.original.update(from: original, count: rowBytes)
                     original = UnsafePointer(scratch.original)
                 }
-                mix(original, blurred, weight: weight, into: target, count: rowBytes)
+                // round(original · (256 − weight) + blurred · weight), blurred in 8.8 fixed point.
+                tg_blur_mix(original, blurred, weight, target, rowBytes)
             }
-        }
-    }
-
-    /// `target = round(original · (256 − weight) + blurred · weight)`, blurred in 8.8 fixed point.
-    private static func mix(
-        _ original: UnsafePointer<UInt8>, _ blurred: UnsafePointer<UInt16>, weight: Int32,
-        into target: UnsafeMutablePointer<UInt8>, count: Int
-    ) {
-        let keep = (256 - weight) << 8
-        for i in 0..<count {
-            let mixed = Int32(original[i]) &* keep &+ Int32(blurred[i]) &* weight &+ 32768
-            target[i] = UInt8(truncatingIfNeeded: mixed &>> 16)
         }
     }
 

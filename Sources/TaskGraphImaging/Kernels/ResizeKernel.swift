@@ -43,6 +43,12 @@ enum ResizeKernel {
         return Taps(count: count, indices: indices, weights: weights)
     }
 
+    /// `image` resampled to `size`; `image` itself when it has that size.
+    static func resized(_ image: Image, to size: (width: Int, height: Int)) async throws -> Image {
+        guard size != (image.width, image.height) else { return image }
+        return try await apply(to: image, width: size.width, height: size.height)
+    }
+
     /// `image` resampled to `width × height`.
     static func apply(to image: Image, width: Int, height: Int) async throws -> Image {
         let channels = image.channels

@@ -1,26 +1,30 @@
 import TaskGraphCore
 /// The geometry filters: `resize` and `crop`.
 enum GeometryOperations {
-    /// `resize`: scales with the aspect ratio kept.
+    /// `resize`: scales with the aspect ratio kept. JPEG bytes it shrinks are decoded at the
+    /// smallest of 1/2, 1/4 and 1/8 scale (in the DCT domain) that is still at least the result's
+    /// size, then area-averaged (version 2; version 1 decoded every JPEG whole).
     static let resize = ImageFilter.type(
         name: "resize",
         summary: "Scales an image, aspect ratio kept (area averaging when shrinking, linear when enlarging).",
-        cacheVersion: 1,
+        cacheVersion: 2,
         parameters: [
             ParameterSpec("width", .integer(1...100_000), optional: true, "Target width in pixels (with height: fit inside both)."),
             ParameterSpec("height", .integer(1...100_000), optional: true, "Target height in pixels."),
             ParameterSpec("max_side", .integer(1...100_000), optional: true, "Shrink so the longer side is at most this; never enlarges."),
         ],
+        makeResizeTarget: resizeTarget,
         makeTransform: { parameters in
-            let (width, height, maxSide) = (parameters.integer("width"), parameters.integer("height"), parameters.integer("max_side"))
-            guard width != nil || height != nil || maxSide != nil else { throw ImageError.resizeNeedsSize }
-            return { image in
-                let size = ResizeKernel.targetSize(
-                    width: image.width, height: image.height, requestedWidth: width, requestedHeight: height, maxSide: maxSide)
-                guard size != (image.width, image.height) else { return image }
-                return try await ResizeKernel.apply(to: image, width: size.width, height: size.height)
-            }
+            let target = try resizeTarget(parameters)
+            return { image in try await ResizeKernel.resized(image, to: target(image.width, image.height)) }
         })
+
+    /// `resize`'s result size for an image of a given size.
+    private static func resizeTarget(_ parameters: Parameters) throws -> ImageFilter.ResizeTarget {
+        let (width, height, maxSide) = (parameters.integer("width"), parameters.integer("height"), parameters.integer("max_side"))
+        guard width != nil || height != nil || maxSide != nil else { throw ImageError.resizeNeedsSize }
+        return { ResizeKernel.targetSize(width: $0, height: $1, requestedWidth: width, requestedHeight: height, maxSide: maxSide) }
+    }
 
     /// `crop`: a rectangle of the image.
     static let crop = ImageFilter.type(

@@ -6,6 +6,9 @@ struct ImageFilter: CacheableAction {
     /// alone can be overwritten in place.
     typealias Transform = @Sendable (consuming Image) async throws -> Image
 
+    /// The size a resizing filter makes of an image of the given size.
+    typealias ResizeTarget = @Sendable (_ width: Int, _ height: Int) -> (width: Int, height: Int)
+
     /// `max_pixels`, accepted by every filter.
     static let maxPixelsParameter = ParameterSpec(
         "max_pixels", .integer(1...Int.max), default: .integer(ImageCodec.defaultMaxPixels),
@@ -17,8 +20,13 @@ struct ImageFilter: CacheableAction {
     ///     bump it when the same image and parameters give other pixels.
     ///   - makeTransform: builds the transformation from the checked parameters; what it throws
     ///     is reported by `validate`.
+    ///   - makeResizeTarget: for a filter that resizes and does nothing else (`resize`), its
+    ///     target size from the parameters: encoded input is then decoded straight to about that
+    ///     size where the codec can (`ImageCodec.decode(_:maxPixels:forSize:)`) and area-averaged
+    ///     to it, instead of being decoded whole and given to the transformation.
     static func type(
         name: String, summary: String, cacheVersion: Int, parameters: [ParameterSpec],
+        makeResizeTarget: (@Sendable (Parameters) throws -> ResizeTarget)? = nil,
         makeTransform: @escaping @Sendable (Parameters) throws -> Transform
     ) -> OperationType {
         OperationType(
@@ -28,15 +36,22 @@ struct ImageFilter: CacheableAction {
                 ImageFilter(
                     cacheVersion: cacheVersion,
                     maxPixels: setup.parameters.integer("max_pixels") ?? ImageCodec.defaultMaxPixels,
+                    resizeTarget: try makeResizeTarget?(setup.parameters),
                     transform: try makeTransform(setup.parameters))
             })
     }
 
     let cacheVersion: Int
     let maxPixels: Int
+    let resizeTarget: ResizeTarget?
     let transform: Transform
 
     func run(in context: TaskContext) async throws -> any Artifact {
+        if let resizeTarget, case .bytes(let bytes)? = context.imageInput() {
+            let data = try await bytes.data
+            let (image, size) = try await ImageCodec.decode(data, maxPixels: maxPixels, forSize: resizeTarget)
+            return DecodedImage(try await ResizeKernel.resized(image, to: size), format: ImageFormat.sniff(data) ?? .png)
+        }
         let (image, format) = try await context.inputImage(maxPixels: maxPixels)
         return DecodedImage(try await transform(consume image), format: format)
     }

@@ -3,8 +3,7 @@ extension Image {
     /// by the area averaging of the `resize` operation: for thumbnails.
     /// - Throws: `CancellationError` if the task is cancelled.
     public func shrunk(toMaxSide maxSide: Int) async throws -> Image {
-        let size = ResizeKernel.targetSize(width: width, height: height, requestedWidth: nil, requestedHeight: nil, maxSide: maxSide)
-        guard size != (width, height) else { return self }
-        return try await ResizeKernel.apply(to: self, width: size.width, height: size.height)
+        try await ResizeKernel.resized(
+            self, to: ResizeKernel.targetSize(width: width, height: height, requestedWidth: nil, requestedHeight: nil, maxSide: maxSide))
     }
 }

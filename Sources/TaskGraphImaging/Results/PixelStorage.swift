@@ -34,6 +34,9 @@ final class PixelStorage<Element>: @unchecked Sendable {
             let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
             mapped != UnsafeMutableRawPointer(bitPattern: -1)
         {
+            // Transparent huge pages where the system allows them on request: a 2 MiB page
+            // fault instead of 512 small ones for memory that is written from end to end.
+            madvise(mapped, bytes, MADV_HUGEPAGE)
             base = mapped.bindMemory(to: Element.self, capacity: count)
             mappedBytes = bytes
         } else {
