@@ -7,13 +7,15 @@
 #      (a) unchanged re-runs (no-op) and (b) re-runs after one source file's content changed;
 #   3. the store: `store-bench gc --entries 100000` and `store-bench lookup --entries 10000`.
 # Every tool gets 2 jobs. Times are wall-clock medians of RUNS runs (COLD_RUNS for cold runs),
-# the tools alternating run by run; "outputs written" counts out/ files newer than the run's
-# start. Missing peers are installed (apt-get, pip) when possible, otherwise skipped.
-# Snakemake's cold run takes over half an hour at 10,000 steps: above SNAKEMAKE_COLD_MAX steps
-# (2,000) it is skipped and its directory gets another tool's outputs (copied with their times).
+# the tools alternating run by run, with ratios to ninja's; "outputs written" counts out/ files
+# newer than the run's start. Missing peers are installed (apt-get, pip) when possible, otherwise
+# skipped. Snakemake's cold run had done 11 % of 10,000 steps after six minutes: above
+# SNAKEMAKE_COLD_MAX steps (2,000) it is skipped and its directory gets another tool's outputs
+# (copied with their times).
 # Progress goes to standard error, the tables to standard output.
 #   BENCH_NODES=1000 bench/run-cache.sh   # quick check
 #   SNAKEMAKE=0 bench/run-cache.sh        # without Snakemake (the slowest peer by far)
+#   TASKGRAPH=path/to/taskgraph bench/run-cache.sh   # that binary instead of a release build
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -27,9 +29,13 @@ JOBS=2
 work=$root/bench/.work/cache
 rm -rf "$work" && mkdir -p "$work"
 
-swift build -c release --product taskgraph >/dev/null
 bin=$(swift build -c release --show-bin-path)
-tg=$bin/taskgraph
+if [[ -n ${TASKGRAPH:-} ]]; then
+  tg=$TASKGRAPH
+else
+  swift build -c release --product taskgraph >/dev/null
+  tg=$bin/taskgraph
+fi
 
 # --- peers -------------------------------------------------------------------------------------
 # have TOOL: whether TOOL runs here, installing it first when it is missing.
@@ -95,7 +101,7 @@ verdict() {
   [[ -s $work/$2.s && -s $work/$3.s ]] || return 0
   awk -v l="$1" -v a="$(median <"$work/$2.s")" -v b="$(median <"$work/$3.s")" -v c="$4" -v t="$5" 'BEGIN {
     r = a / b; met = (c == "≥" ? r >= t : r <= t)
-    printf "- %s: %.2f× (target %s %s×): %s\n", l, r, c, t, met ? "met" : "NOT met" }'
+    printf "- %s: %.3f× (target %s %s×): %s\n", l, r, c, t, met ? "met" : "NOT met" }'
 }
 
 echo
@@ -201,7 +207,8 @@ for tool in "${tools[@]:1}"; do
   diff -rq "$dag/${tools[0]}/out" "$dag/$tool/out" >/dev/null || { echo "outputs of ${tools[0]} and $tool differ" >&2; exit 1; }
 done
 
-base=taskgraph; [[ $tg_cache == 1 && " ${tools[*]} " == *" taskgraph "* ]] || base=ninja
+# Ratios are to ninja, the reference of the targets (to taskgraph without ninja).
+base=ninja; [[ " ${tools[*]} " == *" ninja "* ]] || base=${tools[0]}
 label() {
   case $1 in
     taskgraph) echo "taskgraph run --jobs 2 (cache)" ;;

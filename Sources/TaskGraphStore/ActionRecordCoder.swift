@@ -69,12 +69,20 @@ package enum ActionRecordCoder {
         }
     }
 
-    /// Reads a `u32` count of name and value pairs into key components.
+    /// Reads a `u32` count of name and value pairs into key components (a repeated name, which
+    /// no encoder writes, is taken as `KeyComponents.add` takes it).
     static func readComponents(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> KeyComponents {
         var components = KeyComponents()
-        for _ in 0..<(try reader.count(minimumItemSize: 16)) {
+        let count = try reader.count(minimumItemSize: 16)
+        var names = Set<String>(minimumCapacity: count)
+        for _ in 0..<count {
             let name = try reader.string()
-            components.add(name, try reader.string())
+            let value = try reader.string()
+            if names.insert(name).inserted {
+                components.append(newName: name, value)
+            } else {
+                components.add(name, value)
+            }
         }
         return components
     }

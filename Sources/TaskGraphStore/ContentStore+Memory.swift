@@ -12,7 +12,8 @@ extension ContentStore {
     }
 
     /// Remembers `components` (by operation id) for the pipeline file at `pipeline`, merged into
-    /// what is stored: ids not given keep their components.
+    /// what is stored: ids not given keep their components. Nothing is written when that is
+    /// what is stored already (a run where nothing changed).
     /// - Throws: `StoreError.writeFailed`.
     public func rememberComponents(_ components: [String: KeyComponents], pipeline: String) async throws {
         let path = layout.components(pipeline: pipeline)
@@ -20,6 +21,7 @@ extension ContentStore {
         try await BlockingIO.run {
             let stored = ((try? StoreIO.read(path, layout)) ?? nil).map { ComponentMemory.decode($0, pipeline: pipeline) }
             let merged = (stored ?? [:]).merging(components) { _, new in new }
+            if merged == stored { return }
             try StoreIO.writeFile(ComponentMemory.encode(merged, pipeline: pipeline), to: path, layout)
         }
     }

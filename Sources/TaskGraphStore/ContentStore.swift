@@ -57,12 +57,37 @@ public final class ContentStore: ResultStore {
         try await BlockingIO.run { [statCache] in try statCache.digest(ofFile: path) }
     }
 
+    /// `digest(ofFile:)` on the calling thread, a blocking one.
+    /// - Throws: `OperationError.readFailed` naming the path.
+    public func blockingDigest(ofFile path: String) throws -> ContentDigest {
+        try statCache.digest(ofFile: path)
+    }
+
     /// The record stored for `key`, if it is intact and every blob it names is present; marks
     /// it used. Any failure reads as no record: at worst the operation runs again.
     public func record(for key: ContentDigest) async -> ActionRecord? {
         let path = layout.record(key)
         let layout = layout
         return try? await BlockingIO.run { Self.readRecord(at: path, layout) }
+    }
+
+    /// The record stored for `key`, as `record(for:)` reads it, and those of its output files
+    /// the stat cache does not know to hold their blob now (their `stat` unchanged since they
+    /// were last hashed to that digest), in the same trip to a blocking thread.
+    public func reusableRecord(for key: ContentDigest) async
+        -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?
+    {
+        let path = layout.record(key)
+        let layout = layout
+        let statCache = statCache
+        return try? await BlockingIO.run { () -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])? in
+            guard let record = Self.readRecord(at: path, layout) else { return nil }
+            let unverified = record.outputFiles.filter { file in
+                guard let stat = FileStat.of(file.path) else { return true }
+                return statCache.remembered(file.path, stat) != file.digest
+            }
+            return (record, unverified)
+        }
     }
 
     /// The records of `keys`, in order, as `record(for:)` reads each, in one trip to a

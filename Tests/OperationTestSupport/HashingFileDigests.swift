@@ -10,8 +10,13 @@ public struct HashingFileDigests: FileDigesting {
     /// The SHA-256 of the file's contents, read on a blocking thread.
     /// - Throws: `OperationError.readFailed` naming the path.
     public func digest(ofFile path: String) async throws -> ContentDigest {
-        let data = try await BlockingIO.run { try FileIO.read(path) }
-        return ContentDigest.sha256(of: data)
+        try await BlockingIO.run { try blockingDigest(ofFile: path) }
+    }
+
+    /// The same, on the calling thread.
+    /// - Throws: `OperationError.readFailed` naming the path.
+    public func blockingDigest(ofFile path: String) throws -> ContentDigest {
+        ContentDigest.sha256(of: try FileIO.read(path))
     }
 }
 

@@ -24,6 +24,13 @@ static inline void tg_prefetch_for_read(uintptr_t address) {
     __builtin_prefetch((const void *)address, 0, 3);
 }
 
+/// Marks the calling thread, for the rest of its life, as a thread where blocking is allowed
+/// (a `BlockingThreadPool`'s).
+void tg_mark_blocking_thread(void);
+
+/// Whether `tg_mark_blocking_thread` marked the calling thread: 1 or 0.
+int tg_is_blocking_thread(void);
+
 #if defined(__linux__)
 /// `getrusage(RUSAGE_THREAD, usage)`: the calling thread's CPU times (Swift does not see the GNU
 /// `RUSAGE_THREAD`). 0 on success, -1 with `errno` set.

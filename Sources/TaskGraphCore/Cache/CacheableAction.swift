@@ -61,4 +61,9 @@ public protocol FileDigesting: Sendable {
     /// thread pool.
     /// - Throws: an error naming the path when it cannot be read.
     func digest(ofFile path: String) async throws -> ContentDigest
+
+    /// `digest(ofFile:)` for a caller already on a blocking thread (inside `BlockingIO.run`),
+    /// so that several files and the checks around them take one trip there. Blocking.
+    /// - Throws: an error naming the path when it cannot be read.
+    func blockingDigest(ofFile path: String) throws -> ContentDigest
 }

@@ -38,6 +38,12 @@ public struct KeyComponents: Hashable, Sendable, Codable {
         }
     }
 
+    /// Adds `name` with `value` as `add` does, for a caller that knows `name` is not present
+    /// yet (it keeps the names it added, as a decoder of a stored encoding does): no search.
+    package mutating func append(newName name: String, _ value: String) {
+        components.append(Component(name: name, value: value))
+    }
+
     /// Adds `name` with the digest of `value`: for values that must never be stored.
     public mutating func addSecret(_ name: String, _ value: String) {
         add(name, ContentDigest.sha256(of: Data(value.utf8)).description)
@@ -50,22 +56,26 @@ public struct KeyComponents: Hashable, Sendable, Codable {
 
     /// The canonical encoding: `taskgraph-key-1\n`, then for each component in order its name
     /// and its value, each as a 4-byte big-endian length and UTF-8 bytes.
-    public var encoded: Data {
-        var data = Data(Self.magic.utf8)
+    public var encoded: Data { Data(encodedBytes) }
+
+    /// `encoded`, built in one buffer of its final size.
+    private var encodedBytes: [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.magic.utf8.count + components.reduce(0) { $0 + 8 + $1.name.utf8.count + $1.value.utf8.count })
+        bytes.append(contentsOf: Self.magic.utf8)
         for component in components {
-            Self.appendLengthPrefixed(component.name, to: &data)
-            Self.appendLengthPrefixed(component.value, to: &data)
+            Self.appendLengthPrefixed(component.name, to: &bytes)
+            Self.appendLengthPrefixed(component.value, to: &bytes)
         }
-        return data
+        return bytes
     }
 
     /// The key: the SHA-256 of `encoded`.
-    public var key: ContentDigest { ContentDigest.sha256(of: encoded) }
+    public var key: ContentDigest { ContentDigest.sha256(of: encodedBytes) }
 
-    private static func appendLengthPrefixed(_ text: String, to data: inout Data) {
-        let bytes = Array(text.utf8)
-        let count = UInt32(bytes.count)
-        data.append(contentsOf: [UInt8(count >> 24), UInt8((count >> 16) & 0xff), UInt8((count >> 8) & 0xff), UInt8(count & 0xff)])
-        data.append(contentsOf: bytes)
+    private static func appendLengthPrefixed(_ text: String, to bytes: inout [UInt8]) {
+        let count = UInt32(text.utf8.count)
+        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((count >> UInt32(shift)) & 0xff)) }
+        bytes.append(contentsOf: text.utf8)
     }
 }

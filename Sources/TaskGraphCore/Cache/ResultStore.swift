@@ -9,6 +9,12 @@ public protocol ResultStore: FileDigesting {
     /// Reading it counts as a use for least-recently-used eviction.
     func record(for key: ContentDigest) async -> ActionRecord?
 
+    /// The record stored for `key`, as `record(for:)` reads it, with those of its output files
+    /// that may not hold their blob now (missing, changed, or not known to be unchanged): the
+    /// only ones a hit must pass to `materialize`. For a store that can check both in one trip
+    /// to a blocking thread.
+    func reusableRecord(for key: ContentDigest) async -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?
+
     /// Writes `record` for `key` (temporary file, then rename); its blobs must already be stored.
     /// - Throws: `StoreError`-like errors when the store cannot be written (full, read-only).
     func write(_ record: ActionRecord, for key: ContentDigest) async throws
@@ -30,4 +36,13 @@ public protocol ResultStore: FileDigesting {
     /// rename), the blob checked against its digest on the way.
     /// - Returns: whether the file had to be written.
     func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool
+}
+
+extension ResultStore {
+    /// `record(for:)`, with every output file left to `materialize`.
+    public func reusableRecord(for key: ContentDigest) async
+        -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?
+    {
+        await record(for: key).map { ($0, $0.outputFiles) }
+    }
 }

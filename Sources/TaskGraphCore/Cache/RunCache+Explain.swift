@@ -24,7 +24,7 @@ extension RunCache {
                 continue
             }
             switch await lookup(node, of: plan, action: plan.read(node) { $0.pointee.action }) {
-            case .hit(let stored, _, _):
+            case .hit(let stored, _, _, _):
                 hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
             case .run:
                 break

@@ -3,8 +3,9 @@ import Foundation
 extension RunCache {
     /// What the store has for a node about to run.
     enum Lookup {
-        /// Its result is stored under its key: reuse `record` (after restoring its files).
-        case hit(StoredResult, ActionRecord, key: ContentDigest)
+        /// Its result is stored under its key: reuse `record` after restoring those of its
+        /// files in `unverified` that need it (the others are known to hold their blobs).
+        case hit(StoredResult, ActionRecord, unverified: [ActionRecord.OutputFile], key: ContentDigest)
         /// Run it, and record the result under `key` if there is one.
         case run(key: ContentDigest?)
         /// Its key could not be computed (a declared input is missing): it fails with this error.
@@ -46,9 +47,9 @@ extension RunCache {
             decide(node, CacheDecision(.miss, .disabled))
             return .run(key: key)
         }
-        if let record = await store.record(for: key) {
+        if let (record, unverified) = await store.reusableRecord(for: key) {
             let stored = StoredResult(digest: record.result, resultKind: record.resultKind, summary: record.summary)
-            return .hit(stored, record, key: key)
+            return .hit(stored, record, unverified: unverified, key: key)
         }
         decide(node, missDecision(change: change, hasPrevious: previousComponents(of: id) != nil, cause: cause, in: plan, node: node))
         return .run(key: key)

@@ -78,9 +78,14 @@ public struct Engine: Sendable {
         }
         let stopReason = await withTaskCancellationHandler {
             await withTaskGroup(of: Void.self) { group in
+                // With a cache, workers run on the blocking threads: a cache hit is mostly short
+                // blocking calls (stat, reading a record), made there in place instead of a trip
+                // there and back for each. Actions still run on the cooperative pool
+                // (`NodeRunner.runCached`).
+                let preferred: (any TaskExecutor)? = cache == nil ? nil : resources.blockingIO
                 for (pool, lanes) in pools.lanes.enumerated() {
                     for lane in lanes {
-                        group.addTask {
+                        group.addTask(executorPreference: preferred) {
                             await Self.work(
                                 pool: pool, lane: lane, coordinator: coordinator, runner: runner,
                                 events: events, clock: clock)

@@ -11,8 +11,11 @@ extension NodeRunner {
         switch await cache.lookup(index, of: plan, action: action) {
         case .failed(let error):
             return Completion(outcome: .failed(String(describing: error)), attempts: 1)
-        case .hit(let stored, let record, let hitKey):
-            if let completion = await reuse(stored, record: record, key: hitKey, node: index, of: plan, action: action, cache: cache) {
+        case .hit(let stored, let record, let unverified, let hitKey):
+            if let completion = await reuse(
+                stored, record: record, unverified: unverified, key: hitKey, node: index, of: plan, action: action,
+                cache: cache)
+            {
                 return completion
             }
             key = hitKey
@@ -30,7 +33,7 @@ extension NodeRunner {
             return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
         }
         let started = ContinuousClock.now
-        let completion = await runAttempts(index, of: plan, inputs: inputs, lane: lane)
+        let completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
         if let result = completion.result {
             let seconds = (ContinuousClock.now - started).inSeconds
             if let warning = await cache.record(index, of: plan, action: action, key: key, result: result, seconds: seconds) {
@@ -40,25 +43,28 @@ extension NodeRunner {
         return completion
     }
 
-    /// Reuses `stored`: restores the files `record` names where they are missing or changed and
-    /// revalidates the source. Returns the completion, or nil when the node must run after all
-    /// (a damaged blob; the decision says why).
+    /// Reuses `stored`: restores those of `record`'s files in `unverified` that are missing or
+    /// changed and revalidates the source. Returns the completion, or nil when the node must
+    /// run after all (a damaged blob; the decision says why).
     private func reuse(
-        _ stored: StoredResult, record: ActionRecord, key: ContentDigest, node index: Int, of plan: RunPlan,
-        action: any TaskAction, cache: RunCache
+        _ stored: StoredResult, record: ActionRecord, unverified: [ActionRecord.OutputFile], key: ContentDigest,
+        node index: Int, of plan: RunPlan, action: any TaskAction, cache: RunCache
     ) async -> Completion? {
         var decision = CacheDecision(.hit, .unchanged)
         let outputDirectory = plan.read(index) { $0.pointee.setup?.outputDirectory }.map(PathResolver.normalized)
         do {
-            for file in record.outputFiles {
-                // A link placed in the output directory since is not followed out of it: the
-                // node runs instead, and its write says why it fails.
-                if let outputDirectory, file.path.hasPrefix(outputDirectory + "/") {
-                    try await resources.blockingIO.run { try ContainedDirectory.check(file.path, beneath: outputDirectory) }
+            // A link placed in the output directory since is not followed out of it: the node
+            // runs instead, and its write says why it fails.
+            if let outputDirectory {
+                let contained = record.outputFiles.map(\.path).filter { $0.hasPrefix(outputDirectory + "/") }
+                if !contained.isEmpty {
+                    try await resources.blockingIO.run {
+                        for path in contained { try ContainedDirectory.check(path, beneath: outputDirectory) }
+                    }
                 }
-                if try await cache.store.materialize(file.digest, at: file.path) {
-                    decision = CacheDecision(.hit, .outputRestored, detail: "\(cache.displayPath(file.path)) (restored)")
-                }
+            }
+            for file in unverified where try await cache.store.materialize(file.digest, at: file.path) {
+                decision = CacheDecision(.hit, .outputRestored, detail: "\(cache.displayPath(file.path)) (restored)")
             }
         } catch {
             cache.decide(index, CacheDecision(.miss, .corrupt, detail: String(describing: error)))
@@ -69,7 +75,9 @@ extension NodeRunner {
             let started = ContinuousClock.now
             do {
                 // A fresh body equal to the stored one (a server without validators) is a hit.
-                if let fresh = try await cacheable.revalidate(validators: record.validators, in: context),
+                if let fresh = try await onCooperativePool({
+                    try await cacheable.revalidate(validators: record.validators, in: context)
+                }),
                     try await fresh.digest != stored.digest
                 {
                     let decision = CacheDecision(.miss, .remoteChanged)
@@ -133,8 +141,15 @@ extension NodeRunner {
         }
         let (id, action, preferred) = plan.read(node) { ($0.pointee.id, $0.pointee.action, $0.pointee.preferredInputID) }
         let context = TaskContext(id: id, inputs: inputs, preferredInputID: preferred, resources: resources)
-        let result = try await action.run(in: context)
+        let result = try await onCooperativePool { try await action.run(in: context) }
         _ = try? await cache.store.storeResult(result)
         return result
+    }
+
+    /// Runs `body`, an action's own work, on the cooperative pool: with a cache, the engine's
+    /// workers prefer the run's blocking threads (`Engine.run`), where the store's work is done
+    /// in place; actions keep the cooperative pool and send their blocking work there.
+    private func onCooperativePool<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+        try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
     }
 }

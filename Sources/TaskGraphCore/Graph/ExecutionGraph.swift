@@ -36,7 +36,9 @@ public struct ExecutionGraph: Sendable {
 
     /// Every node, in the order added.
     public private(set) var nodes: [Node] = []
-    private var indexByID: [String: Int] = [:]
+    /// Node indices by id, kept while nodes are added in code; nil for a planned graph, whose ids
+    /// the planner made unique and which a run never looks up by id.
+    private var indexByID: [String: Int]? = [:]
 
     /// An empty graph.
     public init() {}
@@ -44,12 +46,14 @@ public struct ExecutionGraph: Sendable {
     /// A graph of `nodes`, whose dependencies may point forward: the planner checks cycles first.
     init(planned nodes: [Node]) {
         self.nodes = nodes
-        indexByID.reserveCapacity(nodes.count)
-        for (index, node) in nodes.enumerated() { indexByID[node.id] = index }
+        indexByID = nil
     }
 
-    /// The index of the node with `id`, if present.
-    public func index(of id: String) -> Int? { indexByID[id] }
+    /// The index of the node with `id`, if present. (A planned graph has no index: this scans its
+    /// nodes.)
+    public func index(of id: String) -> Int? {
+        indexByID.map { $0[id] } ?? nodes.firstIndex { $0.id == id }
+    }
 
     /// Adds a node that runs `action` after every node in `needs`.
     /// - Throws: `GraphError.duplicateID` if a node with this id exists.
@@ -58,7 +62,8 @@ public struct ExecutionGraph: Sendable {
         _ id: String, type: String = "action", action: any TaskAction,
         needs: [NodeHandle] = [], settings: NodeSettings = NodeSettings()
     ) throws -> NodeHandle {
-        guard indexByID[id] == nil else { throw GraphError.duplicateID(id) }
+        if indexByID == nil { indexByID = Self.indices(of: nodes) }
+        guard indexByID?[id] == nil else { throw GraphError.duplicateID(id) }
         let node = Node(
             id: id, type: type, action: action, dependencies: needs.map(\.index),
             settings: settings, setup: nil, location: nil)
@@ -67,9 +72,15 @@ public struct ExecutionGraph: Sendable {
 
     private mutating func append(_ node: Node) -> Int {
         let index = nodes.count
-        indexByID[node.id] = index
+        indexByID?[node.id] = index
         nodes.append(node)
         return index
+    }
+
+    private static func indices(of nodes: [Node]) -> [String: Int] {
+        var indices = [String: Int](minimumCapacity: nodes.count)
+        for (index, node) in nodes.enumerated() { indices[node.id] = index }
+        return indices
     }
 
     /// Dependencies as an adjacency list: an edge from each node to every node it needs.
@@ -81,11 +92,11 @@ public struct ExecutionGraph: Sendable {
     /// operation it names (`tilt` for `tilt[lake]` and `tilt[sea]`).
     /// - Throws: `GraphError.unknownID`, suggesting an id or operation name, when it selects none.
     public func indices(selecting name: String) throws(GraphError) -> [Int] {
-        if let index = indexByID[name] { return [index] }
+        if let index = index(of: name) { return [index] }
         let instances = nodes.indices.filter { nodes[$0].id.hasPrefix(name + "[") }
         guard instances.isEmpty else { return instances }
         let operations = Set(nodes.map { String($0.id.prefix { $0 != "[" }) })
-        throw .unknownID(name, suggestion: Suggestion.closest(to: name, in: operations.union(indexByID.keys)))
+        throw .unknownID(name, suggestion: Suggestion.closest(to: name, in: operations.union(nodes.map(\.id))))
     }
 
     /// The subgraph of `ids` (instance ids or operation names) and everything they need,

@@ -42,16 +42,17 @@ struct PipelinePlanner {
                         + Suggestion.clause(for: need.value, in: declared.ids),
                     at: need.location))
             }
-            if let pool = spec.operations[index].pool, !pools.contains(pool.value) {
+            if let pool = spec.operations[index].settings.pool, !pools.contains(pool),
+                let location = spec.operations[index].poolLocation {
                 diagnostics.append(.error(
-                    "operation '\(id)': pool '\(pool.value)' is not declared under 'pools'"
-                        + Suggestion.clause(for: pool.value, in: pools),
-                    at: pool.location))
+                    "operation '\(id)': pool '\(pool)' is not declared under 'pools'"
+                        + Suggestion.clause(for: pool, in: pools),
+                    at: location))
             }
-            if let when = spec.operations[index].when, when.value == .failure, needs.isEmpty {
+            if spec.operations[index].settings.when == .failure, needs.isEmpty, let whenLocation = spec.operations[index].whenLocation {
                 diagnostics.append(.error(
                     "operation '\(id)': 'when: failure' runs only after something it needs failed, but it has no 'needs'",
-                    at: when.location))
+                    at: whenLocation))
             }
             if let input = spec.operations[index].input, !needs.contains(where: { $0.value == input.value }) {
                 diagnostics.append(.error(
@@ -80,56 +81,55 @@ struct PipelinePlanner {
         into nodes: inout [ExecutionGraph.Node], diagnostics: inout [Diagnostic]
     ) {
         var environments = DeclaredEnvironments(spec.variables.environment)
+        var checker = ParameterChecker(variables: spec.variables, item: .unavailable)
+        var values: [(String, ParameterValue)] = []  // reused: the dictionary is made at its final size
         for index in instances {
-            let instance = expansion.instances[index]
-            let operation = spec.operations[instance.operation]
-            guard let typeName = operation.type, let type = registry[typeName.value] else { continue }
-            let item: Variables.ItemBinding = instance.item.map { .bound($0) } ?? .unavailable
-            let checker = ParameterChecker(variables: spec.variables, item: item)
-            var values: [String: ParameterValue] = [:]
-            values.reserveCapacity(type.parameters.count)
+            // Fields are read in place: a whole `OperationSpec` is costly to copy.
+            let operation = expansion.instances[index].operation
+            guard let typeName = spec.operations[operation].type, let type = registry[typeName.value] else { continue }
+            let item = expansion.instances[index].item
+            let operationID = spec.operations[operation].id.value
+            checker.item = item.map { .bound($0) } ?? .unavailable
+            values.removeAll(keepingCapacity: true)
             let errorsBefore = diagnostics.count
             for parameter in type.parameters {
-                if let value = operation.parameter(parameter.name) {
-                    values[parameter.name] = checker.check(
-                        value, as: parameter.type, name: parameter.name,
-                        subject: "operation '\(operation.id.value)'", diagnostics: &diagnostics)
+                if let value = spec.operations[operation].parameter(parameter.name) {
+                    if let checked = checker.check(
+                        value, as: parameter.type, name: parameter.name, subject: "operation '\(operationID)'",
+                        diagnostics: &diagnostics) {
+                        values.append((parameter.name, checked))
+                    }
                 } else if let defaultValue = parameter.defaultValue {
-                    values[parameter.name] = defaultValue
+                    values.append((parameter.name, defaultValue))
                 }
             }
             // An action is made from checked parameters only (a failed one is missing).
             guard diagnostics.count == errorsBefore else { continue }
-            let parameters = Parameters(values)
+            let parameters = Parameters(Dictionary(uniqueKeysWithValues: values))
+            let id = expansion.instances[index].id
             let dependencies = expansion.dependencies[index]
             let setup = OperationSetup(
-                type: type.name, id: instance.id, parameters: parameters,
+                type: type.name, id: id, parameters: parameters,
                 dependencies: dependencies.map { expansion.instances[$0].id },
-                preferredInput: preferredInput(of: operation, instance: instance, expansion),
+                preferredInput: preferredInput(of: spec.operations[operation].input?.value, item: item, expansion),
                 environment: environments.variables(named: type.environmentNames(parameters)),
                 pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
             do {
                 let action = try type.makeAction(setup)
                 nodes.append(ExecutionGraph.Node(
-                    id: instance.id, type: type.name, action: action, dependencies: dependencies,
-                    settings: NodeSettings(
-                        retries: operation.retries?.value ?? 0, timeout: operation.timeout?.value,
-                        pool: operation.pool?.value, cache: operation.cache?.value ?? true,
-                        priority: operation.priority, exclusive: operation.exclusive,
-                        when: operation.when?.value ?? .success, cluster: operation.cluster),
-                    setup: setup, location: operation.id.location))
+                    id: id, type: type.name, action: action, dependencies: dependencies,
+                    settings: spec.operations[operation].settings, setup: setup,
+                    location: spec.operations[operation].id.location))
             } catch {
-                diagnostics.append(.error("operation '\(operation.id.value)': \(error)", at: typeName.location))
+                diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))
             }
         }
     }
 
     /// The instance id chosen by `input:`: the paired instance for a `foreach` dependency.
-    private func preferredInput(
-        of operation: OperationSpec, instance: InstanceExpansion.Instance, _ expansion: InstanceExpansion
-    ) -> String? {
-        guard let input = operation.input?.value else { return nil }
-        guard let item = instance.item, expansion.isForeach(input) else { return input }
+    private func preferredInput(of input: String?, item: String?, _ expansion: InstanceExpansion) -> String? {
+        guard let input else { return nil }
+        guard let item, expansion.isForeach(input) else { return input }
         return "\(input)[\(item)]"
     }
 }

@@ -30,8 +30,8 @@ struct OperationSpecReader {
         }
         // Operations are read independently, a chunk per core; chunks are joined in file order.
         let (operations, found) = ParallelChunks.collect(count: pairs.count) { range, operations, found in
-            for pair in pairs[range] {
-                if let operation = read(id: pair.key, value: pair.value, diagnostics: &found) {
+            for index in range {  // not `for pair in`: that copies every pair
+                if let operation = read(id: pairs[index].key, value: pairs[index].value, diagnostics: &found) {
                     operations.append(operation)
                 }
             }
@@ -54,36 +54,35 @@ struct OperationSpecReader {
         }
         let keys = KeyedPairs(pairs)
         var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: [])
-        spec.type = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
-        let type = spec.type.flatMap { registry[$0.value] }
+        let type: OperationType?
+        (spec.type, type) = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
         (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
         spec.items = keys["foreach"].flatMap { readItems($0, subject: subject(), diagnostics: &diagnostics) }
-        let item: Variables.ItemBinding = spec.items == nil ? .unavailable : .deferred
-        let checker = ParameterChecker(variables: variables, item: item)
+        let checker = ParameterChecker(variables: variables, item: spec.items == nil ? .unavailable : .deferred)
         for (key, type) in Self.settingTypes {
             let setting: (ParameterValue, SourceLocation)?
             if let value = keys[key] {
                 setting = checker.check(value, as: type, name: key, subject: subject(), diagnostics: &diagnostics)
                     .map { ($0, value.location) }
             } else {
-                setting = defaults[key]
+                setting = defaults.isEmpty ? nil : defaults[key]
             }
             if let (value, at) = setting { Self.apply(key, value, at: at, to: &spec) }
         }
-        spec.cluster = readClusterSettings(keys, checker: checker, subject: subject(), diagnostics: &diagnostics)
+        spec.settings.cluster = readClusterSettings(keys, checker: checker, subject: subject(), diagnostics: &diagnostics)
         for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
             guard let type else { continue }
-            guard type.parameter(named: pair.key.text) != nil else {
-                let message = if let advice = type.removedParameters[pair.key.text] {
-                    "\(DisplayText.quoted(pair.key.text)) is no longer supported for '\(type.name)': \(advice)"
-                } else {
-                    "unknown key \(DisplayText.quoted(pair.key.text)) for '\(type.name)'"
-                        + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
-                }
-                diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
+            guard type.parameter(named: pair.key.text) == nil else {
+                spec.parameters.append(pair)
                 continue
             }
-            spec.parameters.append(pair)
+            let message = if let advice = type.removedParameters[pair.key.text] {
+                "\(DisplayText.quoted(pair.key.text)) is no longer supported for '\(type.name)': \(advice)"
+            } else {
+                "unknown key \(DisplayText.quoted(pair.key.text)) for '\(type.name)'"
+                    + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
+            }
+            diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
         }
         if let type {
             for parameter in type.parameters where parameter.isRequired && keys[parameter.name] == nil {
@@ -98,37 +97,39 @@ struct OperationSpecReader {
     /// Sets the engine setting `key` of `spec` to its checked `value`, written at `at`.
     private static func apply(_ key: String, _ value: ParameterValue, at: SourceLocation, to spec: inout OperationSpec) {
         switch (key, value) {
-        case ("retries", .integer(let retries)): spec.retries = Located(retries, at: at)
-        case ("timeout", .duration(let timeout)): spec.timeout = Located(timeout, at: at)
-        case ("pool", .string(let pool)): spec.pool = Located(pool, at: at)
+        case ("retries", .integer(let retries)): spec.settings.retries = retries
+        case ("timeout", .duration(let timeout)): spec.settings.timeout = timeout
+        case ("pool", .string(let pool)): (spec.settings.pool, spec.poolLocation) = (pool, at)
         case ("input", .string(let input)): spec.input = Located(input, at: at)
-        case ("cache", .boolean(let enabled)): spec.cache = Located(enabled, at: at)
-        case ("priority", .integer(let priority)): spec.priority = priority
-        case ("exclusive", .string(let word)): spec.exclusive = Exclusivity(rawValue: word) ?? .shared
-        case ("when", .string(let word)): spec.when = Located(TriggerRule(rawValue: word) ?? .success, at: at)
+        case ("cache", .boolean(let enabled)): spec.settings.cache = enabled
+        case ("priority", .integer(let priority)): spec.settings.priority = priority
+        case ("exclusive", .string(let word)): spec.settings.exclusive = Exclusivity(rawValue: word) ?? .shared
+        case ("when", .string(let word)): (spec.settings.when, spec.whenLocation) = (TriggerRule(rawValue: word) ?? .success, at)
         default: break
         }
     }
 
+    /// The `op:` value as written, and the operation type it names (nil if none).
     private func readType(
         _ value: YAMLValue?, subject: @autoclosure () -> String, at location: SourceLocation,
         diagnostics: inout [Diagnostic]
-    ) -> Located<String>? {
+    ) -> (Located<String>?, OperationType?) {
         guard let value else {
             diagnostics.append(.error("\(subject()): missing required key 'op'", at: location))
-            return nil
+            return (nil, nil)
         }
         guard let scalar = value.scalar, !scalar.isNull else {
             diagnostics.append(.error("\(subject()): 'op' must be an operation type name, not \(value.kindDescription)", at: value.location))
-            return nil
+            return (nil, nil)
         }
-        if registry[scalar.text] == nil {
+        let type = registry[scalar.text]
+        if type == nil {
             diagnostics.append(.error(
                 "\(subject()): unknown operation type \(DisplayText.quoted(scalar.text))"
                     + Suggestion.clause(for: scalar.text, in: registry.types.keys),
                 at: scalar.location))
         }
-        return Located(scalar.text, at: scalar.location)
+        return (Located(scalar.text, at: scalar.location), type)
     }
 
     private func readNeeds(

@@ -1,7 +1,7 @@
 /// Checks YAML values against declared parameter types, substituting `${…}` first.
 struct ParameterChecker {
     let variables: Variables
-    let item: Variables.ItemBinding
+    var item: Variables.ItemBinding
 
     /// The checked value of `value` for a parameter `name` of `type`, or nil with diagnostics.
     /// - Parameter subject: who the parameter belongs to, e.g. `operation 'tone'`.

@@ -30,28 +30,25 @@ struct OperationSpec {
     var needsLocation: SourceLocation?
     /// The `foreach:` items, if the operation has `foreach`.
     var items: Located<[String]>?
-    /// `retries:`, `timeout:` and `pool:` after applying `defaults:`.
-    var retries: Located<Int>?
-    var timeout: Located<Duration>?
-    var pool: Located<String>?
-    /// `cache:` after applying `defaults:`; false keeps the operation from reusing results.
-    var cache: Located<Bool>?
-    /// `priority:` after applying `defaults:`.
-    var priority = 0
-    /// `exclusive:`.
-    var exclusive = Exclusivity.shared
-    /// `when:`, where written.
-    var when: Located<TriggerRule>?
-    /// `executor:` and the cluster resources, after applying `defaults:`.
-    var cluster = ClusterSettings()
+    /// The engine settings (`retries:`, `timeout:`, `pool:`, `cache:`, `priority:`, `exclusive:`,
+    /// `when:`, `executor:` and the cluster resources) after applying `defaults:`: how the engine
+    /// treats the operation's instances.
+    var settings = NodeSettings()
+    /// Where the pool was named (in the operation or under `defaults:`), if it was.
+    var poolLocation: SourceLocation?
+    /// Where `when:` was written, if it was.
+    var whenLocation: SourceLocation?
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
     /// The operation type's own parameters as written, in file order (keys are unique). A list,
     /// not a dictionary: an operation sets a handful, and most operations are read only once.
+    /// (Not the mapping's own list: keeping every operation's whole mapping alive until the
+    /// graph is planned cost more memory than these small copies.)
     var parameters: [YAMLPair]
 
     /// The value written for parameter `name`, if any.
     func parameter(_ name: String) -> YAMLValue? {
         parameters.first { $0.key.text == name }?.value
     }
+
 }

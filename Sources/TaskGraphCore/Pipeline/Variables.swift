@@ -62,7 +62,11 @@ struct Variables {
         diagnostics: inout [Diagnostic]
     ) -> String? {
         let text = scalar.text
-        guard text.utf8.contains(UInt8(ascii: "$")) else { return text }
+        // Most values have no `$`: decided on the bytes, without walking an index.
+        let dollar = UInt8(ascii: "$")
+        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(dollar) }) ?? text.utf8.contains(dollar) else {
+            return text
+        }
         var output = ""
         var failed = false
         var index = text.startIndex

@@ -1,6 +1,6 @@
-/// Reads a pipeline file's text into a `YAMLValue` (through libyaml, see `YAMLComposer`),
-/// turning every syntax problem, duplicate key, tab indentation, alias bomb and over-deep nesting
-/// into a located diagnostic.
+/// Reads a pipeline file's text into a `YAMLValue` (plain YAML directly, see `PlainYAMLReader`;
+/// any other text through libyaml, see `YAMLComposer`), turning every syntax problem, duplicate
+/// key, tab indentation, alias bomb and over-deep nesting into a located diagnostic.
 struct YAMLDocumentReader {
     /// The file path used in locations.
     let file: String
@@ -13,6 +13,7 @@ struct YAMLDocumentReader {
     func read(_ text: String) -> (value: YAMLValue?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(file: file, line: 1, column: 1)
         var text = text
+        if let plain = text.withUTF8({ PlainYAMLReader(file: file).read($0) }) { return (plain, []) }
         let (tabs, tooDeep) = text.withUTF8 { bytes in
             (tabIndentationDiagnostics(in: bytes), nestingLimitDiagnostic(in: bytes))
         }

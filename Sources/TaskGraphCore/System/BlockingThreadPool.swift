@@ -1,3 +1,4 @@
+import CSystemShims
 import Dispatch
 import Foundation
 
@@ -32,7 +33,12 @@ public final class BlockingThreadPool: Sendable {
     /// - Throws: `CancellationError`, without running `body`, if the task is already cancelled
     ///   when the work would start; otherwise whatever `body` throws.
     public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await Self.run(body) { self.submit($0) }
+        // Code already on a pool's thread (a task preferring the pool as its executor) blocks in place.
+        if Self.isCurrentThreadBlocking {
+            try Task.checkCancellation()
+            return try body()
+        }
+        return try await Self.run(body) { self.submit($0) }
     }
 
     /// Runs `body` on one of the pool's threads even if the task is cancelled; for cleanup that
@@ -90,6 +96,25 @@ public final class BlockingThreadPool: Sendable {
             }
         }
     }
+}
+
+/// The pool as a task executor: code of a task that prefers it (`withTaskExecutorPreference`)
+/// runs on the pool's threads, where blocking is allowed, and the blocking work that code asks
+/// for through `run` is done in place, on the same thread, instead of a trip to another thread
+/// and back (two wake-ups each). For a stretch of code that is mostly short blocking calls, such
+/// as a cache lookup (`NodeRunner.runCached`); not for code that waits long on anything but
+/// blocking calls, which would hold a thread meanwhile.
+extension BlockingThreadPool: TaskExecutor {
+    /// Runs `job` on one of the pool's threads.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        submit { job.runSynchronously(on: executor) }
+    }
+
+    /// Whether the calling thread is one of a pool's threads (of any run): there, `run` does
+    /// its work in place.
+    static var isCurrentThreadBlocking: Bool { tg_is_blocking_thread() != 0 }
 }
 
 /// The queue of a `BlockingThreadPool` and its threads' accounting, under one lock.
@@ -159,6 +184,7 @@ private final class PoolCore: Sendable {
     /// The body of every thread: take the oldest item, run it, repeat; return once the pool is
     /// shut down and the queue is empty.
     func workLoop() {
+        tg_mark_blocking_thread()
         while true {
             available.wait()
             let next = state.withLock { state -> (@Sendable () -> Void)? in

@@ -19,6 +19,8 @@ public final class RunResources: Sendable {
     public let temporaryFiles: TemporaryFiles
     /// The child processes of `exec`, watched by one reaper thread.
     public let childProcesses: ChildProcesses
+    /// The programs `exec` cache keys name, each found once per run.
+    package let programs = ProgramLocations()
 
     /// The default number of blocking-IO threads: two per core, so CPU-bound codecs and kernels
     /// keep every core busy while as many threads wait on disk or other short blocking calls.

@@ -132,6 +132,25 @@ import OperationTestSupport
         #expect(graph.nodes[1].settings == NodeSettings(retries: 0, timeout: .seconds(60)))
     }
 
+    /// A planned graph builds no id index up front; looking nodes up, restricting and adding
+    /// still work.
+    @Test func plannedGraphsFindNodesByID() throws {
+        var graph = try plannedGraph("""
+            version: 1
+            operations:
+              a: {op: group}
+              b: {op: group, needs: a}
+              c: {op: group}
+            """)
+        #expect(graph.index(of: "b") == 1)
+        #expect(graph.index(of: "z") == nil)
+        #expect(try graph.restricted(to: ["b"]).nodes.map(\.id) == ["a", "b"])
+        #expect(throws: GraphError.unknownID("bb", suggestion: "b")) { try graph.restricted(to: ["bb"]) }
+        #expect(throws: GraphError.duplicateID("c")) { try graph.add("c", action: ClosureAction { _ in EmptyArtifact() }) }
+        let added = try graph.add("d", action: ClosureAction { _ in EmptyArtifact() }, needs: [ExecutionGraph.NodeHandle(index: 2)])
+        #expect(graph.index(of: "d") == added.index)
+    }
+
     @Test func millionNodeChainPlansWithoutStackOverflow() async throws {
         let count = 1_000_000
         let (nodeCount, lastDependencies, diagnostics) = try await offThePool { Self.planChain(count) }

@@ -9,32 +9,29 @@ extension ExecOperation: CacheableAction {
     var unkeyedParameters: Set<String> { ["grace_period"] }
 
     /// `program`: the program's absolute path and the digest of its file; `file.<path>`: the
-    /// digest of each file the inputs name (as written, patterns expanded).
+    /// digest of each file the inputs name (as written, patterns expanded). One trip to a
+    /// blocking thread; the program is found once per run (`RunResources.programs`).
     /// - Throws: `ChildProcessError.programNotFound` when there is no such program,
     ///   `OperationError.declaredInputMissing` or `.declaredInputNotAFile` for a plain input path
     ///   that names no file, whatever `files` throws for a file it cannot read.
     func addKeyComponents(to key: inout KeyComponents, files: any FileDigesting) async throws {
-        let (program, inputs) = try await BlockingIO.run { [self] in (try programPath(), try declaredFiles.inputFiles()) }
-        key.add("program", "\(program) \(try await files.digest(ofFile: program))")
-        for input in inputs {
-            key.add("file.\(input)", try await files.digest(ofFile: PathResolver.resolve(input, in: declaredFiles.directory)).description)
+        // Read here: the task-local is not visible on the blocking thread.
+        let programs = RunResources.current?.programs ?? ProgramLocations()
+        let added = try await BlockingIO.run { [self] () throws -> [(name: String, value: String)] in
+            let name = command[0]
+            guard let program = programs.path(of: name, searchPath: environment["PATH"], workingDirectory: workingDirectory)
+            else { throw ChildProcessError.programNotFound(name) }
+            let inputs = try declaredFiles.inputFiles()
+            var added = [("program", "\(program) \(try files.blockingDigest(ofFile: program))")]
+            for input in inputs {
+                let path = PathResolver.resolve(input, in: declaredFiles.directory)
+                added.append(("file.\(input)", try files.blockingDigest(ofFile: path).description))
+            }
+            return added
         }
+        for (name, value) in added { key.add(name, value) }
     }
 
     /// The declared outputs.
     var outputFiles: [String] { declaredFiles.outputPaths }
-
-    /// The absolute path of the program `command[0]` starts: found on the PATH of its environment
-    /// as `ChildProcesses` finds it; a relative result (a name with a "/", a relative PATH entry)
-    /// starts from the working directory. Blocking.
-    /// - Throws: `ChildProcessError.programNotFound`.
-    private func programPath() throws -> String {
-        let name = command[0]
-        guard let found = ProgramLocator.locate(name, searchPath: environment["PATH"]) else {
-            throw ChildProcessError.programNotFound(name)
-        }
-        let path = PathResolver.resolve(found, in: workingDirectory ?? FileManager.default.currentDirectoryPath)
-        guard FileKind(at: path) == .regular else { throw ChildProcessError.programNotFound(name) }
-        return path
-    }
 }
