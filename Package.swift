@@ -24,7 +24,8 @@ let package = Package(
     targets: [
         // C libraries and shims, each in its own target.
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl's headers only (libcurl4-openssl-dev): CCurlShim opens the library on first use.
+        .systemLibrary(name: "CCurl"),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "CSystemShims"),
@@ -60,7 +61,13 @@ let package = Package(
                 "TaskGraphCore", "TaskGraphImaging", "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting",
                 "TaskGraphStore", "TaskGraphSlurm", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The Swift runtime and Foundation linked in, not loaded from two dozen shared
+            // libraries at every start (bench/run-startup.sh). Compiled with it too, so that the
+            // objects name the static libraries Foundation needs. Release builds only: debug
+            // builds and tests link faster without.
+            swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "-no-pie"], .when(configuration: .release))]
         ),
 
         .executableTarget(name: "engine-bench", dependencies: ["TaskGraphCore"], path: "bench/Sources/EngineBenchmark"),

@@ -1,2 +1,3 @@
-// The libcurl API, for the CCurl system-library module.
+// The libcurl API's declarations, for the CCurl system-library module. Nothing links libcurl:
+// CCurlShim opens it on first use.
 #include <curl/curl.h>

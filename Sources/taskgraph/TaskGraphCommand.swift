@@ -20,16 +20,24 @@ struct TaskGraphCommand: AsyncParsableCommand {
 
             \(OperationCatalog.renderKeys())
             """,
-        version: "0.1.0",
+        version: version,
         subcommands: [
             RunCommand.self, ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GraphCommand.self, ListOpsCommand.self,
             SchemaCommand.self, CacheCommand.self, WorkerCommand.self,
         ])
 
-    /// Raises the open-file limit, traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
+    /// The version `--version` prints.
+    static let version = "0.1.0"
+
+    /// Answers `taskgraph --version` at once (scripts and editors call it to probe for the tool);
+    /// otherwise raises the open-file limit, traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
     /// dies by them) and the job-control signals (SIGTSTP, SIGCONT, SIGUSR1), then parses the
     /// arguments and runs the command, with the signal handlers beside it in one task group.
     static func main() async {
+        if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
+            print(version)
+            return
+        }
         FileDescriptorLimit.raiseToHardLimit()
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sigcont, .sigusr1)
         await withDiscardingTaskGroup { group in

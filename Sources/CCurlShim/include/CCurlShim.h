@@ -1,8 +1,32 @@
-// Typed, non-variadic wrappers around libcurl's variadic calls, which Swift cannot call.
+// libcurl for Swift: opened on first use (see tg_curl_load), and typed, non-variadic wrappers
+// around its variadic calls, which Swift cannot call.
 #ifndef CCURLSHIM_H
 #define CCURLSHIM_H
 
 #include <curl/curl.h>
+
+/// Opens libcurl (libcurl.so.4) and runs curl_global_init, once per process; every later call
+/// returns what the first did. Call it before any other tg_curl_ function, which may be called
+/// only once it has succeeded.
+/// - Returns: NULL once libcurl is ready, otherwise why it could not be loaded.
+const char *tg_curl_load(void);
+
+CURL *tg_curl_easy_init(void);
+void tg_curl_easy_cleanup(CURL *handle);
+const char *tg_curl_easy_strerror(CURLcode code);
+CURLHcode tg_curl_easy_header(
+    CURL *handle, const char *name, size_t index, unsigned int origin, int request, struct curl_header **header);
+CURLM *tg_curl_multi_init(void);
+CURLMcode tg_curl_multi_add_handle(CURLM *multi, CURL *handle);
+CURLMcode tg_curl_multi_remove_handle(CURLM *multi, CURL *handle);
+CURLMcode tg_curl_multi_cleanup(CURLM *multi);
+CURLMcode tg_curl_multi_perform(CURLM *multi, int *running);
+CURLMcode tg_curl_multi_poll(
+    CURLM *multi, struct curl_waitfd extra[], unsigned int extraCount, int timeoutMilliseconds, int *ready);
+CURLMsg *tg_curl_multi_info_read(CURLM *multi, int *queued);
+const char *tg_curl_multi_strerror(CURLMcode code);
+struct curl_slist *tg_curl_slist_append(struct curl_slist *list, const char *text);
+void tg_curl_slist_free_all(struct curl_slist *list);
 
 /// Sets an option whose value is a `long`.
 CURLcode tg_curl_setopt_long(CURL *handle, CURLoption option, long value);

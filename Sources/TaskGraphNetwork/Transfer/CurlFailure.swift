@@ -1,4 +1,5 @@
 import CCurl
+import CCurlShim
 import TaskGraphCore
 
 /// Turns libcurl result codes into `DownloadError`s a user can act on.
@@ -20,7 +21,7 @@ enum CurlFailure {
                 url: url, reason: "only http, https and file URLs are allowed, and redirects only to http and https",
                 isRetryable: false)
         default:
-            let reason = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+            let reason = detail.isEmpty ? String(cString: tg_curl_easy_strerror(code)) : detail
             return .transferFailed(url: url, reason: reason, isRetryable: retryableCodes.contains(code.rawValue))
         }
     }

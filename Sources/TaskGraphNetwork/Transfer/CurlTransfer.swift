@@ -14,8 +14,9 @@ final class CurlTransfer {
     private static let pollMilliseconds: Int32 = 50
     /// Least time between two progress reports.
     private static let progressInterval = Duration.milliseconds(100)
-    /// `curl_global_init`, run once before the first handle is made.
-    private static let globalInit: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+    /// Why libcurl could not be loaded (it is opened, and `curl_global_init` run, before the
+    /// first handle is made), or nil once it is ready.
+    private static let loadFailure: String? = tg_curl_load().map { String(cString: $0) }
 
     private let request: CurlRequest
     private let easy: UnsafeMutableRawPointer
@@ -25,12 +26,15 @@ final class CurlTransfer {
     private let errorText: UnsafeMutablePointer<CChar>
 
     /// Prepares a transfer of `request`.
-    /// - Throws: `DownloadError.transferFailed` if libcurl cannot make its handles (out of memory).
+    /// - Throws: `DownloadError.transferFailed` if libcurl cannot be loaded or cannot make its
+    ///   handles (out of memory).
     init(_ request: CurlRequest) throws(DownloadError) {
-        Self.globalInit
-        guard let easy = curl_easy_init() else { throw Self.startFailure(request) }
-        guard let multi = curl_multi_init() else {
-            curl_easy_cleanup(easy)
+        if let reason = Self.loadFailure {
+            throw .transferFailed(url: request.displayURL, reason: reason, isRetryable: false)
+        }
+        guard let easy = tg_curl_easy_init() else { throw Self.startFailure(request) }
+        guard let multi = tg_curl_multi_init() else {
+            tg_curl_easy_cleanup(easy)
             throw Self.startFailure(request)
         }
         self.request = request
@@ -39,16 +43,16 @@ final class CurlTransfer {
         buffer = ReceiveBuffer(limit: request.maxBytes)
         errorText = .allocate(capacity: Int(CURL_ERROR_SIZE))
         errorText.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-        for header in request.headers { headerList = curl_slist_append(headerList, header) }
+        for header in request.headers { headerList = tg_curl_slist_append(headerList, header) }
         configure()
-        curl_multi_add_handle(multi, easy)
+        tg_curl_multi_add_handle(multi, easy)
     }
 
     deinit {
-        curl_multi_remove_handle(multi, easy)
-        curl_easy_cleanup(easy)
-        curl_multi_cleanup(multi)
-        curl_slist_free_all(headerList)
+        tg_curl_multi_remove_handle(multi, easy)
+        tg_curl_easy_cleanup(easy)
+        tg_curl_multi_cleanup(multi)
+        tg_curl_slist_free_all(headerList)
         errorText.deallocate()
     }
 
@@ -84,10 +88,10 @@ final class CurlTransfer {
         var lastReport = clock.now - Self.progressInterval
         var running: Int32 = 1
         while true {
-            let state = curl_multi_perform(multi, &running)
+            let state = tg_curl_multi_perform(multi, &running)
             guard state == CURLM_OK else {
                 throw DownloadError.transferFailed(
-                    url: request.displayURL, reason: String(cString: curl_multi_strerror(state)), isRetryable: false)
+                    url: request.displayURL, reason: String(cString: tg_curl_multi_strerror(state)), isRetryable: false)
             }
             let now = clock.now
             if buffer.data.count != lastCount {
@@ -103,7 +107,7 @@ final class CurlTransfer {
             if now - lastArrival >= request.stallTimeout {
                 throw DownloadError.stalled(url: request.displayURL, after: request.stallTimeout)
             }
-            curl_multi_poll(multi, nil, 0, Self.pollMilliseconds, nil)
+            tg_curl_multi_poll(multi, nil, 0, Self.pollMilliseconds, nil)
         }
         progress(Int64(buffer.data.count), contentLength)
         return try response(for: result())
@@ -112,7 +116,7 @@ final class CurlTransfer {
     /// The result code of the finished transfer.
     private func result() -> CURLcode {
         var queued: Int32 = 0
-        while let message = curl_multi_info_read(multi, &queued) {
+        while let message = tg_curl_multi_info_read(multi, &queued) {
             if message.pointee.msg == CURLMSG_DONE { return message.pointee.data.result }
         }
         return CURLE_GOT_NOTHING
@@ -150,7 +154,7 @@ final class CurlTransfer {
         var found: [String: String] = [:]
         for name in CurlResponse.validatorNames {
             var header: UnsafeMutablePointer<curl_header>?
-            if curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &header) == CURLHE_OK,
+            if tg_curl_easy_header(easy, name, 0, UInt32(CURLH_HEADER), -1, &header) == CURLHE_OK,
                 let value = header?.pointee.value
             {
                 found[name] = String(cString: value)
