@@ -106,26 +106,25 @@ package enum ActionRecordCoder {
         read(descriptor, size: size) { decode($0) }
     }
 
-    /// The hexadecimal names of the blobs the record in the file open as `descriptor` names
+    /// The names of the blobs the record in the file open as `descriptor` names
     /// (`blobNames(in:)`). Blocking.
-    static func blobNames(_ descriptor: Int32, size: Int64) -> [String]? {
+    static func blobNames(_ descriptor: Int32, size: Int64) -> [EntryName]? {
         read(descriptor, size: size) { blobNames(in: $0) }
     }
 
-    /// The hexadecimal names of the blobs the record in `bytes` names, each once; its other
-    /// fields are checked for length but not decoded (no string is made). Nil when it is not a
-    /// record.
-    static func blobNames(in bytes: UnsafeRawBufferPointer) -> [String]? {
+    /// The names of the blobs the record in `bytes` names, each once; its other fields are
+    /// checked for length but not decoded (no string is made). Nil when it is not a record.
+    static func blobNames(in bytes: UnsafeRawBufferPointer) -> [EntryName]? {
         var reader = ByteReader(bytes)
         do {
             try reader.header(magic, version: version)
-            var names = [try reader.digestHex()]
+            var names = [try reader.entryName()]
             try reader.skipString()  // kind
             try reader.skipString()  // summary
             try reader.skip(16)  // seconds, recorded at
             try reader.skipString()  // id
             for _ in 0..<(try reader.count(minimumItemSize: ContentDigest.byteCount + 8)) {
-                let name = try reader.digestHex()
+                let name = try reader.entryName()
                 if !names.contains(name) { names.append(name) }
                 try reader.skipString()
             }

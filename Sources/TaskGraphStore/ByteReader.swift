@@ -58,20 +58,10 @@ struct ByteReader {
         ContentDigest(bytes: try take(ContentDigest.byteCount))!
     }
 
-    /// 32 raw bytes as 64 lowercase hexadecimal digits (`ContentDigest.hex`), made without an
-    /// intermediate digest.
-    mutating func digestHex() throws(Malformed) -> String {
-        let bytes = try take(ContentDigest.byteCount)
-        return String(unsafeUninitializedCapacity: 2 * ContentDigest.byteCount) { text in
-            for (index, byte) in bytes.enumerated() {
-                text[2 * index] = Self.hexDigits[Int(byte >> 4)]
-                text[2 * index + 1] = Self.hexDigits[Int(byte & 0x0f)]
-            }
-            return 2 * ContentDigest.byteCount
-        }
+    /// 32 raw bytes: the name of the blob a digest names, made without an intermediate digest.
+    mutating func entryName() throws(Malformed) -> EntryName {
+        EntryName(raw: try take(ContentDigest.byteCount))
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// A `u64` length and that many bytes of UTF-8.
     mutating func string() throws(Malformed) -> String {

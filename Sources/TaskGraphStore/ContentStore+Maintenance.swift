@@ -58,7 +58,7 @@ extension ContentStore {
             let now = Double(wallClockNanoseconds()) / 1e9
             let collector = GarbageCollector(
                 maxSize: maxSize, targetSize: targetSize, maxAge: maxAgeSeconds, now: now, grace: Self.gracePeriod)
-            let removed = collector.execute(collector.plan(scan))
+            let removed = collector.execute(collector.plan(scan), scan)
             let report = GarbageCollectionReport(
                 scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,
                 recordsRemoved: removed.records, blobsRemoved: removed.blobs, temporariesRemoved: removed.strays,
@@ -77,17 +77,18 @@ extension ContentStore {
         return try await BlockingIO.run {
             let scan = StoreScan.take(layout, readingRecords: true)
             let blobs = Array(scan.blobs.values)
-            let corrupt = Locked(Set<String>())
+            let corrupt = Locked(Set<EntryName>())
             DispatchQueue.concurrentPerform(iterations: blobs.count) { index in
                 let blob = blobs[index]
-                guard let hashed = try? FileHasher.hash(blob.path), hashed.digest.hex != blob.name else { return }
-                if unlink(blob.path) == 0 { corrupt.withLock { _ = $0.insert(blob.name) } }
+                let path = scan.path(of: blob)
+                guard let hashed = try? FileHasher.hash(path), EntryName(hashed.digest) != blob.name else { return }
+                if unlink(path) == 0 { corrupt.withLock { _ = $0.insert(blob.name) } }
             }
             let removed = corrupt.withLock { $0 }
             var recordsRemoved = 0
             for record in scan.records {
                 let intact = record.blobs?.allSatisfy { scan.blobs[$0] != nil && !removed.contains($0) } ?? false
-                if !intact, unlink(record.file.path) == 0 { recordsRemoved += 1 }
+                if !intact, unlink(scan.path(of: record.entry)) == 0 { recordsRemoved += 1 }
             }
             return VerificationReport(
                 blobsChecked: blobs.count, corruptBlobsRemoved: removed.count, recordsChecked: scan.records.count,

@@ -18,8 +18,8 @@ struct GarbageCollector {
 
     /// What to remove.
     struct Plan {
-        var records: [ListedFile] = []
-        var blobs: [ListedFile] = []
+        var records: [StoreEntry] = []
+        var blobs: [StoreEntry] = []
         var strays: [ListedFile] = []
     }
 
@@ -30,36 +30,37 @@ struct GarbageCollector {
     func plan(_ scan: StoreScan) -> Plan {
         var plan = Plan()
         var size = scan.totalBytes
-        plan.strays = scan.strays.filter { isOld($0) && $0.isRegular }
+        plan.strays = scan.strays.filter { isOld($0.modified) && $0.isRegular }
         size -= plan.strays.reduce(0) { $0 + $1.size }
         var kept: [StoreScan.Record] = []
         for record in scan.records {
             let broken = record.blobs.map { $0.contains { scan.blobs[$0] == nil } } ?? true
-            let expired = maxAge.map { now - record.file.modified > $0 } ?? false
-            if isOld(record.file), broken || expired {
-                plan.records.append(record.file)
-                size -= record.file.size
+            let expired = maxAge.map { now - record.entry.modified > $0 } ?? false
+            if isOld(record.entry.modified), broken || expired {
+                plan.records.append(record.entry)
+                size -= record.entry.size
             } else {
                 kept.append(record)
             }
         }
-        var references: [String: Int] = [:]
+        var references: [EntryName: Int] = [:]
+        references.reserveCapacity(scan.blobs.count)
         for record in kept {
             for blob in record.blobs ?? [] { references[blob, default: 0] += 1 }
         }
-        for (name, blob) in scan.blobs where references[name] == nil && isOld(blob) {
+        for (name, blob) in scan.blobs where references[name] == nil && isOld(blob.modified) {
             plan.blobs.append(blob)
             size -= blob.size
         }
         guard let maxSize, size > maxSize else { return plan }
         let target = targetSize ?? maxSize
-        for record in kept.sorted(by: { $0.file.modified < $1.file.modified }) {
-            guard size > target, isOld(record.file) else { break }
-            plan.records.append(record.file)
-            size -= record.file.size
+        for record in kept.sorted(by: { $0.entry.modified < $1.entry.modified }) {
+            guard size > target, isOld(record.entry.modified) else { break }
+            plan.records.append(record.entry)
+            size -= record.entry.size
             for name in record.blobs ?? [] {
                 references[name, default: 1] -= 1
-                if references[name] == 0, let blob = scan.blobs[name], isOld(blob) {
+                if references[name] == 0, let blob = scan.blobs[name], isOld(blob.modified) {
                     plan.blobs.append(blob)
                     size -= blob.size
                 }
@@ -68,30 +69,15 @@ struct GarbageCollector {
         return plan
     }
 
-    /// Removes what `plan` names, records first. A blob marked recent since the scan (a run
-    /// stored it again) is kept.
+    /// Removes what `plan` names (found by `scan`), records first. A blob marked recent since
+    /// the scan (a run stored it again) is kept.
     /// - Returns: how many records, blobs and leftovers were removed and the bytes freed.
-    func execute(_ plan: Plan) -> (records: Int, blobs: Int, strays: Int, bytes: Int64) {
-        var bytes: Int64 = 0
-        let records = removeAll(plan.records, bytes: &bytes)
-        let (now, grace) = (now, grace)
-        let blobs = removeAll(plan.blobs, bytes: &bytes) { path in
-            FileStat.of(path).map { now - $0.modifiedSeconds >= grace } ?? false
-        }
-        let strays = removeAll(plan.strays, bytes: &bytes)
-        return (records, blobs, strays, bytes)
+    func execute(_ plan: Plan, _ scan: StoreScan) -> (records: Int, blobs: Int, strays: Int, bytes: Int64) {
+        let records = ParallelRemoval.remove(plan.records, in: scan.directories)
+        let blobs = ParallelRemoval.remove(plan.blobs, in: scan.directories, unlessModifiedAfter: now - grace)
+        let strays = ParallelRemoval.remove(plan.strays)
+        return (records.count, blobs.count, strays.count, records.bytes + blobs.bytes + strays.bytes)
     }
 
-    private func removeAll(
-        _ files: [ListedFile], bytes: inout Int64, if condition: @escaping @Sendable (String) -> Bool = { _ in true }
-    ) -> Int {
-        var removed = 0
-        for (file, gone) in zip(files, ParallelRemoval.remove(files, if: condition)) where gone {
-            removed += 1
-            bytes += file.size
-        }
-        return removed
-    }
-
-    private func isOld(_ file: ListedFile) -> Bool { now - file.modified >= grace }
+    private func isOld(_ modified: Double) -> Bool { now - modified >= grace }
 }

@@ -1,35 +1,62 @@
-import Dispatch
 import Foundation
 import TaskGraphCore
 
-/// Removes many files at once from several threads: removing a file waits on the disk (more
-/// so on a file system that discards freed blocks at once), and those waits overlap. Blocking.
+/// Removes many blobs or records at once: each fan-out directory's by one `ParallelWork`
+/// thread, through the directory's descriptor (`unlinkat`, no path looked up again), so that
+/// no two threads wait on the same directory while removals in different ones overlap.
+/// Nothing is flushed: a removal needs no durability, a run that still finds the file is told
+/// the same as before it. Blocking.
 enum ParallelRemoval {
-    /// The threads removing files at once.
+    /// The threads removing files at once: more than for listing, each removal waits on the
+    /// disk longer (more so on a file system that discards freed blocks at once).
     static let threads = 16
 
-    /// Removes those of `files` for which `condition` (given each file's path) holds when its
-    /// turn comes.
-    /// - Returns: which were removed (`true` at the index of each file removed).
-    static func remove(_ files: [ListedFile], if condition: @escaping @Sendable (String) -> Bool = { _ in true }) -> [Bool] {
-        let removed = Locked([Bool](repeating: false, count: files.count))
-        let group = DispatchGroup()
-        let width = min(threads, files.count)
-        for thread in 0..<width {
-            group.enter()
-            Thread.detachNewThread {
-                var mine: [Int] = []
-                for index in stride(from: thread, to: files.count, by: width)
-                where condition(files[index].path) && unlink(files[index].path) == 0 {
-                    mine.append(index)
-                }
-                removed.withLock { removed in
-                    for index in mine { removed[index] = true }
-                }
-                group.leave()
+    /// Removes `entries`, found in `directories`; with `unlessModifiedAfter`, those whose
+    /// modification time has moved past it since (a run marked the blob recent) are kept.
+    /// - Returns: how many were removed and their bytes.
+    static func remove(
+        _ entries: [StoreEntry], in directories: [String], unlessModifiedAfter cutoff: Double? = nil
+    ) -> (count: Int, bytes: Int64) {
+        var byDirectory = [[StoreEntry]](repeating: [], count: directories.count)
+        for entry in entries { byDirectory[entry.directory].append(entry) }
+        let groups = byDirectory.filter { !$0.isEmpty }
+        let removed = Locked((count: 0, bytes: Int64(0)))
+        ParallelWork.forEach(groups.count, threads: threads) { index in
+            let group = groups[index]
+            let directory = open(directories[group[0].directory], O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard directory >= 0 else { return }
+            defer { close(directory) }
+            var count = 0
+            var bytes: Int64 = 0
+            for entry in group where entry.name.withCString({ remove($0, in: directory, unlessModifiedAfter: cutoff) }) {
+                count += 1
+                bytes += entry.size
+            }
+            removed.withLock { removed in
+                removed.count += count
+                removed.bytes += bytes
             }
         }
-        group.wait()
         return removed.withLock { $0 }
+    }
+
+    /// Removes `files` by path.
+    /// - Returns: how many were removed and their bytes.
+    static func remove(_ files: [ListedFile]) -> (count: Int, bytes: Int64) {
+        var removed = (count: 0, bytes: Int64(0))
+        for file in files where unlink(file.path) == 0 {
+            removed.count += 1
+            removed.bytes += file.size
+        }
+        return removed
+    }
+
+    private static func remove(_ name: UnsafePointer<CChar>, in directory: Int32, unlessModifiedAfter cutoff: Double?) -> Bool {
+        if let cutoff {
+            var info = stat()
+            guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0, FileStat(info).modifiedSeconds <= cutoff
+            else { return false }
+        }
+        return unlinkat(directory, name, 0) == 0
     }
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import TaskGraphCore
 
@@ -8,16 +7,17 @@ import TaskGraphCore
 struct StoreScan: Sendable {
     /// A record and, when the scan read it, the blobs it names (nil: unreadable or damaged).
     struct Record: Sendable {
-        var file: ListedFile
-        var blobs: [String]?
+        var entry: StoreEntry
+        var blobs: [EntryName]?
     }
 
+    /// The fan-out directories listed (`records/ab`, `blobs/cd`), which `StoreEntry.directory`
+    /// indexes.
+    var directories: [String] = []
     /// Every record.
     var records: [Record] = []
-    /// Every blob, by name (its digest's hexadecimal digits).
-    var blobs: [String: ListedFile] = [:]
-    /// Blobs listed by one directory's pass, before they are indexed by name.
-    private var listedBlobs: [ListedFile] = []
+    /// Every blob, by name.
+    var blobs: [EntryName: StoreEntry] = [:]
     /// Temporary files, and anything among the blobs and records that is not named as one.
     var strays: [ListedFile] = []
     /// The bytes of the store's other files (stat cache, run log, components); the size note
@@ -26,75 +26,61 @@ struct StoreScan: Sendable {
 
     /// The bytes of every file found.
     var totalBytes: Int64 {
-        records.reduce(0) { $0 + $1.file.size } + blobs.values.reduce(0) { $0 + $1.size }
+        records.reduce(0) { $0 + $1.entry.size } + blobs.values.reduce(0) { $0 + $1.size }
             + strays.reduce(0) { $0 + $1.size } + otherBytes
     }
 
-    /// Lists the store of `layout`, reading every record when `readingRecords` (to know which
-    /// blobs each names). The 256 directories of each kind are listed in parallel.
-    static func take(_ layout: StoreLayout, readingRecords: Bool) -> StoreScan {
-        let scan = Locked(StoreScan())
-        let recordDirectories = fanOutDirectories(layout.records, into: scan)
-        DispatchQueue.concurrentPerform(iterations: recordDirectories.count) { index in
-            var part = StoreScan()
-            DirectoryListing.forEach(in: recordDirectories[index]) { file, directory in
-                guard file.isRegular, StoreLayout.isEntryName(file.name.utf8) else { return part.strays.append(file) }
-                part.records.append(Record(file: file, blobs: readingRecords ? blobNames(file, in: directory) : nil))
-            }
-            scan.withLock { $0.absorb(part) }
-        }
-        let blobDirectories = fanOutDirectories(layout.blobs, into: scan)
-        DispatchQueue.concurrentPerform(iterations: blobDirectories.count) { index in
-            var part = StoreScan()
-            DirectoryListing.forEach(in: blobDirectories[index]) { file, _ in
-                guard file.isRegular, StoreLayout.isEntryName(file.name.utf8) else { return part.strays.append(file) }
-                part.listedBlobs.append(file)
-            }
-            scan.withLock { $0.absorb(part) }
-        }
-        let temporaries = DirectoryListing.files(in: layout.temporary)
-        var others = DirectoryListing.files(in: layout.pipelines)
-        for path in [layout.statCache, layout.runLog] {
-            if let stat = FileStat.of(path) {
-                others.append(ListedFile(directory: layout.base, name: "", size: stat.size, modified: 0, isRegular: true))
-            }
-        }
-        return scan.withLock { scan in
-            scan.blobs.reserveCapacity(scan.listedBlobs.count)
-            for blob in scan.listedBlobs { scan.blobs[blob.name] = blob }
-            scan.listedBlobs = []
-            scan.strays += temporaries
-            scan.otherBytes = others.reduce(0) { $0 + $1.size }
-            return scan
-        }
+    /// The path of `entry`.
+    func path(of entry: StoreEntry) -> String {
+        entry.name.withCString { directories[entry.directory] + "/" + String(cString: $0) }
     }
 
-    /// The fan-out directories under `directory`; anything else there is added to the strays.
-    private static func fanOutDirectories(_ directory: String, into scan: borrowing Locked<StoreScan>) -> [String] {
+    /// Lists the store of `layout`, reading every record when `readingRecords` (to know which
+    /// blobs each names). The fan-out directories (256 of each kind) are listed on
+    /// `ParallelWork` threads, each file `fstatat` and each record opened relative to its
+    /// directory's descriptor, and no string is made for an entry.
+    static func take(_ layout: StoreLayout, readingRecords: Bool) -> StoreScan {
+        var scan = StoreScan()
+        let recordDirectories = listFanOut(layout.records, strays: &scan.strays)
+        scan.directories = recordDirectories + listFanOut(layout.blobs, strays: &scan.strays)
+        let directories = scan.directories
+        let parts = Locked([DirectoryListing.Part](repeating: .init(), count: directories.count))
+        ParallelWork.forEach(directories.count) { index in
+            let isRecords = index < recordDirectories.count
+            let part = DirectoryListing.entries(
+                of: directories[index], index: index, readingRecords: isRecords && readingRecords)
+            parts.withLock { $0[index] = part }
+        }
+        parts.withLock { parts in
+            scan.records.reserveCapacity(parts.prefix(recordDirectories.count).reduce(0) { $0 + $1.entries.count })
+            scan.blobs.reserveCapacity(parts.dropFirst(recordDirectories.count).reduce(0) { $0 + $1.entries.count })
+            for (index, part) in parts.enumerated() {
+                scan.strays += part.strays
+                if index < recordDirectories.count {
+                    for (offset, entry) in part.entries.enumerated() {
+                        scan.records.append(Record(entry: entry, blobs: readingRecords ? part.blobs[offset] : nil))
+                    }
+                } else {
+                    for entry in part.entries { scan.blobs[entry.name] = entry }
+                }
+            }
+        }
+        scan.strays += DirectoryListing.files(in: layout.temporary)
+        scan.otherBytes = DirectoryListing.files(in: layout.pipelines).reduce(0) { $0 + $1.size }
+        for path in [layout.statCache, layout.runLog] { scan.otherBytes += FileStat.of(path)?.size ?? 0 }
+        return scan
+    }
+
+    /// The fan-out directories under `directory`; anything else there is added to `strays`.
+    private static func listFanOut(_ directory: String, strays: inout [ListedFile]) -> [String] {
         var directories: [String] = []
-        var strays: [ListedFile] = []
-        DirectoryListing.forEach(in: directory) { file, _ in
+        for file in DirectoryListing.files(in: directory) {
             if !file.isRegular, file.name.utf8.count == 2 {
                 directories.append(file.path)
             } else {
                 strays.append(file)
             }
         }
-        scan.withLock { $0.strays += strays }
         return directories
-    }
-
-    /// The names of the blobs the record `file` names, or nil when it cannot be read.
-    private static func blobNames(_ file: ListedFile, in directory: Int32) -> [String]? {
-        let descriptor = openat(directory, file.name, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return ActionRecordCoder.blobNames(descriptor, size: file.size)
-    }
-
-    private mutating func absorb(_ part: StoreScan) {
-        records += part.records
-        listedBlobs += part.listedBlobs
-        strays += part.strays
     }
 }

@@ -30,12 +30,12 @@ import TaskGraphCore
 
     @Test func blobNamesAreReadWithoutDecodingAndRefuseWhatDecodingRefuses() {
         let encoded = ActionRecordCoder.encode(record)
-        #expect(encoded.withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == record.blobs.map(\.hex))
+        #expect(encoded.withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == record.blobs.map(EntryName.init))
         for count in 0..<encoded.count {
             #expect(encoded.prefix(count).withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == nil)
         }
         let shared = sampleRecord(result: record.result, file: .init(path: "/out/same", digest: record.result))
-        #expect(ActionRecordCoder.encode(shared).withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == [record.result.hex])
+        #expect(ActionRecordCoder.encode(shared).withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == [EntryName(record.result)])
     }
 
     @Test func aHugeCountIsRefusedWithoutReserving() {

@@ -44,6 +44,17 @@ import TaskGraphCore
         #expect(await store.status().size == report.sizeAfter)
     }
 
+    @Test func evictsExactlyTheOldestAcrossEveryFanOutDirectory() async throws {
+        let (store, keys) = try await filledStore(120, size: 100)
+        let before = await store.status().size
+        let report = try await store.collectGarbage(maxSize: before / 2, maxAge: nil)
+        #expect(report.recordsRemoved == 60 && report.blobsRemoved == 60)
+        #expect((report.recordsLeft, report.blobsLeft) == (60, 60))
+        #expect(await present(store, keys) == Array(repeating: false, count: 60) + Array(repeating: true, count: 60))
+        #expect(await store.status().size == report.sizeAfter)
+        #expect(try await store.collectGarbage(maxSize: nil, maxAge: nil).recordsRemoved == 0)
+    }
+
     @Test func removesEntriesUnusedForLongerThanTheAge() async throws {
         let (store, keys) = try await filledStore(4)
         let report = try await store.collectGarbage(maxSize: nil, maxAge: .seconds(2.5 * 3600))

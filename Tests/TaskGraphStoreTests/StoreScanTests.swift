@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+import TaskGraphCore
+
+@testable import TaskGraphStore
+
+/// Listing the store by directory descriptors: entry names parsed without strings, strays
+/// told apart, records read for the blobs they name, removals by directory.
+@Suite struct StoreScanTests {
+    @Test func entryNamesReadOnlyLowercaseHexOfTheRightLength() {
+        let digest = ContentDigest.sha256(of: Data("name".utf8))
+        #expect(digest.hex.withCString { EntryName(hex: $0) } == EntryName(digest))
+        #expect(EntryName(digest).hex == digest.hex)
+        for name in [digest.hex.uppercased(), String(digest.hex.dropLast()), digest.hex + "0", "write-1-AbCdEf", ""] {
+            #expect(name.withCString { EntryName(hex: $0) } == nil, "\(name)")
+        }
+    }
+
+    @Test func findsRecordsBlobsAndStraysAndWhatEachRecordNames() async throws {
+        let store = try temporaryStore()
+        let result = try await store.storeResult(BytesArtifact(Data("result".utf8)))
+        let file = try await store.storeResult(BytesArtifact(Data("file".utf8)))
+        try await store.write(sampleRecord(result: result, file: .init(path: "/out/a", digest: file)), for: sampleKey("a"))
+        let damaged = store.recordPath(sampleKey("damaged"))
+        try FileManager.default.createDirectory(
+            atPath: (damaged as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try writeFile("not a record", to: damaged)
+        let stray = (store.blobPath(result) as NSString).deletingLastPathComponent + "/notes.txt"
+        try writeFile("stray", to: stray)
+        let scan = StoreScan.take(StoreLayout(root: store.root), readingRecords: true)
+        #expect(Set(scan.blobs.keys) == [EntryName(result), EntryName(file)])
+        let named = Dictionary(uniqueKeysWithValues: scan.records.map { (scan.path(of: $0.entry), $0.blobs) })
+        #expect(named == [store.recordPath(sampleKey("a")): [EntryName(result), EntryName(file)], damaged: nil])
+        #expect(scan.strays.map(\.path) == [stray])
+        #expect(scan.blobs[EntryName(result)].map { scan.path(of: $0) } == store.blobPath(result))
+    }
+
+    @Test func removalKeepsWhatWasMarkedRecentSinceTheScan() async throws {
+        let store = try temporaryStore()
+        var digests: [ContentDigest] = []
+        for index in 0..<40 {
+            digests.append(try await store.storeResult(BytesArtifact(Data("blob \(index)".utf8))))
+        }
+        backdateAll(under: store.root + "/v1/blobs", by: 2 * ContentStore.gracePeriod)
+        let scan = StoreScan.take(StoreLayout(root: store.root), readingRecords: false)
+        // A run stores blob 0 again after the scan: it is marked recent and must stay.
+        _ = try await store.storeResult(BytesArtifact(Data("blob 0".utf8)))
+        let cutoff = Date().timeIntervalSince1970 - ContentStore.gracePeriod
+        let removed = ParallelRemoval.remove(Array(scan.blobs.values), in: scan.directories, unlessModifiedAfter: cutoff)
+        #expect(removed.count == 39)
+        #expect(removed.bytes == scan.blobs.values.reduce(0) { $0 + $1.size } - scan.blobs[EntryName(digests[0])]!.size)
+        #expect(digests.map { FileManager.default.fileExists(atPath: store.blobPath($0)) } == [true] + Array(repeating: false, count: 39))
+    }
+}
