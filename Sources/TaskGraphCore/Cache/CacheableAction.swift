@@ -32,10 +32,10 @@ public protocol CacheableAction: TaskAction {
     ///   `run(in:)` would have produced it.
     func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)?
 
-    /// The result, for an action that does no work to produce it (a `group`): such a result is
-    /// never written to the store. The node is reused, without reading the store, when its key
-    /// is the one of its last run in the pipeline (kept for `--explain`); otherwise it runs in
-    /// place. So a pipeline of thousands of groups costs no store access per group.
+    /// The result, for an action that does no work to produce it (a `group`): it has no key and
+    /// is never written to the store. The node is reused when every node it needs was (one that
+    /// needs nothing always is), and otherwise runs in place, with no time limit or retry. So a
+    /// pipeline of thousands of groups costs no store access per group.
     var constantResult: (any Artifact)? { get }
 }
 

@@ -6,8 +6,8 @@ extension RunCache {
         /// Its result is stored under its key: reuse `record` after restoring those of its
         /// files in `unverified` that need it (the others are known to hold their blobs).
         case hit(StoredResult, ActionRecord, unverified: [ActionRecord.OutputFile], key: ContentDigest)
-        /// Its action's result is constant (`CacheableAction.constantResult`) and its key is
-        /// the one of its last run: reuse `result` without reading the store.
+        /// Its action's result is constant (`CacheableAction.constantResult`) and every node it
+        /// needs was reused: reuse `result` without reading the store.
         case constant(any Artifact)
         /// Run it, and record the result under `key` if there is one.
         case run(key: ContentDigest?)
@@ -94,7 +94,7 @@ extension RunCache {
         return .constant(constant)
     }
 
-    /// Records that `node` reused its constant `result`, whose digest is `digest`.
+    /// Records that `node` reused its constant result, whose digest is `digest`.
     func reused(_ node: Int, constant digest: ContentDigest) {
         update(node) { memo in
             memo.digest = digest
