@@ -4,6 +4,12 @@ import Testing
 /// Ctrl-Z, `fg` and SIGUSR1 on real programs, with taskgraph run by an interactive bash on a
 /// pseudo-terminal (util-linux `script`), as a user runs it.
 @Suite struct SuspendTests {
+    /// Whether a process in a stopped group is held: stopped (`T`), or a zombie (`Z`), one that
+    /// had exited (a `sleep` of the script) just before the stop and waits for its stopped parent.
+    private static func isHeld(_ state: String) -> Bool {
+        state == "T" || state == "Z"
+    }
+
     /// The state letter (`R`, `S`, `T`, `Z`…) of every process in the process group `group`.
     private func statesOfGroup(_ group: Int32) -> [Int32: String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
@@ -62,7 +68,7 @@ import Testing
         type("\u{1A}")  // Ctrl-Z
         let stopped = { children.allSatisfy { child in
             let states = statesOfGroup(child)
-            return !states.isEmpty && states.values.allSatisfy { $0 == "T" }
+            return !states.isEmpty && states.values.allSatisfy(Self.isHeld)
         } && taskgraph.map { statFields($0)?.first == "T" } ?? false }
         try await waitUntil(stopped)
         let conclusive = Date().timeIntervalSince(firstStart) < 2.5
@@ -106,7 +112,7 @@ import Testing
         let process = try TaskGraphProcess(["run", "suspend.yaml", "--var", "limit=1h"], in: directory)
         let children = try await waitForFiles("pid-", count: 2, in: directory)
         process.send(SIGUSR1)
-        let paused = { children.allSatisfy { statesOfGroup($0).values.allSatisfy { $0 == "T" } } }
+        let paused = { children.allSatisfy { statesOfGroup($0).values.allSatisfy(Self.isHeld) } }
         try await waitUntil(paused)
         #expect(paused())
         #expect(statFields(process.pid)?.first != "T", "taskgraph itself goes on")
