@@ -31,9 +31,13 @@ extension NodeRunner {
             key = runKey
         }
         if let decision = cache.memo(of: index).decision { emit(.nodeCacheDecided(node: index, decision)) }
-        if let remote = cache.remote, (action as? any CacheableAction)?.constantResult == nil,
-            plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil })
-        {
+        if let constant = (action as? any CacheableAction)?.constantResult {
+            // No work to run, time or retry: no inputs read, no trip to the pool or a cluster.
+            emit(.nodeStarted(node: index, attempt: 1, lane: lane))
+            _ = await cache.record(index, of: plan, action: action, key: nil, result: constant, seconds: 0)
+            return Completion(outcome: .succeeded, result: constant, attempts: 1)
+        }
+        if let remote = cache.remote, plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil }) {
             return await runRemotely(index, of: plan, results: results, key: key, on: remote, lane: lane, cache: cache)
         }
         let inputs: [TaskContext.Input]
@@ -43,14 +47,7 @@ extension NodeRunner {
             return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
         }
         let started = ContinuousClock.now
-        let completion: Completion
-        if let constant = (action as? any CacheableAction)?.constantResult {
-            // No work to run, time or retry: not worth a trip to the pool or a timer.
-            emit(.nodeStarted(node: index, attempt: 1, lane: lane))
-            completion = Completion(outcome: .succeeded, result: constant, attempts: 1)
-        } else {
-            completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
-        }
+        let completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
         if let result = completion.result {
             let seconds = (ContinuousClock.now - started).inSeconds
             if let warning = await cache.record(index, of: plan, action: action, key: key, result: result, seconds: seconds) {
