@@ -103,6 +103,7 @@ extension ContentStore {
         let path = layout.blob(digest)
         guard let contents = try StoreIO.read(path, layout) else { throw .missingEntry(digest) }
         guard ContentDigest.sha256(of: contents) == digest else {
+            markRemovals(layout)
             unlink(path)
             throw .corruptEntry(digest)
         }

@@ -58,7 +58,9 @@ extension ContentStore {
             let now = Double(wallClockNanoseconds()) / 1e9
             let collector = GarbageCollector(
                 maxSize: maxSize, targetSize: targetSize, maxAge: maxAgeSeconds, now: now, grace: Self.gracePeriod)
-            let removed = collector.execute(collector.plan(scan), scan)
+            let plan = collector.plan(scan)
+            Self.markRemovals(layout)
+            let removed = collector.execute(plan, scan)
             let report = GarbageCollectionReport(
                 scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,
                 recordsRemoved: removed.records, blobsRemoved: removed.blobs, temporariesRemoved: removed.strays,
@@ -76,6 +78,7 @@ extension ContentStore {
         let layout = layout
         return try await BlockingIO.run {
             let scan = StoreScan.take(layout, readingRecords: true)
+            Self.markRemovals(layout)
             let blobs = Array(scan.blobs.values)
             let corrupt = Locked(Set<EntryName>())
             DispatchQueue.concurrentPerform(iterations: blobs.count) { index in

@@ -26,6 +26,8 @@ final class StatCache: Sendable {
         /// Bumped by every change not saved yet.
         var changes = 0
         var hashCount = 0
+        /// What this run's digests were taken from, while observing (`startObserving()`).
+        var observations: FileObservations?
     }
 
     /// How recent a file's last change may be, before hashing started, for its entry to be
@@ -49,6 +51,19 @@ final class StatCache: Sendable {
     /// How many files were read to hash them.
     var hashCount: Int { state.withLock { $0.hashCount } }
 
+    /// From now on, notes every file whose digest is taken, with its `stat` then.
+    func startObserving() {
+        state.withLock { $0.observations = FileObservations() }
+    }
+
+    /// The files noted since `startObserving()`, if any were.
+    var observations: FileObservations? { state.withLock { $0.observations } }
+
+    /// Notes that a digest depended on something no file's `stat` shows.
+    func noteUncheckableDependency() {
+        state.withLock { $0.observations?.isComplete = false }
+    }
+
     /// The digest of the file at `path`: remembered when `stat` shows it unchanged, else read
     /// and hashed (and remembered unless racy).
     /// - Throws: `OperationError.readFailed` naming `path`.
@@ -64,6 +79,7 @@ final class StatCache: Sendable {
         let now = wallClockNanoseconds()
         return loadedState { state in
             guard let entry = state.entries[path], entry.stat == stat else { return nil }
+            state.observations?.files[path] = stat
             if now - entry.checked > Self.refreshedAfter {
                 state.entries[path]?.checked = now
                 state.changes += 1
@@ -77,7 +93,11 @@ final class StatCache: Sendable {
     func remember(_ path: String, _ hashed: FileHasher.Hashed) {
         loadedState { state in
             state.hashCount += 1
-            guard let stat = hashed.stableStat, stat.modified < hashed.started - Self.racyWindow else { return }
+            guard let stat = hashed.stableStat, stat.modified < hashed.started - Self.racyWindow else {
+                state.observations?.isComplete = false
+                return
+            }
+            state.observations?.files[path] = stat
             state.entries[path] = Entry(stat: stat, digest: hashed.digest, checked: hashed.started)
             state.changes += 1
         }

@@ -32,6 +32,10 @@ package struct StoreLayout: Sendable {
     package var usage: String { base + "/usage" }
     /// The last key components of each pipeline's operations, one file per pipeline.
     package var pipelines: String { base + "/pipelines" }
+    /// Rewritten before anything is removed from the store: what up-to-date snapshots watch.
+    package var removals: String { base + "/removals" }
+    /// Up-to-date snapshots, one per invocation.
+    package var snapshots: String { base + "/snapshots" }
 
     /// The blob holding the content `digest` names.
     package func blob(_ digest: ContentDigest) -> String { Self.fannedOut(blobs, digest.hex) }
@@ -44,6 +48,9 @@ package struct StoreLayout: Sendable {
     package func components(pipeline: String) -> String {
         pipelines + "/" + ContentDigest.sha256(of: Data(pipeline.utf8)).hex
     }
+
+    /// The up-to-date snapshot of the invocation `invocation`.
+    package func snapshot(_ invocation: ContentDigest) -> String { snapshots + "/" + invocation.hex }
 
     /// Whether `name` is the name of a blob or record: exactly 64 lowercase hexadecimal digits.
     /// Temporary files and anything else never are.

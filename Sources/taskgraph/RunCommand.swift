@@ -72,6 +72,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let upToDate = UpToDateRun(self)
+        if let upToDate, await upToDate.finishedUnchanged() { return }
+        let baseline = await upToDate?.baseline()
         let loaded = try await PipelineLoading.load(file, options: try pipeline.pipelineOptions())
         let graph: ExecutionGraph
         do {
@@ -101,6 +104,7 @@ struct RunCommand: AsyncParsableCommand {
         let session = await CacheSession.open(cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
         let clusterSession = onCluster ? try await ClusterSession.open(storeRoot: session.store.root) : nil
         let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor)
+        let observed = upToDate?.observe(session) ?? false
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
         let control = RunControl()
         let outcome = await presenter.displaying {
@@ -119,6 +123,11 @@ struct RunCommand: AsyncParsableCommand {
         await clusterSession?.finish(
             cancelled: outcome.signal != nil, failed: outcome.report.hasFailures, resources: resources)
         await resources.shutDown()
+        if observed, let upToDate, let baseline, outcome.signal == nil {
+            await upToDate.remember(
+                outcome.report, of: graph, cache: runCache, warnings: !loaded.warnings.isEmpty, onCluster: onCluster,
+                baseline: baseline, in: session)
+        }
         await session.finish(runCache)
         await presenter.finish(report: outcome.report, graph: graph)
         if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {

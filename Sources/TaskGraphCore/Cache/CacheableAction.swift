@@ -32,6 +32,10 @@ public protocol CacheableAction: TaskAction {
     ///   `run(in:)` would have produced it.
     func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)?
 
+    /// Whether `revalidate` asks the source on every hit (an unpinned URL): a run of it cannot
+    /// be confirmed unchanged from files alone.
+    var revalidatesOnHit: Bool { get }
+
     /// The result, for an action that does no work to produce it (a `group`): it has no key and
     /// is never written to the store. The node is reused when every node it needs was (one that
     /// needs nothing always is), and otherwise runs in place, with no time limit or retry. So a
@@ -51,6 +55,9 @@ extension CacheableAction {
 
     /// Always current: the key covers everything.
     public func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)? { nil }
+
+    /// No: the key covers everything.
+    public var revalidatesOnHit: Bool { false }
 
     /// None: the action does work.
     public var constantResult: (any Artifact)? { nil }
@@ -75,4 +82,14 @@ public protocol FileDigesting: Sendable {
     /// so that several files and the checks around them take one trip there. Blocking.
     /// - Throws: an error naming the path when it cannot be read.
     func blockingDigest(ofFile path: String) throws -> ContentDigest
+
+    /// Notes that the key being computed depends on something no file's `stat` shows, such as
+    /// which files a pattern matches: a run that used it cannot later be confirmed unchanged by
+    /// comparing `stat`s alone (`taskgraph run`'s fast path for a run where nothing changed).
+    func noteUncheckableDependency()
+}
+
+extension FileDigesting {
+    /// Nothing: this digester confirms nothing by `stat`.
+    public func noteUncheckableDependency() {}
 }

@@ -16,13 +16,16 @@ extension DownloadOperation: CacheableAction {
         }
     }
 
+    /// Unless the body is pinned (`sha256`) or a local file.
+    var revalidatesOnHit: Bool { expectedSHA256 == nil && localFile == nil }
+
     /// Nil without any request for a pinned body (`sha256`) or a local file; otherwise one
     /// conditional GET with the stored `etag` and `last-modified` (`If-None-Match`,
     /// `If-Modified-Since`): nil for 304 Not Modified, the new body for 200. Without validators
     /// the URL is downloaded again.
     /// - Throws: what a download throws.
     func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)? {
-        guard expectedSHA256 == nil, localFile == nil else { return nil }
+        guard revalidatesOnHit else { return nil }
         var conditional = request
         for (name, header) in [("etag", "If-None-Match"), ("last-modified", "If-Modified-Since")] {
             // A stored value with a line break would smuggle in another header: it is left out.

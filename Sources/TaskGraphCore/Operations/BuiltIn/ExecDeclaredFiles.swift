@@ -15,6 +15,8 @@ struct ExecDeclaredFiles: Sendable {
     let inputs: [String]
     /// `outputs:` as written.
     let outputs: [String]
+    /// Whether an input is a pattern.
+    let hasPatterns: Bool
 
     /// Checks the declared paths of one instance.
     /// - Throws: `OperationError.emptyPath` for an empty path,
@@ -30,6 +32,7 @@ struct ExecDeclaredFiles: Sendable {
         self.directory = directory
         self.inputs = inputs
         self.outputs = outputs
+        hasPatterns = inputs.contains(where: PathGlob.isPattern)
     }
 
     /// The absolute paths of the outputs.

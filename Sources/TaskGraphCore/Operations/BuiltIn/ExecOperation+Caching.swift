@@ -22,6 +22,11 @@ extension ExecOperation: CacheableAction {
             guard let program = programs.path(of: name, searchPath: environment["PATH"], workingDirectory: workingDirectory)
             else { throw ChildProcessError.programNotFound(name) }
             let inputs = try declaredFiles.inputFiles()
+            // Which files a pattern matches, and a program found through another PATH than the
+            // one taskgraph was started with, show in no `stat` it can compare later.
+            if declaredFiles.hasPatterns || (!name.contains("/") && environment["PATH"] != Self.startingSearchPath) {
+                files.noteUncheckableDependency()
+            }
             var added = [("program", "\(program) \(try files.blockingDigest(ofFile: program))")]
             for input in inputs {
                 let path = PathResolver.resolve(input, in: declaredFiles.directory)
@@ -31,6 +36,9 @@ extension ExecOperation: CacheableAction {
         }
         for (name, value) in added { key.add(name, value) }
     }
+
+    /// The `PATH` taskgraph was started with.
+    private static let startingSearchPath: String? = getenv("PATH").map { String(cString: $0) }
 
     /// The declared outputs.
     var outputFiles: [String] { declaredFiles.outputPaths }

@@ -1,0 +1,112 @@
+import Foundation
+import TaskGraphCore
+
+/// Proof that a run reused every operation's result, and of everything that decision rested
+/// on: each file its keys and hits were decided from, the pipeline file, the program, the
+/// directories programs were looked up in, and the store's own state, each with what `stat`
+/// said of it. While all of these are unchanged, the same command reuses everything again, so
+/// it can say so without loading the pipeline (docs/cache.md, "Nothing changed: the fast
+/// path"). Kept in the store as `snapshots/<invocation>`.
+public struct UpToDateSnapshot: Sendable, Equatable {
+    /// What a run depends on besides the files its keys read, taken before the pipeline is read.
+    public struct Baseline: Sendable {
+        /// Each path's `stat`, nil for a path that does not exist.
+        let files: [String: FileStat?]
+        /// Whether every path that exists was last changed long enough before it was taken to
+        /// show any later change (`StatCache.racyWindow`).
+        let isSettled: Bool
+    }
+
+    /// How many operations the run reused.
+    public let operations: Int
+    /// When the run ended (nanoseconds since 1970).
+    let taken: Int64
+    /// Every path the decision rested on, sorted, with its `stat` (nil: it did not exist).
+    let files: [(path: String, stat: FileStat?)]
+
+    /// A snapshot is trusted this long after it was taken: the hits it stands for leave the
+    /// records' use times alone, which are kept exact to `ContentStore.useResolution`.
+    static let trustedFor: Int64 = Int64(ContentStore.useResolution) * 1_000_000_000
+
+    static let magic: [UInt8] = Array("TGUD".utf8)
+    static let version: UInt8 = 1
+
+    /// Whether both record the same run: operations, time and every path with its `stat`.
+    public static func == (left: UpToDateSnapshot, right: UpToDateSnapshot) -> Bool {
+        left.operations == right.operations && left.taken == right.taken && left.files.count == right.files.count
+            && zip(left.files, right.files).allSatisfy { $0.path == $1.path && $0.stat == $1.stat }
+    }
+
+    /// Takes a baseline of `paths`. Blocking.
+    static func baseline(of paths: [String]) -> Baseline {
+        let taken = wallClockNanoseconds()
+        var files: [String: FileStat?] = [:]
+        for path in paths { files[path] = FileStat.of(path) }
+        let isSettled = files.values.allSatisfy { stat in
+            stat.map { $0.modified < taken - StatCache.racyWindow } ?? true
+        }
+        return Baseline(files: files, isSettled: isSettled)
+    }
+
+    /// Whether every path still has the `stat` it had, and the snapshot is recent enough to
+    /// trust at `now`. Blocking.
+    func isCurrent(now: Int64) -> Bool {
+        guard now >= taken, now - taken < Self.trustedFor else { return false }
+        return files.allSatisfy { FileStat.of($0.path) == $0.stat }
+    }
+
+    /// The file's encoding: `TGUD`, version 1, the time taken and the operation count (`u64`),
+    /// a `u32` count, then for each path: the path, `u8` 1 and its size, modification and
+    /// change times (ns), inode and device, or `u8` 0 for a path that did not exist.
+    func encoded() -> Data {
+        var writer = ResultWriter(capacity: 64 + files.count * 90)
+        writer.append(raw: Self.magic)
+        writer.append(Self.version)
+        writer.append(taken)
+        writer.append(UInt64(operations))
+        writer.append(count: files.count)
+        for (path, stat) in files {
+            writer.append(string: path)
+            guard let stat else {
+                writer.append(UInt8(0))
+                continue
+            }
+            writer.append(UInt8(1))
+            writer.append(stat.size)
+            writer.append(stat.modified)
+            writer.append(stat.changed)
+            writer.append(stat.inode)
+            writer.append(stat.device)
+        }
+        return writer.data
+    }
+
+    /// The snapshot in `data`, or nil when it is not one of this version.
+    static func decode(_ data: Data) -> UpToDateSnapshot? {
+        data.withUnsafeBytes { bytes in
+            var reader = ByteReader(bytes)
+            do {
+                try reader.header(magic, version: version)
+                let taken = try reader.int64()
+                let operations = Int(truncatingIfNeeded: try reader.uint64())
+                let count = try reader.count(minimumItemSize: 9)
+                var files: [(path: String, stat: FileStat?)] = []
+                files.reserveCapacity(count)
+                for _ in 0..<count {
+                    let path = try reader.string()
+                    guard try reader.uint8() == 1 else {
+                        files.append((path, nil))
+                        continue
+                    }
+                    files.append((path, FileStat(
+                        size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
+                        inode: try reader.uint64(), device: try reader.uint64())))
+                }
+                try reader.finish()
+                return UpToDateSnapshot(operations: operations, taken: taken, files: files)
+            } catch {
+                return nil
+            }
+        }
+    }
+}

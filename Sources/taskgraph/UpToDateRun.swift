@@ -1,0 +1,87 @@
+import Foundation
+import TaskGraphCore
+import TaskGraphReporting
+import TaskGraphStore
+
+/// `taskgraph run` when nothing changed since the same command last reused every operation:
+/// ninja's no-op without its build log. A run that reused everything leaves an
+/// `UpToDateSnapshot` in the store, under a digest of the command (its arguments, the working
+/// directory, the environment); the next identical command compares the `stat` of every file
+/// that decision rested on and, when none changed, says so without reading the pipeline or
+/// computing a key. Anything else (a changed file, an older snapshot, an option that needs the
+/// run's events) takes the full run, which decides every operation as before.
+struct UpToDateRun {
+    /// The store the command names (`--cache-dir`, `TASKGRAPH_CACHE_DIR`, the default).
+    let store: ContentStore
+    /// The digest of the command: what its snapshot is kept under.
+    let invocation: ContentDigest
+    /// The pipeline file's absolute path.
+    let pipeline: String
+    /// What the decision rests on besides the files the keys read: the pipeline file, this
+    /// executable and the directories programs are looked up in.
+    let watched: [String]
+
+    /// The fast path for `command`, or nil when its options need the full run: events, a trace,
+    /// a report, explanations, a dry run, `--no-cache`, `--force`, a cluster, or a `PATH`
+    /// with relative directories.
+    init?(_ command: RunCommand) {
+        guard !command.dryRun, !command.json, !command.explain, command.events == nil, command.trace == nil,
+            command.report == nil, !command.cache.noCache, !command.cache.force, command.cluster.executor == nil,
+            command.cluster.store == nil,
+            let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        else { return nil }
+        let environment = ProcessInfo.processInfo.environment
+        let searchPath = (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard searchPath.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
+        let currentDirectory = FileManager.default.currentDirectoryPath
+        pipeline = PathResolver.resolve(command.file, in: currentDirectory)
+        var identity = "taskgraph run, up-to-date snapshot 1\0" + currentDirectory + "\0"
+        for argument in CommandLine.arguments.dropFirst() { identity += argument + "\0" }
+        for (name, value) in environment.sorted(by: { $0.key < $1.key }) { identity += name + "=" + value + "\0" }
+        invocation = ContentDigest.sha256(of: Data(identity.utf8))
+        watched = [pipeline, executable] + searchPath
+        store = command.cache.location.store(registry: .builtIn)
+    }
+
+    /// If nothing changed since this command last reused everything: records the run's hits,
+    /// prints what a run would have (every operation cached) and returns true.
+    func finishedUnchanged() async -> Bool {
+        let started = ContinuousClock.now
+        guard let snapshot = await store.upToDateSnapshot(invocation: invocation) else { return false }
+        try? await store.recordRun(pipeline: pipeline, hits: snapshot.operations, misses: 0)
+        let count = snapshot.operations
+        let operations = "\(count) operation\(count == 1 ? "" : "s")"
+        let output = TextOutput.standardError
+        output.write("[    0.0s] run       \(operations)\n[    0.0s] cached    \(operations): nothing changed since the last run\n")
+        output.write("\n\(count) cached in \(DurationText.format(ContinuousClock.now - started))\n")
+        output.flush()
+        return true
+    }
+
+    /// Before the full run reads the pipeline: the `stat` of what the run will rest on.
+    func baseline() async -> UpToDateSnapshot.Baseline {
+        await store.upToDateBaseline(watching: watched)
+    }
+
+    /// Before the engine starts: when the run uses this store (not one its pipeline names),
+    /// notes every file digest it uses from now on. Returns whether it does.
+    func observe(_ session: CacheSession) -> Bool {
+        guard session.store.root == store.root else { return false }
+        session.store.startObservingFiles()
+        return true
+    }
+
+    /// After the full run: when it reused every operation of `graph` as it was (nothing
+    /// restored, no source asked again), without warnings, remembers what that rested on.
+    func remember(
+        _ report: RunReport, of graph: ExecutionGraph, cache: RunCache, warnings: Bool, onCluster: Bool,
+        baseline: UpToDateSnapshot.Baseline, in session: CacheSession
+    ) async {
+        guard !warnings, !onCluster, !report.wasCancelled,
+            report.nodes.allSatisfy({ $0.outcome.kind == .cached }),
+            cache.decisions.values.allSatisfy({ $0.reason == .unchanged }),
+            !graph.nodes.contains(where: { ($0.action as? any CacheableAction)?.revalidatesOnHit == true })
+        else { return }
+        await session.store.rememberUpToDate(invocation: invocation, operations: graph.nodes.count, baseline: baseline)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// `taskgraph run` when nothing changed since the same command reused everything: confirmed
+/// from `stat`s alone without reading the pipeline, and never when anything the full run would
+/// look at changed.
+@Suite struct UpToDateRunTests {
+    private let unchanged = "nothing changed since the last run"
+
+    private func run(_ arguments: [String], in directory: URL, environment: [String: String?] = [:]) async throws
+        -> (status: Int32, stdout: String, stderr: String)
+    {
+        var environment = environment
+        environment["TASKGRAPH_CACHE_DIR"] = directory.appendingPathComponent("cache").path
+        let result = try await TaskGraphProcess.run(arguments, in: directory, environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        return result
+    }
+
+    private func lines(of name: String, in directory: URL) -> [Substring] {
+        ((try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? "").split(separator: "\n")
+    }
+
+    /// A directory with `copy.yaml` (an `exec` copying `in.txt` to `out.txt`, logging each run
+    /// to `runs.log`, and a group), run once, then, once every file is old enough for its `stat`
+    /// to show any later change, run again (every operation reused): the next identical command
+    /// takes the fast path.
+    private func settledCopy(inputs: String = "[in.txt]") async throws -> URL {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            name: copy
+            operations:
+              copy:
+                op: exec
+                command: [sh, -c, 'cat in.txt > out.txt; echo ran >> runs.log']
+                inputs: \(inputs)
+                outputs: [out.txt]
+              all: {op: group, needs: copy}
+            """, to: "copy.yaml", in: directory)
+        try write("one\n", to: "in.txt", in: directory)
+        _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        // Files changed within the file system's timestamp granularity are not trusted by `stat`.
+        try await Task.sleep(for: .milliseconds(2_200))
+        let reused = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(!reused.stderr.contains(unchanged), "\(reused.stderr)")
+        return directory
+    }
+
+    @Test func theSameCommandAgainSaysNothingChangedWithoutRunningAnything() async throws {
+        let directory = try await settledCopy()
+        let result = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(Array(lines.prefix(3)) == [
+            "[    0.0s] run       2 operations", "[    0.0s] cached    2 operations: \(unchanged)", "",
+        ], "\(result.stderr)")
+        #expect(lines.dropFirst(3).first?.hasPrefix("2 cached in ") == true, "\(result.stderr)")
+        #expect(self.lines(of: "runs.log", in: directory).count == 1)
+        // The run counts in the store's statistics.
+        let status = try await run(["cache", "status"], in: directory)
+        #expect(status.stdout.contains("2 hits"), "\(status.stdout)")
+    }
+
+    @Test func aChangedInputADeletedOutputOrAnotherEnvironmentTakesTheFullRun() async throws {
+        let directory = try await settledCopy()
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("out.txt"))
+        let restored = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(!restored.stderr.contains(unchanged), "\(restored.stderr)")
+        #expect(lines(of: "out.txt", in: directory) == ["one"])
+
+        let otherEnvironment = try await run(["run", "copy.yaml", "--no-progress"], in: directory, environment: ["X": "1"])
+        #expect(!otherEnvironment.stderr.contains(unchanged), "\(otherEnvironment.stderr)")
+
+        try write("two\n", to: "in.txt", in: directory)
+        let changed = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(!changed.stderr.contains(unchanged), "\(changed.stderr)")
+        #expect(lines(of: "runs.log", in: directory).count == 2)
+        #expect(lines(of: "out.txt", in: directory) == ["two"])
+    }
+
+    @Test func collectingOrClearingTheStoreTakesTheFullRun() async throws {
+        let directory = try await settledCopy()
+        _ = try await run(["cache", "gc"], in: directory)
+        let collected = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(!collected.stderr.contains(unchanged), "\(collected.stderr)")
+        #expect(collected.stderr.contains("2 cached in "), "\(collected.stderr)")
+
+        _ = try await run(["cache", "clear"], in: directory)
+        let cleared = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(!cleared.stderr.contains(unchanged), "\(cleared.stderr)")
+        #expect(lines(of: "runs.log", in: directory).count == 2)
+    }
+
+    @Test func aPatternInputOrAnOptionThatNeedsEventsAlwaysTakesTheFullRun() async throws {
+        let directory = try await settledCopy(inputs: "['*.txt']")
+        let again = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(!again.stderr.contains(unchanged), "\(again.stderr)")
+
+        let plain = try await settledCopy()
+        let explained = try await run(["run", "copy.yaml", "--no-progress", "--explain"], in: plain)
+        #expect(explained.stdout == "copy: cached\nall: cached\n", "\(explained.stderr)")
+        #expect(!explained.stderr.contains(unchanged), "\(explained.stderr)")
+    }
+}
