@@ -59,7 +59,7 @@ extension ContentStore {
             let collector = GarbageCollector(
                 maxSize: maxSize, targetSize: targetSize, maxAge: maxAgeSeconds, now: now, grace: Self.gracePeriod)
             let plan = collector.plan(scan)
-            Self.markRemovals(layout)
+            if !plan.records.isEmpty || !plan.blobs.isEmpty { Self.markRemovals(layout) }
             let removed = collector.execute(plan, scan)
             let report = GarbageCollectionReport(
                 scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,

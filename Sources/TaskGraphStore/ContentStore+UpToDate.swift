@@ -18,19 +18,21 @@ extension ContentStore {
         statCache.startObserving()
     }
 
-    /// After a run that reused every one of its `operations`: remembers, for `invocation`, what
-    /// that rested on, unless some of it was too recently changed to be trusted by its `stat`,
-    /// or a key depended on something no `stat` shows. Returns whether it was remembered.
+    /// After a run after which the same command would reuse every one of its `operations`:
+    /// remembers, for `invocation`, what that rests on, unless a file changed while it was read
+    /// or between two uses, a path of `baseline` changed too recently to be trusted by its
+    /// `stat`, or a key depended on something no `stat` shows. Returns whether it remembered.
     @discardableResult
     public func rememberUpToDate(
         invocation: ContentDigest, operations: Int, baseline: UpToDateSnapshot.Baseline
     ) async -> Bool {
         guard baseline.isSettled, let observations = statCache.observations, observations.isComplete else { return false }
-        var files = observations.files.mapValues { Optional($0) }
-        files.merge(baseline.files) { observed, _ in observed }
+        var files = baseline.files.map { UpToDateSnapshot.Entry(path: $0.key, stat: $0.value) }
+        files += observations.files.compactMap { path, observed in
+            baseline.files[path] == nil ? UpToDateSnapshot.Entry(path: path, stat: observed.stat, digest: observed.digest) : nil
+        }
         let snapshot = UpToDateSnapshot(
-            operations: operations, taken: wallClockNanoseconds(),
-            files: files.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            operations: operations, taken: wallClockNanoseconds(), files: files.sorted { $0.path < $1.path })
         let path = layout.snapshot(invocation)
         let layout = layout
         return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil

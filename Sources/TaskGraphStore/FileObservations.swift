@@ -1,10 +1,26 @@
+import TaskGraphCore
+
 /// The files a run's keys and hits were decided from, each with what `stat` said of it when its
-/// digest was trusted or taken: what `UpToDateSnapshot` compares later. Incomplete when a digest
-/// was taken from a file too recently changed to be trusted by its `stat` (racy clean), or when a
-/// key depended on something no `stat` shows (the matches of a pattern).
+/// digest was trusted or taken: what `UpToDateSnapshot` compares later. Incomplete when a file
+/// changed while it was read or between two uses, or when a key depended on something no `stat`
+/// shows (the matches of a pattern).
 struct FileObservations: Sendable {
-    /// Each file's `stat` when its digest was used, by absolute path.
-    var files: [String: FileStat] = [:]
+    /// One file as the run used it.
+    struct Observed: Sendable, Equatable {
+        var stat: FileStat
+        /// Its digest, kept when it was changed too recently for `stat` to show a later change
+        /// (racy clean, `StatCache.racyWindow`): such a file is hashed again to confirm it.
+        var digest: ContentDigest?
+    }
+
+    /// Each file as its digest was used, by absolute path.
+    private(set) var files: [String: Observed] = [:]
     /// Whether `files` covers everything the run's keys depended on.
     var isComplete = true
+
+    /// Notes that the file at `path` was used as `observed`; a file used twice with another
+    /// `stat` the second time makes the observations incomplete.
+    mutating func note(_ path: String, _ observed: Observed) {
+        if let earlier = files.updateValue(observed, forKey: path), earlier.stat != observed.stat { isComplete = false }
+    }
 }

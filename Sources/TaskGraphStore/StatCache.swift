@@ -79,7 +79,7 @@ final class StatCache: Sendable {
         let now = wallClockNanoseconds()
         return loadedState { state in
             guard let entry = state.entries[path], entry.stat == stat else { return nil }
-            state.observations?.files[path] = stat
+            state.observations?.note(path, .init(stat: stat))
             if now - entry.checked > Self.refreshedAfter {
                 state.entries[path]?.checked = now
                 state.changes += 1
@@ -93,11 +93,15 @@ final class StatCache: Sendable {
     func remember(_ path: String, _ hashed: FileHasher.Hashed) {
         loadedState { state in
             state.hashCount += 1
-            guard let stat = hashed.stableStat, stat.modified < hashed.started - Self.racyWindow else {
+            guard let stat = hashed.stableStat else {
                 state.observations?.isComplete = false
                 return
             }
-            state.observations?.files[path] = stat
+            guard stat.modified < hashed.started - Self.racyWindow else {
+                state.observations?.note(path, .init(stat: stat, digest: hashed.digest))
+                return
+            }
+            state.observations?.note(path, .init(stat: stat))
             state.entries[path] = Entry(stat: stat, digest: hashed.digest, checked: hashed.started)
             state.changes += 1
         }

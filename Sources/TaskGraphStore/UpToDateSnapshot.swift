@@ -17,12 +17,22 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         let isSettled: Bool
     }
 
-    /// How many operations the run reused.
+    /// One path the decision rested on.
+    struct Entry: Sendable, Equatable {
+        var path: String
+        /// Its `stat`, nil when it did not exist.
+        var stat: FileStat?
+        /// Its digest, for a file changed too recently for `stat` to show a later change: it is
+        /// hashed again to confirm it.
+        var digest: ContentDigest?
+    }
+
+    /// How many operations the next identical run would reuse.
     public let operations: Int
     /// When the run ended (nanoseconds since 1970).
     let taken: Int64
-    /// Every path the decision rested on, sorted, with its `stat` (nil: it did not exist).
-    let files: [(path: String, stat: FileStat?)]
+    /// Every path the decision rested on, sorted.
+    let files: [Entry]
 
     /// A snapshot is trusted this long after it was taken: the hits it stands for leave the
     /// records' use times alone, which are kept exact to `ContentStore.useResolution`.
@@ -30,12 +40,6 @@ public struct UpToDateSnapshot: Sendable, Equatable {
 
     static let magic: [UInt8] = Array("TGUD".utf8)
     static let version: UInt8 = 1
-
-    /// Whether both record the same run: operations, time and every path with its `stat`.
-    public static func == (left: UpToDateSnapshot, right: UpToDateSnapshot) -> Bool {
-        left.operations == right.operations && left.taken == right.taken && left.files.count == right.files.count
-            && zip(left.files, right.files).allSatisfy { $0.path == $1.path && $0.stat == $1.stat }
-    }
 
     /// Takes a baseline of `paths`. Blocking.
     static func baseline(of paths: [String]) -> Baseline {
@@ -52,12 +56,17 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     /// trust at `now`. Blocking.
     func isCurrent(now: Int64) -> Bool {
         guard now >= taken, now - taken < Self.trustedFor else { return false }
-        return files.allSatisfy { FileStat.of($0.path) == $0.stat }
+        return files.allSatisfy { entry in
+            guard FileStat.of(entry.path) == entry.stat else { return false }
+            guard let digest = entry.digest else { return true }
+            return (try? FileHasher.hash(entry.path))?.digest == digest
+        }
     }
 
     /// The file's encoding: `TGUD`, version 1, the time taken and the operation count (`u64`),
-    /// a `u32` count, then for each path: the path, `u8` 1 and its size, modification and
-    /// change times (ns), inode and device, or `u8` 0 for a path that did not exist.
+    /// a `u32` count, then for each path: the path, then `u8` 0 for a path that did not exist,
+    /// or `u8` 1 and its size, modification and change times (ns), inode and device, or `u8` 2,
+    /// the same and its digest (32 bytes).
     func encoded() -> Data {
         var writer = ResultWriter(capacity: 64 + files.count * 90)
         writer.append(raw: Self.magic)
@@ -65,18 +74,19 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         writer.append(taken)
         writer.append(UInt64(operations))
         writer.append(count: files.count)
-        for (path, stat) in files {
-            writer.append(string: path)
-            guard let stat else {
+        for entry in files {
+            writer.append(string: entry.path)
+            guard let stat = entry.stat else {
                 writer.append(UInt8(0))
                 continue
             }
-            writer.append(UInt8(1))
+            writer.append(UInt8(entry.digest == nil ? 1 : 2))
             writer.append(stat.size)
             writer.append(stat.modified)
             writer.append(stat.changed)
             writer.append(stat.inode)
             writer.append(stat.device)
+            if let digest = entry.digest { writer.append(digest: digest) }
         }
         return writer.data
     }
@@ -90,17 +100,19 @@ public struct UpToDateSnapshot: Sendable, Equatable {
                 let taken = try reader.int64()
                 let operations = Int(truncatingIfNeeded: try reader.uint64())
                 let count = try reader.count(minimumItemSize: 9)
-                var files: [(path: String, stat: FileStat?)] = []
+                var files: [Entry] = []
                 files.reserveCapacity(count)
                 for _ in 0..<count {
                     let path = try reader.string()
-                    guard try reader.uint8() == 1 else {
-                        files.append((path, nil))
+                    let kind = try reader.uint8()
+                    guard kind != 0 else {
+                        files.append(Entry(path: path))
                         continue
                     }
-                    files.append((path, FileStat(
+                    let stat = FileStat(
                         size: try reader.int64(), modified: try reader.int64(), changed: try reader.int64(),
-                        inode: try reader.uint64(), device: try reader.uint64())))
+                        inode: try reader.uint64(), device: try reader.uint64())
+                    files.append(Entry(path: path, stat: stat, digest: kind == 2 ? try reader.digest() : nil))
                 }
                 try reader.finish()
                 return UpToDateSnapshot(operations: operations, taken: taken, files: files)

@@ -71,15 +71,14 @@ struct UpToDateRun {
         return true
     }
 
-    /// After the full run: when it reused every operation of `graph` as it was (nothing
-    /// restored, no source asked again), without warnings, remembers what that rested on.
+    /// After the full run: when the same command would now reuse every operation of `graph`
+    /// (each was reused as it was or ran and was recorded; none asks its source again on a hit),
+    /// and the pipeline had no warnings, remembers what that rests on.
     func remember(
         _ report: RunReport, of graph: ExecutionGraph, cache: RunCache, warnings: Bool, onCluster: Bool,
         baseline: UpToDateSnapshot.Baseline, in session: CacheSession
     ) async {
-        guard !warnings, !onCluster, !report.wasCancelled,
-            report.nodes.allSatisfy({ $0.outcome.kind == .cached }),
-            cache.decisions.values.allSatisfy({ $0.reason == .unchanged }),
+        guard !warnings, !onCluster, !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
             !graph.nodes.contains(where: { ($0.action as? any CacheableAction)?.revalidatesOnHit == true })
         else { return }
         await session.store.rememberUpToDate(invocation: invocation, operations: graph.nodes.count, baseline: baseline)

@@ -78,17 +78,29 @@ import Testing
         #expect(lines(of: "out.txt", in: directory) == ["two"])
     }
 
-    @Test func collectingOrClearingTheStoreTakesTheFullRun() async throws {
+    @Test func aBlobRemovedByVerifyOrAClearedStoreTakesTheFullRun() async throws {
         let directory = try await settledCopy()
+        // A collection that removes nothing leaves the snapshot standing.
         _ = try await run(["cache", "gc"], in: directory)
         let collected = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
-        #expect(!collected.stderr.contains(unchanged), "\(collected.stderr)")
-        #expect(collected.stderr.contains("2 cached in "), "\(collected.stderr)")
+        #expect(collected.stderr.contains(unchanged), "\(collected.stderr)")
 
+        // `cache verify` removes a damaged blob (the copy's result) and with it its record.
+        let blobs = directory.appendingPathComponent("cache/v1/blobs")
+        let damaged = try #require(FileManager.default.enumerator(atPath: blobs.path)?.compactMap { $0 as? String }
+            .map { blobs.appendingPathComponent($0) }.first { !$0.hasDirectoryPath && $0.lastPathComponent.count == 64 })
+        try Data("damaged".utf8).write(to: damaged)
+        _ = try await run(["cache", "verify"], in: directory)
+        _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(lines(of: "runs.log", in: directory).count == 2)
+
+        try await Task.sleep(for: .milliseconds(2_200))
+        _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(try await run(["run", "copy.yaml", "--no-progress"], in: directory).stderr.contains(unchanged))
         _ = try await run(["cache", "clear"], in: directory)
         let cleared = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
         #expect(!cleared.stderr.contains(unchanged), "\(cleared.stderr)")
-        #expect(lines(of: "runs.log", in: directory).count == 2)
+        #expect(lines(of: "runs.log", in: directory).count == 3)
     }
 
     @Test func aPatternInputOrAnOptionThatNeedsEventsAlwaysTakesTheFullRun() async throws {

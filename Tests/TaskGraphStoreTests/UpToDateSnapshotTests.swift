@@ -9,8 +9,10 @@ import TaskGraphCore
     @Test func aSnapshotReadsBackAsWritten() throws {
         let path = try emptyDirectory("snapshot") + "/file.txt"
         try writeFile("one", to: path)
-        let snapshot = UpToDateSnapshot(
-            operations: 3, taken: 42, files: [(path, FileStat.of(path)), ("/no/such/file", nil)])
+        let snapshot = UpToDateSnapshot(operations: 3, taken: 42, files: [
+            .init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file"),
+            .init(path: path + ".racy", stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8))),
+        ])
         #expect(UpToDateSnapshot.decode(snapshot.encoded()) == snapshot)
         #expect(UpToDateSnapshot.decode(snapshot.encoded().dropLast()) == nil)
         #expect(UpToDateSnapshot.decode(Data("TGUD".utf8)) == nil)
@@ -20,13 +22,26 @@ import TaskGraphCore
         let path = try emptyDirectory("snapshot") + "/file.txt"
         try writeFile("one", to: path)
         let now = wallClockNanoseconds()
-        let snapshot = UpToDateSnapshot(operations: 1, taken: now, files: [(path, FileStat.of(path)), ("/no/such/file", nil)])
+        let snapshot = UpToDateSnapshot(
+            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file")])
         #expect(snapshot.isCurrent(now: now))
         #expect(!snapshot.isCurrent(now: now + UpToDateSnapshot.trustedFor))
         #expect(!snapshot.isCurrent(now: now - 1))
 
         try writeFile("two", to: path)
         #expect(!snapshot.isCurrent(now: now))
+    }
+
+    @Test func aFileChangedTooRecentlyForItsStatIsHashedAgain() throws {
+        let path = try emptyDirectory("snapshot") + "/file.txt"
+        try writeFile("one", to: path)
+        let now = wallClockNanoseconds()
+        let current = UpToDateSnapshot(
+            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8)))])
+        #expect(current.isCurrent(now: now))
+        let other = UpToDateSnapshot(
+            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("two".utf8)))])
+        #expect(!other.isCurrent(now: now))
     }
 
     @Test func aBaselineOfAFileChangedJustNowIsNotSettled() throws {

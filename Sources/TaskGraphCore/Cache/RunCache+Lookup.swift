@@ -19,9 +19,13 @@ extension RunCache {
     /// reuse a stored result, and records the decision (a hit's is recorded by `hit(_:…)`).
     func lookup(_ node: Int, of plan: RunPlan, action: any TaskAction) async -> Lookup {
         let (id, settings) = plan.read(node) { ($0.pointee.id, $0.pointee.settings) }
-        update(node) { $0.id = id }
         let cacheable = action as? any CacheableAction
-        if let constant = cacheable?.constantResult {
+        let constant = cacheable?.constantResult
+        update(node) { memo in
+            memo.id = id
+            memo.isConstant = constant != nil && settings.cache
+        }
+        if let constant {
             return lookup(node, constant: constant, settings: settings, in: plan)
         }
         guard let cacheable, let inputs = inputDigests(of: node, in: plan) else {

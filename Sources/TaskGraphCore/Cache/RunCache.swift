@@ -73,6 +73,18 @@ public final class RunCache: Sendable {
         }
     }
 
+    /// Whether running the same nodes again now would reuse every one of them: each was reused
+    /// as it was (nothing restored), or ran and was recorded, or has a constant result.
+    public var wouldReuseEverything: Bool {
+        state.withLock { state in
+            state.memos.allSatisfy { memo in
+                guard !memo.isConstant else { return true }
+                guard memo.stored != nil, let decision = memo.decision else { return false }
+                return decision.status == .miss || decision.reason == .unchanged
+            }
+        }
+    }
+
     /// Sizes the per-node records for `plan` and marks the forced nodes.
     func begin(_ plan: RunPlan) {
         var forced = [Bool](repeating: false, count: plan.count)
@@ -140,6 +152,9 @@ struct NodeMemo: Sendable {
     var stored: StoredResult?
     /// How its components differ from the last run's, or nil.
     var change: KeyChange?
+    /// Whether its action has a constant result (`CacheableAction.constantResult`) and may be
+    /// reused.
+    var isConstant = false
     /// The change that started `change`, e.g. `parameter changed: blur_radius 8 -> 6 in
     /// tilt[lake]`: the root cause its dependents' explanations name.
     var cause: String?
