@@ -18,36 +18,69 @@ extension ContentStore {
         statCache.startObserving()
     }
 
-    /// After a run after which the same command would reuse every one of its `operations`:
-    /// remembers, for `invocation`, what that rests on, unless a file changed while it was read
-    /// or between two uses, a path of `baseline` changed too recently to be trusted by its
-    /// `stat`, or a key depended on something no `stat` shows. Returns whether it remembered.
+    /// After a run after which the same command would reuse every one of its operations
+    /// (`operations`, by id): remembers, for `invocation`, what that rests on: `baseline`, the
+    /// files the run used, and the entries of `previous` (the snapshot the run started from) for
+    /// the files of the operations it reused from it (`reused`; unchanged when the run started).
+    /// Such a snapshot counts as taken when `previous` was: the records of operations reused
+    /// that way were not marked used, so the chain ends an hour after the last run that looked
+    /// every operation up. Nothing is remembered when a file
+    /// changed while it was read or between two uses, a path of `baseline` changed too recently
+    /// to be trusted by its `stat`, a key depended on something no `stat` shows, or an
+    /// operation's file is in none of these. Returns whether it remembered.
     @discardableResult
     public func rememberUpToDate(
-        invocation: ContentDigest, operations: Int, baseline: UpToDateSnapshot.Baseline
+        invocation: ContentDigest, operations: [String: KnownResults.Entry], baseline: UpToDateSnapshot.Baseline,
+        previous: UpToDateSnapshot? = nil, reused: [String] = []
     ) async -> Bool {
         guard baseline.isSettled, let observations = statCache.observations, observations.isComplete else { return false }
-        var files = baseline.files.map { UpToDateSnapshot.Entry(path: $0.key, stat: $0.value) }
-        files += observations.files.compactMap { path, observed in
-            baseline.files[path] == nil ? UpToDateSnapshot.Entry(path: path, stat: observed.stat, digest: observed.digest) : nil
+        var files: [String: UpToDateSnapshot.Entry] = [:]
+        var taken = wallClockNanoseconds()
+        if let previous, !reused.isEmpty {
+            for entry in previous.entries(of: Set(reused.flatMap { previous.operationEntries[$0]?.files ?? [] })) {
+                files[entry.path] = entry
+            }
+            taken = min(taken, previous.taken)
         }
+        for (path, observed) in observations.files {
+            let entry = UpToDateSnapshot.Entry(path: path, stat: observed.stat, digest: observed.digest)
+            // A file an operation was reused for, changed since (by another that ran).
+            if let earlier = files.updateValue(entry, forKey: path), earlier.stat != entry.stat { return false }
+        }
+        for (path, stat) in baseline.files { files[path] = UpToDateSnapshot.Entry(path: path, stat: stat) }
+        guard operations.values.allSatisfy({ $0.files.allSatisfy { files[$0] != nil } }) else { return false }
         let snapshot = UpToDateSnapshot(
-            operations: operations, taken: wallClockNanoseconds(), files: files.sorted { $0.path < $1.path })
+            operations: operations.count, taken: taken,
+            files: files.values.sorted { $0.path < $1.path }, operationEntries: operations)
         let path = layout.snapshot(invocation)
         let layout = layout
         return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil
     }
 
-    /// The snapshot remembered for `invocation`, if every `stat` it rests on is unchanged:
-    /// running the same command again would reuse every operation.
-    public func upToDateSnapshot(invocation: ContentDigest) async -> UpToDateSnapshot? {
+    /// The snapshot remembered for `invocation`, unless it is too old to trust, with the paths
+    /// whose `stat` changed since: with none, running the same command again would reuse every
+    /// operation.
+    public func upToDateSnapshot(invocation: ContentDigest) async -> (snapshot: UpToDateSnapshot, changed: Set<String>)? {
         let path = layout.snapshot(invocation)
         let layout = layout
-        return try? await BlockingIO.run { () -> UpToDateSnapshot? in
+        return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, changed: Set<String>)? in
             guard let data = try StoreIO.read(path, layout), let snapshot = UpToDateSnapshot.decode(data),
-                snapshot.isCurrent(now: wallClockNanoseconds())
+                let changed = snapshot.changedPaths(now: wallClockNanoseconds())
             else { return nil }
-            return snapshot
+            return (snapshot, changed)
+        }
+    }
+
+    /// What a run can start from after `changed` paths of `snapshot` changed (`KnownResults`),
+    /// or nil when one of them is among `watched` (the pipeline file, the executable, `PATH`'s
+    /// directories) or is the store's own state (a record may have been removed): then every
+    /// operation is looked up.
+    public func knownResults(from snapshot: UpToDateSnapshot, changed: Set<String>, watched: [String]) -> KnownResults? {
+        guard !changed.contains(layout.records), !changed.contains(layout.removals), !watched.contains(where: changed.contains)
+        else { return nil }
+        let entries = Dictionary(uniqueKeysWithValues: snapshot.files.map { ($0.path, $0) })
+        return KnownResults(entries: snapshot.operationEntries, changedPaths: changed) { path in
+            entries[path]?.isCurrent() ?? false
         }
     }
 

@@ -25,6 +25,13 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         /// Its digest, for a file changed too recently for `stat` to show a later change: it is
         /// hashed again to confirm it.
         var digest: ContentDigest?
+
+        /// Whether the path still has `stat` (and, with `digest`, those contents). Blocking.
+        func isCurrent() -> Bool {
+            guard FileStat.of(path) == stat else { return false }
+            guard let digest else { return true }
+            return (try? FileHasher.hash(path))?.digest == digest
+        }
     }
 
     /// How many operations the next identical run would reuse.
@@ -33,6 +40,9 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     let taken: Int64
     /// Every path the decision rested on, sorted.
     let files: [Entry]
+    /// Each operation's result and the files it rested on, by id: what a run after a change
+    /// starts from (`KnownResults`).
+    public let operationEntries: [String: KnownResults.Entry]
 
     /// A snapshot is trusted this long after it was taken: the hits it stands for leave the
     /// records' use times alone, which are kept exact to `ContentStore.useResolution`.
@@ -55,18 +65,28 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     /// Whether every path still has the `stat` it had, and the snapshot is recent enough to
     /// trust at `now`. Blocking.
     func isCurrent(now: Int64) -> Bool {
-        guard now >= taken, now - taken < Self.trustedFor else { return false }
-        return files.allSatisfy { entry in
-            guard FileStat.of(entry.path) == entry.stat else { return false }
-            guard let digest = entry.digest else { return true }
-            return (try? FileHasher.hash(entry.path))?.digest == digest
-        }
+        changedPaths(now: now)?.isEmpty == true
+    }
+
+    /// The paths whose `stat` (or, for a file changed too recently for its `stat`, contents)
+    /// changed since, or nil when the snapshot is too old to trust at `now`. Blocking.
+    func changedPaths(now: Int64) -> Set<String>? {
+        guard now >= taken, now - taken < Self.trustedFor else { return nil }
+        return Set(files.lazy.filter { !$0.isCurrent() }.map(\.path))
+    }
+
+    /// The entries of `paths` (those it has).
+    func entries(of paths: Set<String>) -> [Entry] {
+        files.filter { paths.contains($0.path) }
     }
 
     /// The file's encoding: `TGUD`, version 1, the time taken and the operation count (`u64`),
     /// a `u32` count, then for each path: the path, then `u8` 0 for a path that did not exist,
     /// or `u8` 1 and its size, modification and change times (ns), inode and device, or `u8` 2,
-    /// the same and its digest (32 bytes).
+    /// the same and its digest (32 bytes); then a `u32` count of operations and for each, sorted
+    /// by id: the id, its result digest (32 bytes), `u8` 1 with the stored result's kind and
+    /// summary (strings) or `u8` 0 for a constant result, and a `u32` count of files, each the
+    /// `u32` index of its path among the paths above.
     func encoded() -> Data {
         var writer = ResultWriter(capacity: 64 + files.count * 90)
         writer.append(raw: Self.magic)
@@ -87,6 +107,22 @@ public struct UpToDateSnapshot: Sendable, Equatable {
             writer.append(stat.inode)
             writer.append(stat.device)
             if let digest = entry.digest { writer.append(digest: digest) }
+        }
+        let index = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1.path, UInt32($0)) })
+        writer.append(count: operationEntries.count)
+        for (id, entry) in operationEntries.sorted(by: { $0.key < $1.key }) {
+            writer.append(string: id)
+            writer.append(digest: entry.digest)
+            if let stored = entry.stored {
+                writer.append(UInt8(1))
+                writer.append(string: stored.resultKind)
+                writer.append(string: stored.summary)
+            } else {
+                writer.append(UInt8(0))
+            }
+            let paths = entry.files.compactMap { index[$0] }
+            writer.append(count: paths.count)
+            for path in paths { writer.append(path) }
         }
         return writer.data
     }
@@ -114,8 +150,24 @@ public struct UpToDateSnapshot: Sendable, Equatable {
                         inode: try reader.uint64(), device: try reader.uint64())
                     files.append(Entry(path: path, stat: stat, digest: kind == 2 ? try reader.digest() : nil))
                 }
+                let operationCount = try reader.count(minimumItemSize: 45)
+                var operationEntries: [String: KnownResults.Entry] = [:]
+                operationEntries.reserveCapacity(operationCount)
+                for _ in 0..<operationCount {
+                    let id = try reader.string()
+                    let digest = try reader.digest()
+                    let stored = try reader.uint8() == 1
+                        ? StoredResult(digest: digest, resultKind: try reader.string(), summary: try reader.string()) : nil
+                    var paths: [String] = []
+                    for _ in 0..<(try reader.count(minimumItemSize: 4)) {
+                        let index = Int(try reader.uint32())
+                        guard index < files.count else { throw ByteReader.Malformed() }
+                        paths.append(files[index].path)
+                    }
+                    operationEntries[id] = KnownResults.Entry(digest: digest, stored: stored, files: paths)
+                }
                 try reader.finish()
-                return UpToDateSnapshot(operations: operations, taken: taken, files: files)
+                return UpToDateSnapshot(operations: operations, taken: taken, files: files, operationEntries: operationEntries)
             } catch {
                 return nil
             }

@@ -33,10 +33,12 @@ struct CacheSession {
     }
 
     /// The run's view of the store.
-    func runCache(reuse: Bool, forcing: RunCache.Forcing, remote: (any RemoteExecutor)? = nil) async -> RunCache {
+    func runCache(
+        reuse: Bool, forcing: RunCache.Forcing, remote: (any RemoteExecutor)? = nil, known: KnownResults? = nil
+    ) async -> RunCache {
         RunCache(
             store: store, previousComponents: await store.previousComponents(pipeline: pipeline), reuse: reuse,
-            forcing: forcing, displayDirectory: currentDirectory, remote: remote)
+            forcing: forcing, displayDirectory: currentDirectory, remote: remote, known: known)
     }
 
     /// After a run: remembers its key components, records its hits and misses, saves the file

@@ -73,8 +73,8 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let upToDate = UpToDateRun(self)
-        if let upToDate, await upToDate.finishedUnchanged() { return }
-        let baseline = await upToDate?.baseline()
+        let start = await upToDate?.start()
+        if upToDate != nil, start == nil { return }
         let loaded = try await PipelineLoading.load(file, options: try pipeline.pipelineOptions())
         let graph: ExecutionGraph
         do {
@@ -103,8 +103,9 @@ struct RunCommand: AsyncParsableCommand {
         let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
         let session = await CacheSession.open(cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
         let clusterSession = onCluster ? try await ClusterSession.open(storeRoot: session.store.root) : nil
-        let runCache = await session.runCache(reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor)
-        let observed = upToDate?.observe(session) ?? false
+        let startedFrom = start.flatMap { upToDate?.observe(session, from: $0) }
+        let runCache = await session.runCache(
+            reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
         let control = RunControl()
         let outcome = await presenter.displaying {
@@ -123,10 +124,10 @@ struct RunCommand: AsyncParsableCommand {
         await clusterSession?.finish(
             cancelled: outcome.signal != nil, failed: outcome.report.hasFailures, resources: resources)
         await resources.shutDown()
-        if observed, let upToDate, let baseline, outcome.signal == nil {
+        if let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil {
             await upToDate.remember(
                 outcome.report, of: graph, cache: runCache, warnings: !loaded.warnings.isEmpty, onCluster: onCluster,
-                baseline: baseline, in: session)
+                start: start, in: session)
         }
         await session.finish(runCache)
         await presenter.finish(report: outcome.report, graph: graph)

@@ -43,32 +43,41 @@ struct UpToDateRun {
         store = command.cache.location.store(registry: .builtIn)
     }
 
-    /// If nothing changed since this command last reused everything: records the run's hits,
-    /// prints what a run would have (every operation cached) and returns true.
-    func finishedUnchanged() async -> Bool {
+    /// What the last snapshot of this command shows, read before anything else.
+    struct Start {
+        /// The snapshot and the paths changed since; nil when there is none to trust.
+        var found: (snapshot: UpToDateSnapshot, changed: Set<String>)?
+        /// The `stat` of what the run will rest on, taken before the pipeline is read.
+        var baseline: UpToDateSnapshot.Baseline
+    }
+
+    /// Reads this command's snapshot: when nothing it rests on changed, records the run's hits,
+    /// prints what a run would have (every operation cached) and returns nil; otherwise returns
+    /// what the full run starts from.
+    func start() async -> Start? {
         let started = ContinuousClock.now
-        guard let snapshot = await store.upToDateSnapshot(invocation: invocation) else { return false }
-        try? await store.recordRun(pipeline: pipeline, hits: snapshot.operations, misses: 0)
-        let count = snapshot.operations
+        let found = await store.upToDateSnapshot(invocation: invocation)
+        guard let found, found.changed.isEmpty else { return Start(found: found, baseline: await store.upToDateBaseline(watching: watched)) }
+        let count = found.snapshot.operations
+        try? await store.recordRun(pipeline: pipeline, hits: count, misses: 0)
         let operations = "\(count) operation\(count == 1 ? "" : "s")"
         let output = TextOutput.standardError
         output.write("[    0.0s] run       \(operations)\n[    0.0s] cached    \(operations): nothing changed since the last run\n")
         output.write("\n\(count) cached in \(DurationText.format(ContinuousClock.now - started))\n")
         output.flush()
-        return true
-    }
-
-    /// Before the full run reads the pipeline: the `stat` of what the run will rest on.
-    func baseline() async -> UpToDateSnapshot.Baseline {
-        await store.upToDateBaseline(watching: watched)
+        return nil
     }
 
     /// Before the engine starts: when the run uses this store (not one its pipeline names),
-    /// notes every file digest it uses from now on. Returns whether it does.
-    func observe(_ session: CacheSession) -> Bool {
-        guard session.store.root == store.root else { return false }
+    /// notes every file digest it uses from now on and returns what the run can start from
+    /// (`KnownResults`; nil when there is none or something it rests on besides the
+    /// operations' own files changed). Returns nil for `observing` when the run uses another
+    /// store.
+    func observe(_ session: CacheSession, from start: Start) -> (observing: Bool, known: KnownResults?) {
+        guard session.store.root == store.root else { return (false, nil) }
         session.store.startObservingFiles()
-        return true
+        let known = start.found.flatMap { store.knownResults(from: $0.snapshot, changed: $0.changed, watched: watched) }
+        return (true, known)
     }
 
     /// After the full run: when the same command would now reuse every operation of `graph`
@@ -76,11 +85,14 @@ struct UpToDateRun {
     /// and the pipeline had no warnings, remembers what that rests on.
     func remember(
         _ report: RunReport, of graph: ExecutionGraph, cache: RunCache, warnings: Bool, onCluster: Bool,
-        baseline: UpToDateSnapshot.Baseline, in session: CacheSession
+        start: Start, in session: CacheSession
     ) async {
         guard !warnings, !onCluster, !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
-            !graph.nodes.contains(where: { ($0.action as? any CacheableAction)?.revalidatesOnHit == true })
+            !graph.nodes.contains(where: { ($0.action as? any CacheableAction)?.revalidatesOnHit == true }),
+            let operations = cache.entriesForNextRun
         else { return }
-        await session.store.rememberUpToDate(invocation: invocation, operations: graph.nodes.count, baseline: baseline)
+        await session.store.rememberUpToDate(
+            invocation: invocation, operations: operations, baseline: start.baseline, previous: start.found?.snapshot,
+            reused: cache.reusedFromKnown)
     }
 }

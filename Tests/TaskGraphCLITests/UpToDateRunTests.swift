@@ -114,3 +114,71 @@ import Testing
         #expect(!explained.stderr.contains(unchanged), "\(explained.stderr)")
     }
 }
+
+/// A run after a change starts from the last snapshot: operations whose files are unchanged and
+/// whose inputs' results are the same are reused without a key; the change still reaches every
+/// operation it would in a full run, also through files written by operations that ran.
+@Suite struct UpToDateChangeTests {
+    private func run(_ directory: URL) async throws -> String {
+        let result = try await TaskGraphProcess.run(
+            ["run", "chain.yaml", "--no-progress"], in: directory,
+            environment: ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stderr
+    }
+
+    private func text(_ name: String, in directory: URL) -> String {
+        (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
+    }
+
+    @Test func aChangedSourceReachesEveryOperationThroughDeclaredAndUndeclaredFiles() async throws {
+        let directory = try fixtureDirectory()
+        // `first` copies a.txt to first.txt and also writes side.txt, undeclared; `second` reads
+        // first.txt (declared), `third` reads side.txt (declared as its input only); `other`
+        // stands apart. Each logs its runs.
+        try write("""
+            version: 1
+            name: chain
+            operations:
+              first:
+                op: exec
+                command: [sh, -c, 'cat a.txt > first.txt; cat a.txt > side.txt; echo first >> runs.log']
+                inputs: [a.txt]
+                outputs: [first.txt]
+              second:
+                op: exec
+                needs: first
+                command: [sh, -c, 'cat first.txt > second.txt; echo second >> runs.log']
+                inputs: [first.txt]
+                outputs: [second.txt]
+              third:
+                op: exec
+                needs: first
+                command: [sh, -c, 'cat side.txt > third.txt; echo third >> runs.log']
+                inputs: [side.txt]
+                outputs: [third.txt]
+              other:
+                op: exec
+                command: [sh, -c, 'cat b.txt > other.txt; echo other >> runs.log']
+                inputs: [b.txt]
+                outputs: [other.txt]
+            """, to: "chain.yaml", in: directory)
+        try write("one\n", to: "a.txt", in: directory)
+        try write("bee\n", to: "b.txt", in: directory)
+        _ = try await run(directory)
+        try await Task.sleep(for: .milliseconds(2_200))
+        _ = try await run(directory)
+        #expect(try await run(directory).contains("nothing changed since the last run"))
+
+        for (round, content) in ["two\n", "three\n"].enumerated() {
+            try write(content, to: "a.txt", in: directory)
+            let changed = try await run(directory)
+            #expect(changed.contains("3 ok, 1 cached"), "\(changed)")
+            for name in ["first.txt", "second.txt", "side.txt", "third.txt"] {
+                #expect(text(name, in: directory) == content, "\(name) after round \(round)")
+            }
+            #expect(text("other.txt", in: directory) == "bee\n")
+            #expect(text("runs.log", in: directory).split(separator: "\n").filter { $0 == "other" }.count == 1)
+        }
+    }
+}

@@ -12,6 +12,12 @@ import TaskGraphCore
         let snapshot = UpToDateSnapshot(operations: 3, taken: 42, files: [
             .init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file"),
             .init(path: path + ".racy", stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8))),
+        ], operationEntries: [
+            "copy": .init(
+                digest: .sha256(of: Data("result".utf8)),
+                stored: StoredResult(digest: .sha256(of: Data("result".utf8)), resultKind: "exec.result", summary: "exit 0"),
+                files: [path, "/no/such/file"]),
+            "all": .init(digest: .sha256(of: Data()), stored: nil, files: []),
         ])
         #expect(UpToDateSnapshot.decode(snapshot.encoded()) == snapshot)
         #expect(UpToDateSnapshot.decode(snapshot.encoded().dropLast()) == nil)
@@ -23,7 +29,8 @@ import TaskGraphCore
         try writeFile("one", to: path)
         let now = wallClockNanoseconds()
         let snapshot = UpToDateSnapshot(
-            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file")])
+            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file")],
+            operationEntries: [:])
         #expect(snapshot.isCurrent(now: now))
         #expect(!snapshot.isCurrent(now: now + UpToDateSnapshot.trustedFor))
         #expect(!snapshot.isCurrent(now: now - 1))
@@ -37,10 +44,12 @@ import TaskGraphCore
         try writeFile("one", to: path)
         let now = wallClockNanoseconds()
         let current = UpToDateSnapshot(
-            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8)))])
+            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8)))],
+            operationEntries: [:])
         #expect(current.isCurrent(now: now))
         let other = UpToDateSnapshot(
-            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("two".utf8)))])
+            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("two".utf8)))],
+            operationEntries: [:])
         #expect(!other.isCurrent(now: now))
     }
 

@@ -27,6 +27,8 @@ extension RunCache {
             switch await lookup(node, of: plan, action: action) {
             case .hit(let stored, _, _, _):
                 hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
+            case .known:
+                break
             case .constant(let result):
                 if let digest = try? await result.digest { reused(node, constant: digest) }
             case .run:

@@ -3,6 +3,9 @@ import Foundation
 extension RunCache {
     /// What the store has for a node about to run.
     enum Lookup {
+        /// The last run of the same command shows it unchanged (`KnownResults`): reuse `stored`
+        /// as it is, files and all.
+        case known(StoredResult)
         /// Its result is stored under its key: reuse `record` after restoring those of its
         /// files in `unverified` that need it (the others are known to hold their blobs).
         case hit(StoredResult, ActionRecord, unverified: [ActionRecord.OutputFile], key: ContentDigest)
@@ -32,12 +35,18 @@ extension RunCache {
             decide(node, CacheDecision(.miss, .notCacheable))
             return .run(key: nil)
         }
+        if settings.cache, let stored = await knownResult(of: node, id: id, inputs: inputs) {
+            hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
+            return .known(stored)
+        }
         let components: KeyComponents
+        let digester = RecordingDigester(store)
         do {
-            components = try await KeyComponents.of(plan.nodes[node], action: cacheable, inputs: inputs, files: store)
+            components = try await KeyComponents.of(plan.nodes[node], action: cacheable, inputs: inputs, files: digester)
         } catch {
             return .failed(error)
         }
+        update(node) { $0.files = digester.paths + cacheable.outputFiles }
         let change = previousComponents(of: id).flatMap { KeyChange.between($0, components) }
         let cause = cause(of: change, id: id, in: plan, dependenciesOf: node)
         update(node) { memo in
@@ -64,6 +73,16 @@ extension RunCache {
         }
         decide(node, missDecision(change: change, hasPrevious: previousComponents(of: id) != nil, cause: cause, in: plan, node: node))
         return .run(key: key)
+    }
+
+    /// The result `known` has for `node` when it shows the node unchanged: its inputs' results
+    /// have the digests they had and none of its files changed, then or since the run started.
+    private func knownResult(of node: Int, id: String, inputs: [(id: String, digest: ContentDigest)]) async -> StoredResult? {
+        guard reuse, let known, known.unchanged.contains(id), let entry = known.entries[id], let stored = entry.stored,
+            !isForced(node), inputs.allSatisfy({ known.entries[$0.id]?.digest == $0.digest })
+        else { return nil }
+        let unchanged = (try? await BlockingIO.run { entry.files.allSatisfy(known.isUnchanged) }) ?? false
+        return unchanged ? stored : nil
     }
 
     /// Records that `node` reused `stored` (the decision says whether a file was restored).

@@ -23,6 +23,8 @@ public final class RunCache: Sendable {
     public let displayDirectory: String?
     /// Runs the nodes it accepts elsewhere (a cluster), through `store`; nil runs every node here.
     public let remote: (any RemoteExecutor)?
+    /// What the last run of the same command left, when this run starts from it.
+    let known: KnownResults?
     private let forcing: Forcing
     private let previous: [String: KeyComponents]
     private let state = Locked(State())
@@ -41,10 +43,14 @@ public final class RunCache: Sendable {
     ///   - displayDirectory: paths in explanations are shown relative to it (e.g. the current
     ///     directory) when inside it.
     ///   - remote: runs the nodes that miss and that it accepts elsewhere (`RemoteExecutor`).
+    ///   - known: what the last run of the same command left (`KnownResults`): nodes it shows
+    ///     unchanged are reused without a key or a record.
     public init(
         store: any ResultStore, previousComponents: [String: KeyComponents] = [:], reuse: Bool = true,
-        forcing: Forcing = .none, displayDirectory: String? = nil, remote: (any RemoteExecutor)? = nil
+        forcing: Forcing = .none, displayDirectory: String? = nil, remote: (any RemoteExecutor)? = nil,
+        known: KnownResults? = nil
     ) {
+        self.known = known
         self.displayDirectory = displayDirectory
         self.remote = remote
         self.store = store
@@ -83,6 +89,27 @@ public final class RunCache: Sendable {
                 return decision.status == .miss || decision.reason == .unchanged
             }
         }
+    }
+
+    /// What the next run of the same command can start from (`KnownResults.Entry` by id), when
+    /// `wouldReuseEverything`: each node's result digest, stored result and the files it rested
+    /// on (for a node reused from `known`, those it had then).
+    public var entriesForNextRun: [String: KnownResults.Entry]? {
+        state.withLock { state -> [String: KnownResults.Entry]? in
+            var entries: [String: KnownResults.Entry] = [:]
+            entries.reserveCapacity(state.memos.count)
+            for memo in state.memos {
+                guard let id = memo.id, let digest = memo.digest else { return nil }
+                let files = memo.files ?? known?.entries[id]?.files ?? []
+                entries[id] = KnownResults.Entry(digest: digest, stored: memo.stored, files: files)
+            }
+            return entries
+        }
+    }
+
+    /// The ids of the nodes reused from `known` without computing their keys.
+    public var reusedFromKnown: [String] {
+        state.withLock { state in state.memos.compactMap { $0.files == nil && $0.stored != nil ? $0.id : nil } }
     }
 
     /// Sizes the per-node records for `plan` and marks the forced nodes.
@@ -152,6 +179,8 @@ struct NodeMemo: Sendable {
     var stored: StoredResult?
     /// How its components differ from the last run's, or nil.
     var change: KeyChange?
+    /// The files its key and hit rested on, once its key was computed.
+    var files: [String]?
     /// Whether its action has a constant result (`CacheableAction.constantResult`) and may be
     /// reused.
     var isConstant = false

@@ -11,6 +11,9 @@ extension NodeRunner {
         switch await cache.lookup(index, of: plan, action: action) {
         case .failed(let error):
             return Completion(outcome: .failed(String(describing: error)), attempts: 1)
+        case .known(let stored):
+            emit(.nodeCacheDecided(node: index, CacheDecision(.hit, .unchanged)))
+            return Completion(outcome: .cached, result: stored, attempts: 0)
         case .hit(let stored, let record, let unverified, let hitKey):
             if let completion = await reuse(
                 stored, record: record, unverified: unverified, key: hitKey, node: index, of: plan, action: action,
