@@ -10,6 +10,9 @@ struct ByteReader {
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
 
+    /// How many bytes were read so far.
+    var position: Int { offset }
+
     /// Reads `bytes`, which must stay valid while the reader is used.
     init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes

@@ -11,6 +11,16 @@ extension ContentStore {
         return data.map { ComponentMemory.decode($0, pipeline: pipeline) } ?? [:]
     }
 
+    /// `previousComponents(pipeline:)` as a lookup that decodes an id's components only when
+    /// asked for them.
+    public func rememberedComponents(pipeline: String) async -> @Sendable (String) -> KeyComponents? {
+        let path = layout.components(pipeline: pipeline)
+        let layout = layout
+        let data: Data? = (try? await BlockingIO.run { try StoreIO.read(path, layout) }) ?? nil
+        guard let data else { return { _ in nil } }
+        return ComponentMemory.lookup(data, pipeline: pipeline)
+    }
+
     /// Remembers `components` (by operation id) for the pipeline file at `pipeline`, merged into
     /// what is stored: ids not given keep their components. Nothing is written when that is
     /// what is stored already (a run where nothing changed).
@@ -19,10 +29,9 @@ extension ContentStore {
         let path = layout.components(pipeline: pipeline)
         let layout = layout
         try await BlockingIO.run {
-            let stored = ((try? StoreIO.read(path, layout)) ?? nil).map { ComponentMemory.decode($0, pipeline: pipeline) }
-            let merged = (stored ?? [:]).merging(components) { _, new in new }
-            if merged == stored { return }
-            try StoreIO.writeFile(ComponentMemory.encode(merged, pipeline: pipeline), to: path, layout)
+            let stored = (try? StoreIO.read(path, layout)) ?? nil
+            guard let merged = ComponentMemory.merging(components, into: stored, pipeline: pipeline) else { return }
+            try StoreIO.writeFile(merged, to: path, layout)
         }
     }
 

@@ -32,6 +32,21 @@ import TaskGraphCore
         #expect(await store.previousComponents(pipeline: "/work/big.yaml") == all)
     }
 
+    @Test func aLookupDecodesWhatWasRememberedAndAnUnchangedMemoryIsNotRewritten() async throws {
+        let store = try temporaryStore()
+        try await store.rememberComponents(["a": components("1"), "b": components("2")], pipeline: "/work/p.yaml")
+        let lookup = await store.rememberedComponents(pipeline: "/work/p.yaml")
+        #expect(lookup("a") == components("1"))
+        #expect(lookup("b") == components("2"))
+        #expect(lookup("c") == nil)
+        #expect(await store.rememberedComponents(pipeline: "/work/other.yaml")("a") == nil)
+
+        let path = store.layout.components(pipeline: "/work/p.yaml")
+        let inode = FileStat.of(path)?.inode
+        try await store.rememberComponents(["b": components("2")], pipeline: "/work/p.yaml")
+        #expect(FileStat.of(path)?.inode == inode)
+    }
+
     @Test func theRunLogKeepsTheLatestFifty() async throws {
         let store = try temporaryStore()
         for index in 0..<52 {

@@ -26,7 +26,7 @@ public final class RunCache: Sendable {
     /// What the last run of the same command left, when this run starts from it.
     let known: KnownResults?
     private let forcing: Forcing
-    private let previous: [String: KeyComponents]
+    private let previous: @Sendable (String) -> KeyComponents?
     private let state = Locked(State())
 
     private struct State: ~Copyable {
@@ -36,8 +36,8 @@ public final class RunCache: Sendable {
 
     /// Prepares a run against `store`.
     /// - Parameters:
-    ///   - previousComponents: each operation id's key components in the last run of the same
-    ///     pipeline, to explain what changed.
+    ///   - previousComponents: an operation id's key components in the last run of the same
+    ///     pipeline, to explain what changed (asked only for the operations looked up).
     ///   - reuse: `false` runs everything (and records it).
     ///   - forcing: operations that run whatever is stored.
     ///   - displayDirectory: paths in explanations are shown relative to it (e.g. the current
@@ -46,7 +46,8 @@ public final class RunCache: Sendable {
     ///   - known: what the last run of the same command left (`KnownResults`): nodes it shows
     ///     unchanged are reused without a key or a record.
     public init(
-        store: any ResultStore, previousComponents: [String: KeyComponents] = [:], reuse: Bool = true,
+        store: any ResultStore, previousComponents: @escaping @Sendable (String) -> KeyComponents? = { _ in nil },
+        reuse: Bool = true,
         forcing: Forcing = .none, displayDirectory: String? = nil, remote: (any RemoteExecutor)? = nil,
         known: KnownResults? = nil
     ) {
@@ -161,7 +162,7 @@ public final class RunCache: Sendable {
 
     /// The components `id` had in the last run, if any.
     func previousComponents(of id: String) -> KeyComponents? {
-        previous[id]
+        previous(id)
     }
 }
 
