@@ -19,6 +19,9 @@ public struct SlurmConfiguration: Sendable {
     public var maximumPollInterval: Duration
     /// The shortest time between two submissions (the rate limit).
     public var submissionInterval: Duration
+    /// Whether every linear chain of operations runs as one job (`--fuse`), not only those
+    /// marked `fuse: true`.
+    public var fusesEveryChain = false
 
     /// A configuration; intervals default to 0.2 s to 5 s between queries and at most 20
     /// submissions a second.

@@ -32,7 +32,12 @@ public final class SlurmExecutor: RemoteExecutor {
         settings.cluster.executor != "local"
     }
 
-    public func run(_ job: RemoteJob, settings: NodeSettings, context: TaskContext) async throws -> ActionRecord {
+    /// Those it accepts with `fuse: true`, or all of them with `--fuse`.
+    public func fuses(_ settings: NodeSettings) -> Bool {
+        accepts(settings) && (settings.cluster.fuse || configuration.fusesEveryChain)
+    }
+
+    public func run(_ job: RemoteJob, settings: NodeSettings, context: TaskContext) async throws -> RemoteCompletion {
         let name = jobs.nextName()
         let jobFile = "\(configuration.jobDirectory)/\(name).job"
         let data = try job.encoded()
@@ -163,7 +168,7 @@ public final class SlurmExecutor: RemoteExecutor {
     private func outcome(
         of id: String, job: SlurmJobTable.Waiting, entry: QueueSnapshot.Entry?, resources: RunResources
     ) async
-        -> (Result<ActionRecord, any Error>, RemoteJobStatus)
+        -> (Result<RemoteCompletion, any Error>, RemoteJobStatus)
     {
         let stem = "\(configuration.jobDirectory)/\(job.name)"
         let log = job.log
@@ -184,15 +189,22 @@ public final class SlurmExecutor: RemoteExecutor {
             return (.failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail)), status)
         }
         do {
-            switch try RemoteCompletion(encoded: completion) {
-            case .succeeded(let record):
-                if entry == nil { status.state = "COMPLETED" }
-                status.runTime = .seconds(record.seconds)
-                status.queueWait = .seconds(max(0, record.recordedAt - record.seconds - job.submittedAt))
-                return (.success(record), status)
-            case .failed(let message):
+            var completion = try RemoteCompletion(encoded: completion)
+            if let (step, message) = completion.failure, step == 0 {
                 return (.failure(SlurmError.operationFailed(job: id, message: message)), status)
             }
+            if case .fused(var steps) = completion, case .failed(let message)? = steps.last {
+                steps[steps.count - 1] = .failed(String(describing: SlurmError.operationFailed(job: id, message: message)))
+                completion = .fused(steps)
+            }
+            let records = completion.records
+            if entry == nil { status.state = completion.failure == nil ? "COMPLETED" : "FAILED" }
+            if let first = records.first {
+                let seconds = records.reduce(0) { $0 + $1.seconds }
+                status.runTime = .seconds(seconds)
+                status.queueWait = .seconds(max(0, first.recordedAt - first.seconds - job.submittedAt))
+            }
+            return (.success(completion), status)
         } catch {
             return (.failure(SlurmError.unreadableCompletion(job: id, reason: String(describing: error))), status)
         }

@@ -10,7 +10,7 @@ final class SlurmJobTable: Sendable {
         /// Its log's path (Slurm's `--output`).
         var log: String
         /// Resumed with the job's record or failure.
-        var continuation: CheckedContinuation<ActionRecord, any Error>
+        var continuation: CheckedContinuation<RemoteCompletion, any Error>
         /// Reports its state changes (the node's progress: a log line and the job's status).
         var report: @Sendable (RemoteJobStatus, String) -> Void
         /// When `sbatch` returned its id.
@@ -134,7 +134,7 @@ final class SlurmJobTable: Sendable {
     }
 
     /// Ends the wait for job `id` with `result`.
-    func finish(_ id: String, with result: Result<ActionRecord, any Error>) {
+    func finish(_ id: String, with result: Result<RemoteCompletion, any Error>) {
         let job = state.withLock { $0.waiting.removeValue(forKey: id) }
         job?.continuation.resume(with: result)
     }

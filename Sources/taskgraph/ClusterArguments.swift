@@ -17,6 +17,9 @@ struct ClusterArguments: ParsableArguments {
         valueName: "dir"))
     var store: String?
 
+    @Flag(help: "On a cluster: run every linear chain of operations as one job, as if each had fuse: true (docs/cluster.md, \"Fusion\").")
+    var fuse = false
+
     /// Whether `pipeline`'s operations run on the cluster.
     func runsOnCluster(_ pipeline: Pipeline) -> Bool {
         (executor?.rawValue ?? pipeline.executor) == Executor.slurm.rawValue

@@ -9,8 +9,9 @@ struct ClusterSession {
     let executor: SlurmExecutor
 
     /// A session for a run whose store is at `storeRoot` (absolute). The run's job directory is
-    /// `<store>/jobs/<run name>`, created now.
-    static func open(storeRoot: String) async throws -> ClusterSession {
+    /// `<store>/jobs/<run name>`, created now. `fusingEveryChain` (`--fuse`) runs every linear
+    /// chain as one job.
+    static func open(storeRoot: String, fusingEveryChain: Bool) async throws -> ClusterSession {
         let runName = "taskgraph-" + UUID().uuidString.lowercased().prefix(13).replacingOccurrences(of: "-", with: "")
         let jobDirectory = "\(storeRoot)/jobs/\(runName)"
         try await BlockingIO.run {
@@ -19,9 +20,10 @@ struct ClusterSession {
                 atPath: jobDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
         let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let configuration = SlurmConfiguration(
+        var configuration = SlurmConfiguration(
             runName: runName, jobDirectory: jobDirectory, storeRoot: storeRoot, workerProgram: program,
             environment: ProcessInfo.processInfo.environment)
+        configuration.fusesEveryChain = fusingEveryChain
         TextOutput.standardError.write("slurm: run \(runName), job files in \(jobDirectory)\n")
         TextOutput.standardError.flush()
         return ClusterSession(executor: SlurmExecutor(configuration: configuration))

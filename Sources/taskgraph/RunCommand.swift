@@ -102,7 +102,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
         let session = await CacheSession.open(cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
-        let clusterSession = onCluster ? try await ClusterSession.open(storeRoot: session.store.root) : nil
+        let clusterSession = onCluster
+            ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
         let startedFrom = start.flatMap { upToDate?.observe(session, from: $0) }
         let runCache = await session.runCache(
             reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)

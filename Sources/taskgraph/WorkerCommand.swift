@@ -10,9 +10,10 @@ struct WorkerCommand: AsyncParsableCommand {
         commandName: "worker",
         abstract: "Run one job of a cluster run: what `run --executor slurm` submits (docs/cluster.md).",
         discussion: """
-            Reads the job file, runs its operation with its inputs from the store, writes the result \
-            (and the action record) to the store, then the completion record beside the job file \
-            (NAME.done for NAME.job). Exits 0 when the operation succeeded, 1 when it failed.
+            Reads the job file, runs its operation (or a fused chain's operations, in order) with its \
+            inputs from the store, writes the result (and the action record) to the store, then the \
+            completion record beside the job file (NAME.done for NAME.job). Exits 0 when every \
+            operation succeeded, 1 when one failed.
             """)
 
     @Option(help: ArgumentHelp("The store shared with the driver.", valueName: "dir"))
@@ -39,8 +40,9 @@ struct WorkerCommand: AsyncParsableCommand {
         let completion = try outcome.report.encoded()
         let done = String(path.dropLast(".job".count)) + ".done"
         try await BlockingIO.run { try FileIO.writeAtomically(completion, to: done) }
-        if case .failed(let message) = outcome.report {
-            TextOutput.standardError.write("taskgraph: error: \(job.setup.id): \(message)\n")
+        if let (step, message) = outcome.report.failure {
+            let id = ([job.setup] + (job.chain ?? []))[step].id
+            TextOutput.standardError.write("taskgraph: error: \(id): \(message)\n")
             throw ExitCode(CLIExitCode.operationFailed)
         }
     }

@@ -7,11 +7,14 @@ extension ResultStore {
     ///   - id: the operation instance that produced it.
     ///   - components: the key's components.
     ///   - seconds: how long the operation ran.
+    ///   - storingResult: false names the result by its digest without storing it (an
+    ///     intermediate of a fused chain).
     /// - Throws: what storing a blob throws.
     public func storeBlobs(
-        of result: any Artifact, outputFiles: [String], id: String, components: KeyComponents, seconds: Double
+        of result: any Artifact, outputFiles: [String], id: String, components: KeyComponents, seconds: Double,
+        storingResult: Bool = true
     ) async throws -> ActionRecord {
-        let digest = try await storeResult(result)
+        let digest = storingResult ? try await storeResult(result) : try await result.digest
         var files: [ActionRecord.OutputFile] = []
         for path in outputFiles {
             files.append(ActionRecord.OutputFile(path: path, digest: try await storeFile(at: path)))

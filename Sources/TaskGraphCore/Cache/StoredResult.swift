@@ -24,7 +24,8 @@ public struct StoredResult: Artifact, Hashable {
         self.init(digest: record.result, resultKind: record.resultKind, summary: record.summary)
     }
 
-    /// `stored-reference`: never written to a store; the result it stands for is.
+    /// `stored-reference`: written to a store only as what the record of a fused chain's
+    /// intermediate names (its result was never stored; docs/cluster.md, "Fusion").
     public static let kind = "stored-reference"
 
     /// The placeholder's own form: version 1, the digest's 32 bytes, then the kind and summary.

@@ -64,7 +64,7 @@ public struct Engine: Sendable {
             laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
         let watchdog = TimeoutWatchdog()
         let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog,
-            cache: cache)
+            cache: cache, fusion: cache?.remote.map { FusedRuns(plan: plan, remote: $0) })
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             for node in 0..<plan.count where plan.dependencies.successors(of: node).isEmpty {

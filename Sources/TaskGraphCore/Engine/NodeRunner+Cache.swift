@@ -14,7 +14,15 @@ extension NodeRunner {
         case .known(let stored):
             emit(.nodeCacheDecided(node: index, CacheDecision(.hit, .unchanged)))
             return Completion(outcome: .cached, result: stored, attempts: 0)
-        case .hit(let stored, let record, let unverified, let hitKey):
+        case .hit(var stored, let record, let unverified, let hitKey):
+            if record.resultKind == StoredResult.kind {
+                // A fused chain's intermediate: its result is not stored.
+                guard let reference = await unstoredResult(stored, of: index, cache: cache) else {
+                    key = hitKey
+                    break
+                }
+                stored = reference
+            }
             if let completion = await reuse(
                 stored, record: record, unverified: unverified, key: hitKey, node: index, of: plan, action: action,
                 cache: cache)
@@ -41,6 +49,11 @@ extension NodeRunner {
             return Completion(outcome: .succeeded, result: constant, attempts: 1)
         }
         if let remote = cache.remote, plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil }) {
+            if let fusion, let (chain, position) = fusion.chains.chain(of: index) {
+                return await runFused(
+                    index, in: chain, at: position, of: plan, results: results, key: key, on: remote, fusion: fusion,
+                    lane: lane, cache: cache)
+            }
             return await runRemotely(index, of: plan, results: results, key: key, on: remote, lane: lane, cache: cache)
         }
         let inputs: [TaskContext.Input]

@@ -16,7 +16,8 @@ extension NodeRunner {
         let components = cache.memo(of: index).components
         let completion = await runAttempts(index, of: plan, inputs: [], lane: lane) { context in
             let job = RemoteJob(setup: setup, attempt: context.attempt, inputs: inputs, key: key, components: components)
-            let record = try await remote.run(job, settings: settings, context: context)
+            let completion = try await remote.run(job, settings: settings, context: context)
+            guard let record = completion.records.first else { throw EngineError.resultUnavailable(setup.id) }
             return StoredResult(record)
         }
         if let stored = completion.result as? StoredResult { cache.recorded(index, stored) }
@@ -25,7 +26,7 @@ extension NodeRunner {
 
     /// The digests of `results` in the store, storing those not there yet (results of nodes
     /// that were not recorded: `cache: false`, not cacheable).
-    private func stored(_ results: [RunState.Input], of plan: RunPlan, cache: RunCache) async throws -> [RemoteJob.Input] {
+    func stored(_ results: [RunState.Input], of plan: RunPlan, cache: RunCache) async throws -> [RemoteJob.Input] {
         var inputs: [RemoteJob.Input] = []
         for result in results {
             let stored = result.artifact as? StoredResult ?? cache.memo(of: Int(result.node)).stored

@@ -9,6 +9,8 @@ struct NodeRunner: Sendable {
     let watchdog: TimeoutWatchdog
     /// The store the run reuses and records results in, if any.
     let cache: RunCache?
+    /// The run's fused chains, when it has a remote executor.
+    let fusion: FusedRuns?
 
     /// What a node's run came to.
     struct Completion {

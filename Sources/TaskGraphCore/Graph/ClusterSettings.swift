@@ -1,5 +1,6 @@
 /// Where an operation runs and what it asks a cluster scheduler for: the operation keys
-/// `executor`, `cpus`, `memory`, `time`, `partition` and `slurm_args` (also under `defaults:`).
+/// `executor`, `cpus`, `memory`, `time`, `partition`, `slurm_args` and `fuse` (also under
+/// `defaults:`).
 /// None of them is part of a cache key: they change where and how fast an operation runs, not
 /// its result.
 public struct ClusterSettings: Hashable, Sendable, Codable {
@@ -10,6 +11,7 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     public static let types: [(name: String, type: ParameterType)] = [
         ("executor", .choice(executors)), ("cpus", .integer(1...4096)), ("memory", .string),
         ("time", .duration), ("partition", .string), ("slurm_args", .stringList(minimumCount: 0)),
+        ("fuse", .boolean),
     ]
 
     /// `executor:`: `local` keeps the operation in the driver; nil follows the run's executor.
@@ -24,11 +26,14 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     public var partition: String?
     /// `slurm_args:`, further `sbatch` arguments, passed as written.
     public var slurmArguments: [String]
+    /// `fuse:`, whether the operation may share one job with the operations of its linear chain
+    /// (docs/cluster.md, "Fusion"); `--fuse` fuses every chain.
+    public var fuse: Bool
 
     /// Settings; by default none (the run's executor, the scheduler's defaults).
     public init(
         executor: String? = nil, cpus: Int? = nil, memory: String? = nil, time: Duration? = nil,
-        partition: String? = nil, slurmArguments: [String] = []
+        partition: String? = nil, slurmArguments: [String] = [], fuse: Bool = false
     ) {
         self.executor = executor
         self.cpus = cpus
@@ -36,6 +41,7 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
         self.time = time
         self.partition = partition
         self.slurmArguments = slurmArguments
+        self.fuse = fuse
     }
 
     /// Sets the key `name` from its checked `value`.
@@ -47,6 +53,7 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
         case ("time", .duration(let limit)): time = limit
         case ("partition", .string(let text)): partition = text
         case ("slurm_args", .list(let arguments)): slurmArguments = arguments
+        case ("fuse", .boolean(let fused)): fuse = fused
         default: break
         }
     }

@@ -9,6 +9,6 @@ public enum CoreOperations {
     /// `process.output`.
     public static let resultKinds: [ResultKind] = [
         ResultKind(EmptyArtifact.self), ResultKind(BytesArtifact.self), ResultKind(LoadedFile.self),
-        ResultKind(WrittenFile.self), ResultKind(ProcessOutput.self),
+        ResultKind(WrittenFile.self), ResultKind(ProcessOutput.self), ResultKind(StoredResult.self),
     ]
 }

@@ -44,6 +44,7 @@ public enum PipelineKeys {
         Key(name: "time", type: "duration", summary: "On a cluster: the job's time limit, rounded up to minutes (sbatch --time)."),
         Key(name: "partition", type: "string", summary: "On a cluster: the partition to submit to (sbatch --partition)."),
         Key(name: "slurm_args", type: "list of strings", summary: "On a cluster: further sbatch arguments, e.g. [--qos=short]."),
+        Key(name: "fuse", type: "boolean", summary: "On a cluster: run this operation's linear chain as one job, intermediate results kept in memory (default false; --fuse for every chain)."),
         Key(name: "description", type: "string", summary: "What this operation is for."),
     ]
 

@@ -28,14 +28,22 @@ public struct RemoteJob: Hashable, Sendable, Codable {
     public var key: ContentDigest?
     /// The key's components, recorded with the result.
     public var components: KeyComponents?
+    /// For a fused chain (docs/cluster.md, "Fusion"): the operations that run after `setup` in
+    /// the same job, each with the previous one's result as its only input; nil for one
+    /// operation. The job's results are then returned, not recorded (`key` is nil).
+    public var chain: [OperationSetup]?
 
     /// Describes an attempt.
-    public init(setup: OperationSetup, attempt: Int, inputs: [Input], key: ContentDigest?, components: KeyComponents?) {
+    public init(
+        setup: OperationSetup, attempt: Int, inputs: [Input], key: ContentDigest?, components: KeyComponents?,
+        chain: [OperationSetup]? = nil
+    ) {
         self.setup = setup
         self.attempt = attempt
         self.inputs = inputs
         self.key = key
         self.components = components
+        self.chain = chain
     }
 
     /// The job file's contents: JSON with sorted keys.

@@ -11,6 +11,7 @@ import OperationTestSupport
               memory: 2G
               time: 10m
               partition: batch
+              fuse: true
             operations:
               tilt:
                 op: exec
@@ -22,9 +23,10 @@ import OperationTestSupport
                 op: group
                 needs: tilt
                 executor: local
+                fuse: false
             """)
         #expect(graph.nodes[0].settings.cluster == ClusterSettings(
-            cpus: 4, memory: "2G", time: .seconds(90), partition: "batch", slurmArguments: ["--qos=short"]))
+            cpus: 4, memory: "2G", time: .seconds(90), partition: "batch", slurmArguments: ["--qos=short"], fuse: true))
         #expect(graph.nodes[1].settings.cluster == ClusterSettings(
             executor: "local", memory: "2G", time: .seconds(600), partition: "batch"))
     }
@@ -43,6 +45,7 @@ import OperationTestSupport
                 memory: 1.5G
                 time: 500ms
                 slurm_args: --qos=short
+                fuse: 3
             """) == [
             "test.yaml:3:11: error: 'defaults': 'memory' must be a size such as 512M or 4G, not '+5M'",
             "test.yaml:8:15: error: operation 'a': 'executor' must be one of local, slurm, not 'cloud'",
@@ -50,6 +53,7 @@ import OperationTestSupport
             "test.yaml:10:13: error: operation 'a': 'memory' must be a size such as 512M or 4G, not '1.5G'",
             "test.yaml:11:11: error: operation 'a': 'time' must be at least 1s",
             "test.yaml:12:17: error: operation 'a': 'slurm_args' must be a list of strings, not '--qos=short'",
+            "test.yaml:13:11: error: operation 'a': 'fuse' must be true or false, not '3'",
         ])
     }
 

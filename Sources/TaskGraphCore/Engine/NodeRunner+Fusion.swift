@@ -1,0 +1,122 @@
+extension NodeRunner {
+    /// Runs `node`, at `position` of a fused `chain`, through `remote` (docs/cluster.md,
+    /// "Fusion"). Its first attempt takes the completion an earlier node's job brought back for
+    /// it; otherwise one job runs the chain from the first node whose input is in the store to
+    /// the tail, and keeps the completions of the nodes after this one for them. Records the
+    /// result under `key`: the tail's is in the store, an intermediate's record names it by
+    /// digest only (`StoredResult` as its blob).
+    func runFused(
+        _ index: Int, in chain: [Int], at position: Int, of plan: RunPlan, results: [RunState.Input], key: ContentDigest?,
+        on remote: any RemoteExecutor, fusion: FusedRuns, lane: Int, cache: RunCache
+    ) async -> Completion {
+        var start = position
+        while start > 0, fusion.isUnstored(chain[start - 1]) { start -= 1 }
+        let steps = Array(chain[start...])
+        let inputs: [RemoteJob.Input]
+        do {
+            inputs = try await start == position ? stored(results, of: plan, cache: cache) : storedInputs(of: steps[0], plan, cache)
+        } catch {
+            return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
+        }
+        let setups = steps.map { node in plan.read(node) { $0.pointee.setup! } }
+        let settings = plan.read(steps[0]) { $0.pointee.settings }
+        let offset = position - start
+        let head = plan.id(of: chain[0])
+        let attempt = FusedAttempt()
+        let completion = await runAttempts(index, of: plan, inputs: [], lane: lane) { context in
+            if context.attempt == 1, let waiting = fusion.take(index) {
+                if let status = waiting.status {
+                    context.report(status, message: "job \(status.job) \(status.state), fused with \(head)")
+                }
+                return try Self.result(of: waiting.completion, into: attempt)
+            }
+            let job = RemoteJob(
+                setup: setups[0], attempt: context.attempt, inputs: inputs, key: nil, components: nil,
+                chain: Array(setups.dropFirst()))
+            let completion = try await remote.run(job, settings: settings, context: attempt.watching(context))
+            guard case .fused(let completions) = completion, offset < completions.count else {
+                throw EngineError.resultUnavailable(plan.id(of: steps[min(offset, completion.records.count)]))
+            }
+            for step in completions.indices.dropFirst(offset + 1) {
+                var status = attempt.status
+                status?.runTime = completions[step].records.first.map { .seconds($0.seconds) }
+                fusion.keep(FusedRuns.Waiting(completion: completions[step], status: status), for: steps[step])
+            }
+            return try Self.result(of: completions[offset], into: attempt)
+        }
+        if completion.outcome == .succeeded, let record = attempt.record {
+            let isTail = position == chain.count - 1
+            if let warning = await self.record(record, of: index, key: key, isTail: isTail, fusion: fusion, cache: cache) {
+                emit(.warning(node: index, message: warning))
+            }
+        }
+        return completion
+    }
+
+    /// The stored results `node` needs (the head of a chain's job that starts before the node
+    /// that runs it).
+    private func storedInputs(of node: Int, _ plan: RunPlan, _ cache: RunCache) async throws -> [RemoteJob.Input] {
+        try plan.dependencies.successors(of: node).map { dependency in
+            guard let stored = cache.memo(of: Int(dependency)).stored else {
+                throw EngineError.resultUnavailable(plan.id(of: Int(dependency)))
+            }
+            return RemoteJob.Input(id: plan.id(of: Int(dependency)), digest: stored.digest)
+        }
+    }
+
+    /// Records `record` of `node` under `key`, with the key's components this run computed: as
+    /// it is for the chain's tail; for an intermediate, naming a `StoredResult` of its result.
+    /// - Returns: a warning when the store could not take it.
+    private func record(
+        _ record: ActionRecord, of node: Int, key: ContentDigest?, isTail: Bool, fusion: FusedRuns, cache: RunCache
+    ) async -> String? {
+        let stored = StoredResult(record)
+        cache.recorded(node, stored)
+        if !isTail { fusion.markUnstored(node) }
+        guard let key, let components = cache.memo(of: node).components else { return nil }
+        var record = record
+        record.components = components
+        do {
+            if !isTail {
+                record.result = try await cache.store.storeResult(stored)
+                record.resultKind = StoredResult.kind
+            }
+            try await cache.store.write(record, for: key)
+            return nil
+        } catch {
+            return "caching skipped for \(record.id): \(error)"
+        }
+    }
+
+    /// The result of one operation of a chain's job, its record kept in `attempt`; or its
+    /// failure thrown.
+    private static func result(of completion: RemoteCompletion, into attempt: FusedAttempt) throws -> StoredResult {
+        if let (_, message) = completion.failure { throw FusedStepFailure(message: message) }
+        guard let record = completion.records.first else { throw FusedStepFailure(message: "no result") }
+        attempt.record = record
+        return StoredResult(record)
+    }
+}
+
+/// The failure of an operation in a chain's job, as its worker described it.
+private struct FusedStepFailure: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+extension NodeRunner {
+    /// For a hit on the record of a fused chain's intermediate, which names `reference` (a
+    /// `StoredResult` of its result): the result, when `node` is an intermediate of a chain of
+    /// this run too (whose next node needs only its digest, and runs its job from this chain's
+    /// start otherwise); else nil, decided as a miss: a dependent would need the result itself.
+    func unstoredResult(_ reference: StoredResult, of node: Int, cache: RunCache) async -> StoredResult? {
+        guard let fusion, let (chain, position) = fusion.chains.chain(of: node), position < chain.count - 1,
+            let stored = try? await cache.store.loadResult(reference.digest) as? StoredResult
+        else {
+            cache.decide(node, CacheDecision(.miss, .new, detail: "its result was not stored (a fused chain's intermediate)"))
+            return nil
+        }
+        fusion.markUnstored(node)
+        return stored
+    }
+}
