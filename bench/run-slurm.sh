@@ -3,15 +3,17 @@
 #   1. per-job overhead: N trivial jobs through `taskgraph run --executor slurm` against N bare
 #      `sbatch --wait` of the same command, all submitted at once;
 #   2. pipelines/photos.yaml, then a PHOTOS-photo variant (the three photos repeated), locally
-#      and on the cluster, outputs compared byte for byte (unfused: fusion is not implemented);
+#      locally, on the cluster unfused and fused (--fuse), each with a store of its own: time, jobs
+#      submitted, bytes the store holds after the run, outputs compared byte for byte;
 #   3. a queue of QUEUED jobs (sleep 600, --jobs QUEUED) for WINDOW seconds: the driver's CPU
 #      time, its queue queries per minute, then SIGINT: the time from the signal to the driver's
 #      exit and the jobs of the run left in squeue.
-# TASKGRAPH names the binary (default: this checkout's debug build). Prints one line per measure.
+# PHOTOS_ONLY=1 stops after part 2. TASKGRAPH names the binary (default: this checkout's debug build). Prints one line per measure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-20}
 PHOTOS=${PHOTOS:-100}
+PHOTOS_ONLY=${PHOTOS_ONLY:-0}   # 1: stop after part 2
 QUEUED=${QUEUED:-1000}
 WINDOW=${WINDOW:-120}
 bin=${TASKGRAPH:-$(swift build --show-bin-path)/taskgraph}
@@ -49,17 +51,24 @@ for i in $(seq "$PHOTOS"); do
   list+="${list:+, }p$i"
 done
 sed "s/^  photos: \[.*\]/  photos: [$list]/" "$work/photos.yaml" >"$work/photos-$PHOTOS.yaml"
+# Each mode with a store of its own: the bytes it wrote are `du` of that store (job files removed).
+bytes() { du -sb "$1" | cut -f1; }
 for pipeline in photos photos-$PHOTOS; do
   start=$(now)
-  (cd "$work" && "$bin" run "$pipeline.yaml" --output "$work/$pipeline-local" --cache-dir "$work/local-cache" \
+  (cd "$work" && "$bin" run "$pipeline.yaml" --output "$work/$pipeline-local" --cache-dir "$work/$pipeline-local-store" \
     --no-progress >/dev/null 2>&1)
-  echo "$pipeline: local: $(elapsed "$start") s"
-  start=$(now)
-  (cd "$work" && "$bin" run "$pipeline.yaml" --output "$work/$pipeline-cluster" --executor slurm --store "$work/store" \
-    --no-progress 2>"$work/$pipeline.log" >/dev/null)
-  echo "$pipeline: cluster, unfused: $(elapsed "$start") s ($(stats "$work/$pipeline.log")); $(grep 'remote jobs:' "$work/$pipeline.log")"
-  diff -r "$work/$pipeline-local" "$work/$pipeline-cluster" >/dev/null && echo "$pipeline: outputs byte-identical"
+  echo "$pipeline: local: $(elapsed "$start") s; store $(bytes "$work/$pipeline-local-store") bytes"
+  for mode in unfused fused; do
+    flag=$([ "$mode" = fused ] && echo --fuse || true)
+    start=$(now)
+    (cd "$work" && "$bin" run "$pipeline.yaml" --output "$work/$pipeline-$mode" --executor slurm \
+      --store "$work/$pipeline-$mode-store" $flag --no-progress 2>"$work/$pipeline-$mode.log" >/dev/null)
+    echo "$pipeline: cluster, $mode: $(elapsed "$start") s ($(stats "$work/$pipeline-$mode.log"));" \
+      "store $(bytes "$work/$pipeline-$mode-store") bytes; $(grep 'remote jobs:' "$work/$pipeline-$mode.log")"
+    diff -r "$work/$pipeline-local" "$work/$pipeline-$mode" >/dev/null && echo "$pipeline: $mode outputs byte-identical"
+  done
 done
+[ "$PHOTOS_ONLY" = 1 ] && exit 0
 
 items=$(seq -s, 1 "$QUEUED")
 cat >"$work/queue.yaml" <<YAML

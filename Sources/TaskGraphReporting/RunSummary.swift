@@ -68,12 +68,14 @@ public struct RunSummary {
         return report.wasCancelled ? "cancelled after \(time): \(parts)" : "\(parts) in \(time)"
     }
 
-    /// `26 remote jobs: queue wait 12.3s in all (longest 1.2s), run time 40.1s in all`.
+    /// `26 remote jobs: queue wait 12.3s in all (longest 1.2s), run time 40.1s in all`: the
+    /// distinct jobs (a fused chain's operations share one) and their waits, the operations' runs.
     private func remoteJobsLine() -> String? {
         guard !remoteJobs.isEmpty else { return nil }
-        let waits = remoteJobs.values.compactMap(\.queueWait)
+        let jobs = Dictionary(grouping: remoteJobs.values, by: \.job)
+        let waits = jobs.values.compactMap { $0.compactMap(\.queueWait).max() }
         let runs = remoteJobs.values.compactMap(\.runTime)
-        let count = remoteJobs.count == 1 ? "1 remote job" : "\(remoteJobs.count) remote jobs"
+        let count = jobs.count == 1 ? "1 remote job" : "\(jobs.count) remote jobs"
         return count + ": queue wait \(DurationText.format(waits.reduce(.zero, +))) in all (longest "
             + "\(DurationText.format(waits.max() ?? .zero))), run time \(DurationText.format(runs.reduce(.zero, +))) in all"
     }

@@ -5,12 +5,12 @@ import Testing
 /// runs in one directory, the jobs in the run's job directory, the store is a third place.
 /// One test at a time: they share the cluster's two CPUs.
 @Suite(.serialized, .slurmCluster) struct SlurmExecutorTests {
-    private static let photos = ["mountains", "sunset", "seedling"].flatMap { ["\($0).jpg", "thumbnails/\($0).jpg"] }
+    static let photos = ["mountains", "sunset", "seedling"].flatMap { ["\($0).jpg", "thumbnails/\($0).jpg"] }
         + ["contact-sheet.jpg"]
 
     /// A driver directory holding `files` from the repository's `pipelines/`, and a store
     /// directory elsewhere.
-    private func workspace(copying files: [String] = []) throws -> (driver: URL, store: URL) {
+    func workspace(copying files: [String] = []) throws -> (driver: URL, store: URL) {
         let driver = try fixtureDirectory()
         for name in files {
             try FileManager.default.copyItem(
@@ -20,7 +20,7 @@ import Testing
         return (driver, try fixtureDirectory())
     }
 
-    private func run(_ arguments: [String], in directory: URL, store: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], in directory: URL, store: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await TaskGraphProcess.run(
             ["run"] + arguments + ["--executor", "slurm", "--store", store.path, "--no-progress"], in: directory,
             environment: SlurmCluster.environment)
@@ -28,13 +28,13 @@ import Testing
 
     /// `text` with job ids and times replaced (`slurm job N`, `T`) and runs of spaces made one,
     /// for exact comparisons.
-    private func normalized(_ text: String) -> String {
+    func normalized(_ text: String) -> String {
         text.replacing(/slurm job \d+/, with: "slurm job N").replacing(/\ +(\d+h)?(\d+m)?\d+(\.\d+)?(ms|s)(?=\ )/, with: " T")
             .replacing(/\ +/, with: " ")
     }
 
     /// The line of `stderr` that starts with `prefix`, normalized.
-    private func line(_ prefix: String, in stderr: String) -> String? {
+    func line(_ prefix: String, in stderr: String) -> String? {
         stderr.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { normalized(String($0)) }
     }
 

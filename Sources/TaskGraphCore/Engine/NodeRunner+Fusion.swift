@@ -38,7 +38,9 @@ extension NodeRunner {
                 throw EngineError.resultUnavailable(plan.id(of: steps[min(offset, completion.records.count)]))
             }
             for step in completions.indices.dropFirst(offset + 1) {
+                // Its wait was the operations' before it: it starts when they end.
                 var status = attempt.status
+                status?.queueWait = .zero
                 status?.runTime = completions[step].records.first.map { .seconds($0.seconds) }
                 fusion.keep(FusedRuns.Waiting(completion: completions[step], status: status), for: steps[step])
             }

@@ -25,4 +25,13 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == #"{"failed":{"_0":"'sh' exited with status 3"}}"#)
         #expect(try RemoteCompletion(encoded: data) == completion)
     }
+
+    @Test func aFusedCompletionListsTheCompletionOfEachOperationThatRan() throws {
+        let completion = RemoteCompletion.fused([.failed("'sh' exited with status 3")])
+        let data = try completion.encoded()
+        #expect(String(decoding: data, as: UTF8.self) == #"{"fused":{"_0":[{"failed":{"_0":"'sh' exited with status 3"}}]}}"#)
+        #expect(try RemoteCompletion(encoded: data) == completion)
+        #expect(completion.failure?.step == 0)
+        #expect(completion.records == [])
+    }
 }
