@@ -6,10 +6,12 @@ import TaskGraphStore
 ///
 ///     store-bench gc --entries 100000 [--dir DIR]
 ///     store-bench lookup --entries 10000 [--dir DIR]
+///     store-bench fill --entries 100000 --dir DIR
 ///
 /// Each fills a fresh store in a temporary directory (or DIR) with records and blobs written
 /// directly (no fsync: the fill is not what is measured), then prints one line per measurement:
-/// `<what> <numbers…>`, seconds last.
+/// `<what> <numbers…>`, seconds last. `fill` only fills DIR and keeps it, for measuring other
+/// tools on the same files (bench/gc-floor.c).
 @main
 enum StoreBenchmark {
     static func main() async throws {
@@ -18,6 +20,10 @@ enum StoreBenchmark {
         else { usage() }
         let directory = option("--dir", in: arguments)
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("store-bench-\(getpid())").path
+        if mode == "fill", arguments.contains("--dir") {
+            let fill = try StoreFiller(root: directory).fill(entries: entries)
+            return print("fill entries=\(entries) bytes=\(fill.bytes) \(format(fill.seconds))")
+        }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         switch mode {
         case "gc": try await collection(entries: entries, root: directory)
@@ -134,7 +140,7 @@ enum StoreBenchmark {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: store-bench gc|lookup --entries N [--dir DIR]\n".utf8))
+        FileHandle.standardError.write(Data("usage: store-bench gc|lookup --entries N [--dir DIR] | fill --entries N --dir DIR\n".utf8))
         exit(64)
     }
 }
