@@ -16,7 +16,8 @@ enum DirectoryListing {
         var part = Part<StoreEntry>()
         forEach(in: directory) { name, _, descriptor in
             guard let info = status(of: name, in: descriptor) else { return }
-            if let entry = entry(name, info, index) { part.items.append(entry) } else { part.strays.append(listedFile(name, info, directory)) }
+            guard let entry = entry(name, info, index) else { return part.strays.append(listedFile(name, info, directory)) }
+            part.items.append(entry)
         }
         return part
     }
