@@ -79,22 +79,21 @@ extension ContentStore {
         return try await BlockingIO.run {
             let scan = StoreScan.take(layout, readingRecords: true)
             Self.markRemovals(layout)
-            let blobs = Array(scan.blobs.values)
-            let corrupt = Locked(Set<EntryName>())
-            DispatchQueue.concurrentPerform(iterations: blobs.count) { index in
-                let blob = blobs[index]
+            let corrupt = Locked(Set<Int32>())
+            DispatchQueue.concurrentPerform(iterations: scan.blobs.count) { index in
+                let blob = scan.blobs[index]
                 let path = scan.path(of: blob)
                 guard let hashed = try? FileHasher.hash(path), EntryName(hashed.digest) != blob.name else { return }
-                if unlink(path) == 0 { corrupt.withLock { _ = $0.insert(blob.name) } }
+                if unlink(path) == 0 { corrupt.withLock { _ = $0.insert(Int32(index)) } }
             }
             let removed = corrupt.withLock { $0 }
             var recordsRemoved = 0
             for record in scan.records {
-                let intact = record.blobs?.allSatisfy { scan.blobs[$0] != nil && !removed.contains($0) } ?? false
+                let intact = !record.missesBlob && record.blobs?.allSatisfy { !removed.contains($0) } ?? false
                 if !intact, unlink(scan.path(of: record.entry)) == 0 { recordsRemoved += 1 }
             }
             return VerificationReport(
-                blobsChecked: blobs.count, corruptBlobsRemoved: removed.count, recordsChecked: scan.records.count,
+                blobsChecked: scan.blobs.count, corruptBlobsRemoved: removed.count, recordsChecked: scan.records.count,
                 recordsRemoved: recordsRemoved)
         }
     }

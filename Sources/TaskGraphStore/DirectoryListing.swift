@@ -1,75 +1,110 @@
 import Foundation
 
-/// Lists directories with `readdir` and `fstatat` relative to the directory's descriptor: a
-/// store of 100,000 entries is listed in a fraction of a second. Blocking.
+/// Lists directories with `readdir`, each file looked at relative to the directory's
+/// descriptor: a store of 100,000 entries is listed in a fraction of a second. Blocking.
 enum DirectoryListing {
     /// What listing one fan-out directory found.
-    struct Part: Sendable {
+    struct Part<Item: Sendable>: Sendable {
         /// Its blobs or records.
-        var entries: [StoreEntry] = []
-        /// When its records were read: the blobs each of `entries` names, at the same index
-        /// (nil: unreadable or damaged).
-        var blobs: [[EntryName]?] = []
+        var items: [Item] = []
         /// Anything there not named as a blob or record.
         var strays: [ListedFile] = []
     }
 
-    /// The blobs or records in the fan-out directory `directory` (`StoreScan.directories[index]`),
-    /// reading each record when `readingRecords`.
-    static func entries(of directory: String, index: Int, readingRecords: Bool) -> Part {
-        var part = Part()
-        forEach(in: directory) { name, info, descriptor in
-            let isRegular = (info.st_mode & S_IFMT) == S_IFREG
-            let stat = FileStat(info)
-            guard isRegular, let entryName = EntryName(hex: name) else {
-                return part.strays.append(
-                    ListedFile(
-                        directory: directory, name: String(cString: name), size: stat.size,
-                        modified: stat.modifiedSeconds, isRegular: isRegular))
-            }
-            part.entries.append(StoreEntry(name: entryName, directory: index, size: stat.size, modified: stat.modifiedSeconds))
-            if readingRecords { part.blobs.append(blobNames(at: name, in: descriptor, size: stat.size)) }
+    /// The blobs in the fan-out directory `directory` (`StoreScan.directories[index]`).
+    static func blobs(in directory: String, index: Int) -> Part<StoreEntry> {
+        var part = Part<StoreEntry>()
+        forEach(in: directory) { name, _, descriptor in
+            guard let info = status(of: name, in: descriptor) else { return }
+            guard let entry = entry(name, info, index) else { return part.strays.append(listedFile(name, info, directory)) }
+            part.items.append(entry)
         }
         return part
     }
 
-    /// The names of the blobs the record `name` in the directory open as `directory` names,
-    /// or nil when it cannot be read.
-    private static func blobNames(at name: UnsafePointer<CChar>, in directory: Int32, size: Int64) -> [EntryName]? {
-        let descriptor = openat(directory, name, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return ActionRecordCoder.blobNames(descriptor, size: size)
+    /// The records in the fan-out directory `directory` (`StoreScan.directories[index]`); with
+    /// `blobs`, each is read for the blobs it names, found there. A record is opened first and
+    /// its descriptor asked for its size and time, so its name is looked up once.
+    static func records(in directory: String, index: Int, finding blobs: EntryTable?) -> Part<StoreScan.Record> {
+        var part = Part<StoreScan.Record>()
+        forEach(in: directory) { name, type, descriptor in
+            if let blobs, type == DT_REG || type == DT_UNKNOWN, EntryName(hex: name) != nil,
+                let record = read(name, in: descriptor, index: index, finding: blobs)
+            {
+                return part.items.append(record)
+            }
+            guard let info = status(of: name, in: descriptor) else { return }
+            guard let entry = entry(name, info, index) else { return part.strays.append(listedFile(name, info, directory)) }
+            part.items.append(StoreScan.Record(entry: entry, blobs: nil, missesBlob: false))
+        }
+        return part
+    }
+
+    /// The record `name` in the directory open as `directory`, read for the blobs it names;
+    /// nil when it cannot be opened or is not a regular file.
+    private static func read(
+        _ name: UnsafePointer<CChar>, in directory: Int32, index: Int, finding blobs: EntryTable
+    ) -> StoreScan.Record? {
+        let file = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, let entry = entry(name, info, index) else { return nil }
+        guard let names = ActionRecordCoder.blobNames(file, size: entry.size) else {
+            return StoreScan.Record(entry: entry, blobs: nil, missesBlob: false)
+        }
+        var found: [Int32] = []
+        found.reserveCapacity(names.count)
+        for name in names {
+            if let position = blobs.index(of: name) { found.append(Int32(position)) }
+        }
+        return StoreScan.Record(entry: entry, blobs: found, missesBlob: found.count < names.count)
+    }
+
+    /// The blob or record `name` of the fan-out directory `index`, or nil when it is not a
+    /// regular file named as one.
+    private static func entry(_ name: UnsafePointer<CChar>, _ info: stat, _ index: Int) -> StoreEntry? {
+        guard (info.st_mode & S_IFMT) == S_IFREG, let entryName = EntryName(hex: name) else { return nil }
+        let stat = FileStat(info)
+        return StoreEntry(name: entryName, directory: index, size: stat.size, modified: stat.modifiedSeconds)
+    }
+
+    private static func listedFile(_ name: UnsafePointer<CChar>, _ info: stat, _ directory: String) -> ListedFile {
+        let stat = FileStat(info)
+        return ListedFile(
+            directory: directory, name: String(cString: name), size: stat.size, modified: stat.modifiedSeconds,
+            isRegular: (info.st_mode & S_IFMT) == S_IFREG)
+    }
+
+    /// What `lstat` says of `name` in the directory open as `directory`, or nil when it is gone.
+    private static func status(of name: UnsafePointer<CChar>, in directory: Int32) -> stat? {
+        var info = stat()
+        return fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
     }
 
     /// Every entry of `directory` but `.` and `..`.
     static func files(in directory: String) -> [ListedFile] {
         var files: [ListedFile] = []
-        forEach(in: directory) { name, info, _ in
-            let stat = FileStat(info)
-            files.append(
-                ListedFile(
-                    directory: directory, name: String(cString: name), size: stat.size, modified: stat.modifiedSeconds,
-                    isRegular: (info.st_mode & S_IFMT) == S_IFREG))
+        forEach(in: directory) { name, _, descriptor in
+            if let info = status(of: name, in: descriptor) { files.append(listedFile(name, info, directory)) }
         }
         return files
     }
 
-    /// Every entry of `directory` but `.` and `..`, its name (valid only during the call) and
-    /// what `lstat` says of it, passed to `body` with the directory's open descriptor; nothing
-    /// when it does not exist or cannot be read.
-    private static func forEach(in directory: String, _ body: (UnsafePointer<CChar>, stat, Int32) -> Void) {
+    /// Every entry of `directory` but `.` and `..`: its name (valid only during the call) and
+    /// type (`DT_REG`, or `DT_UNKNOWN` where the file system does not say), passed to `body`
+    /// with the directory's open descriptor; nothing when it does not exist or cannot be read.
+    private static func forEach(in directory: String, _ body: (UnsafePointer<CChar>, Int32, Int32) -> Void) {
         guard let stream = opendir(directory) else { return }
         defer { closedir(stream) }
         let descriptor = dirfd(stream)
         while let entry = readdir(stream) {
+            let type = Int32(entry.pointee.d_type)
             withUnsafePointer(to: &entry.pointee.d_name) {
                 $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { name in
                     let dot = CChar(UInt8(ascii: "."))
                     if name[0] == dot && (name[1] == 0 || (name[1] == dot && name[2] == 0)) { return }
-                    var info = stat()
-                    guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
-                    body(name, info, descriptor)
+                    body(name, type, descriptor)
                 }
             }
         }

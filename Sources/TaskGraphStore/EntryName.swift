@@ -49,6 +49,10 @@ struct EntryName: Hashable, Sendable {
         left.words == right.words
     }
 
+    /// Bits of the name that pick its slot in a table (`EntryTable`): digits of a SHA-256
+    /// are uniform, so its own bytes serve as a hash.
+    var bucket: Int { Int(truncatingIfNeeded: words.0) }
+
     /// Hashes the first 8 bytes only: the digits of a SHA-256 are uniform, and equality
     /// compares all 32.
     func hash(into hasher: inout Hasher) {

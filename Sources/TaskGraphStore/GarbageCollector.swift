@@ -32,37 +32,39 @@ struct GarbageCollector {
         var size = scan.totalBytes
         plan.strays = scan.strays.filter { isOld($0.modified) && $0.isRegular }
         size -= plan.strays.reduce(0) { $0 + $1.size }
-        var kept: [StoreScan.Record] = []
-        for record in scan.records {
-            let broken = record.blobs.map { $0.contains { scan.blobs[$0] == nil } } ?? true
+        // How many kept records name each blob (by its position in `scan.blobs`).
+        var references = [Int32](repeating: 0, count: scan.blobs.count)
+        var kept: [(modified: Double, record: Int)] = []
+        kept.reserveCapacity(scan.records.count)
+        for (index, record) in scan.records.enumerated() {
+            let broken = record.blobs == nil || record.missesBlob
             let expired = maxAge.map { now - record.entry.modified > $0 } ?? false
             if isOld(record.entry.modified), broken || expired {
                 plan.records.append(record.entry)
                 size -= record.entry.size
             } else {
-                kept.append(record)
+                kept.append((record.entry.modified, index))
+                for blob in record.blobs ?? [] { references[Int(blob)] += 1 }
             }
         }
-        var references: [EntryName: Int] = [:]
-        references.reserveCapacity(scan.blobs.count)
-        for record in kept {
-            for blob in record.blobs ?? [] { references[blob, default: 0] += 1 }
-        }
-        for (name, blob) in scan.blobs where references[name] == nil && isOld(blob.modified) {
+        for (index, blob) in scan.blobs.enumerated() where references[index] == 0 && isOld(blob.modified) {
             plan.blobs.append(blob)
             size -= blob.size
         }
         guard let maxSize, size > maxSize else { return plan }
         let target = targetSize ?? maxSize
-        for record in kept.sorted(by: { $0.entry.modified < $1.entry.modified }) {
-            guard size > target, isOld(record.entry.modified) else { break }
+        kept.sort { $0.modified < $1.modified }
+        for (modified, index) in kept {
+            guard size > target, isOld(modified) else { break }
+            let record = scan.records[index]
             plan.records.append(record.entry)
             size -= record.entry.size
-            for name in record.blobs ?? [] {
-                references[name, default: 1] -= 1
-                if references[name] == 0, let blob = scan.blobs[name], isOld(blob.modified) {
-                    plan.blobs.append(blob)
-                    size -= blob.size
+            for position in record.blobs ?? [] {
+                let position = Int(position)
+                references[position] -= 1
+                if references[position] == 0, isOld(scan.blobs[position].modified) {
+                    plan.blobs.append(scan.blobs[position])
+                    size -= scan.blobs[position].size
                 }
             }
         }

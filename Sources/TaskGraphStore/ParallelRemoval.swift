@@ -7,9 +7,11 @@ import TaskGraphCore
 /// Nothing is flushed: a removal needs no durability, a run that still finds the file is told
 /// the same as before it. Blocking.
 enum ParallelRemoval {
-    /// The threads removing files at once: more than for listing, each removal waits on the
-    /// disk longer (more so on a file system that discards freed blocks at once).
-    static let threads = 16
+    /// The threads removing files at once: many more than cores, each removal may wait on the
+    /// disk. On a file system without a journal mounted with `discard`, every unlink of a file
+    /// with blocks waits for its discard: 150,000 such files took 11 s on 2 threads, 6-7 s on
+    /// 16 and 4-5 s on 64; 128 and 256 were no faster (bench/gc-floor.c, bench/README.md).
+    static let threads = 64
 
     /// Removes `entries`, found in `directories`; with `unlessModifiedAfter`, those whose
     /// modification time has moved past it since (a run marked the blob recent) are kept.

@@ -5,10 +5,14 @@ import TaskGraphCore
 /// blobs, temporary files and other files. Taken without any lock, while other processes use
 /// the store: what it finds may be gone or joined by new files a moment later. Blocking.
 struct StoreScan: Sendable {
-    /// A record and, when the scan read it, the blobs it names (nil: unreadable or damaged).
+    /// A record and, when the scan read it, the blobs it names.
     struct Record: Sendable {
         var entry: StoreEntry
-        var blobs: [EntryName]?
+        /// The blobs it names that the scan found, as positions in `StoreScan.blobs`, each
+        /// once; nil when it was not read, or is unreadable or damaged.
+        var blobs: [Int32]?
+        /// Whether it names a blob the scan did not find.
+        var missesBlob: Bool
     }
 
     /// The fan-out directories listed (`records/ab`, `blobs/cd`), which `StoreEntry.directory`
@@ -16,8 +20,8 @@ struct StoreScan: Sendable {
     var directories: [String] = []
     /// Every record.
     var records: [Record] = []
-    /// Every blob, by name.
-    var blobs: [EntryName: StoreEntry] = [:]
+    /// Every blob.
+    var blobs: [StoreEntry] = []
     /// Temporary files, and anything among the blobs and records that is not named as one.
     var strays: [ListedFile] = []
     /// The bytes of the store's other files (stat cache, run log, components); the size note
@@ -26,7 +30,7 @@ struct StoreScan: Sendable {
 
     /// The bytes of every file found.
     var totalBytes: Int64 {
-        records.reduce(0) { $0 + $1.entry.size } + blobs.values.reduce(0) { $0 + $1.size }
+        records.reduce(0) { $0 + $1.entry.size } + blobs.reduce(0) { $0 + $1.size }
             + strays.reduce(0) { $0 + $1.size } + otherBytes
     }
 
@@ -37,38 +41,48 @@ struct StoreScan: Sendable {
 
     /// Lists the store of `layout`, reading every record when `readingRecords` (to know which
     /// blobs each names). The fan-out directories (256 of each kind) are listed on
-    /// `ParallelWork` threads, each file `fstatat` and each record opened relative to its
-    /// directory's descriptor, and no string is made for an entry.
+    /// `ParallelWork` threads, each file looked at relative to its directory's descriptor, and
+    /// no string is made for an entry: the blobs first, then the records, each record's blobs
+    /// found by name among them (`EntryTable`) as it is read.
     static func take(_ layout: StoreLayout, readingRecords: Bool) -> StoreScan {
         var scan = StoreScan()
         let recordDirectories = listFanOut(layout.records, strays: &scan.strays)
         scan.directories = recordDirectories + listFanOut(layout.blobs, strays: &scan.strays)
         let directories = scan.directories
-        let parts = Locked([DirectoryListing.Part](repeating: .init(), count: directories.count))
-        ParallelWork.forEach(directories.count) { index in
-            let isRecords = index < recordDirectories.count
-            let part = DirectoryListing.entries(
-                of: directories[index], index: index, readingRecords: isRecords && readingRecords)
-            parts.withLock { $0[index] = part }
+        let blobParts = list(directories.indices.dropFirst(recordDirectories.count)) {
+            DirectoryListing.blobs(in: directories[$0], index: $0)
         }
-        parts.withLock { parts in
-            scan.records.reserveCapacity(parts.prefix(recordDirectories.count).reduce(0) { $0 + $1.entries.count })
-            scan.blobs.reserveCapacity(parts.dropFirst(recordDirectories.count).reduce(0) { $0 + $1.entries.count })
-            for (index, part) in parts.enumerated() {
-                scan.strays += part.strays
-                if index < recordDirectories.count {
-                    for (offset, entry) in part.entries.enumerated() {
-                        scan.records.append(Record(entry: entry, blobs: readingRecords ? part.blobs[offset] : nil))
-                    }
-                } else {
-                    for entry in part.entries { scan.blobs[entry.name] = entry }
-                }
-            }
+        scan.blobs.reserveCapacity(blobParts.reduce(0) { $0 + $1.items.count })
+        for part in blobParts {
+            scan.blobs += part.items
+            scan.strays += part.strays
+        }
+        let table = readingRecords ? EntryTable(scan.blobs.map(\.name)) : nil
+        let recordParts = list(recordDirectories.indices) {
+            DirectoryListing.records(in: directories[$0], index: $0, finding: table)
+        }
+        scan.records.reserveCapacity(recordParts.reduce(0) { $0 + $1.items.count })
+        for part in recordParts {
+            scan.records += part.items
+            scan.strays += part.strays
         }
         scan.strays += DirectoryListing.files(in: layout.temporary)
         scan.otherBytes = DirectoryListing.files(in: layout.pipelines).reduce(0) { $0 + $1.size }
         for path in [layout.statCache, layout.runLog] { scan.otherBytes += FileStat.of(path)?.size ?? 0 }
         return scan
+    }
+
+    /// Lists each of `directories` (indices into `StoreScan.directories`) with `listing` on
+    /// `ParallelWork` threads.
+    private static func list<Item>(
+        _ directories: Range<Int>, _ listing: @escaping @Sendable (Int) -> DirectoryListing.Part<Item>
+    ) -> [DirectoryListing.Part<Item>] {
+        let parts = Locked([DirectoryListing.Part<Item>](repeating: .init(), count: directories.count))
+        ParallelWork.forEach(directories.count) { offset in
+            let part = listing(directories.lowerBound + offset)
+            parts.withLock { $0[offset] = part }
+        }
+        return parts.withLock { $0 }
     }
 
     /// The fan-out directories under `directory`; anything else there is added to `strays`.

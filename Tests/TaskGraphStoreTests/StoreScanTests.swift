@@ -28,11 +28,35 @@ import TaskGraphCore
         let stray = (store.blobPath(result) as NSString).deletingLastPathComponent + "/notes.txt"
         try writeFile("stray", to: stray)
         let scan = StoreScan.take(StoreLayout(root: store.root), readingRecords: true)
-        #expect(Set(scan.blobs.keys) == [EntryName(result), EntryName(file)])
-        let named = Dictionary(uniqueKeysWithValues: scan.records.map { (scan.path(of: $0.entry), $0.blobs) })
+        #expect(Set(scan.blobs.map(\.name)) == [EntryName(result), EntryName(file)])
+        let named = Dictionary(
+            uniqueKeysWithValues: scan.records.map { record in
+                (scan.path(of: record.entry), record.blobs.map { $0.map { scan.blobs[Int($0)].name } })
+            })
         #expect(named == [store.recordPath(sampleKey("a")): [EntryName(result), EntryName(file)], damaged: nil])
+        #expect(scan.records.map(\.missesBlob) == [false, false])
         #expect(scan.strays.map(\.path) == [stray])
-        #expect(scan.blobs[EntryName(result)].map { scan.path(of: $0) } == store.blobPath(result))
+        #expect(scan.blobs.first { $0.name == EntryName(result) }.map { scan.path(of: $0) } == store.blobPath(result))
+    }
+
+    @Test func aRecordNamingAMissingBlobSaysSoAndKeepsTheOthers() async throws {
+        let store = try temporaryStore()
+        let result = try await store.storeResult(BytesArtifact(Data("result".utf8)))
+        let missing = ContentDigest.sha256(of: Data("never stored".utf8))
+        try await store.write(sampleRecord(result: result, file: .init(path: "/out/a", digest: missing)), for: sampleKey("a"))
+        let scan = StoreScan.take(StoreLayout(root: store.root), readingRecords: true)
+        #expect(scan.records.count == 1)
+        #expect(scan.records.first?.blobs == [0])
+        #expect(scan.records.first?.missesBlob == true)
+        #expect(scan.blobs.map(\.name) == [EntryName(result)])
+    }
+
+    @Test func entryTableFindsEveryNameAndNothingElse() {
+        let names = (0..<1000).map { EntryName(ContentDigest.sha256(of: Data("entry \($0)".utf8))) }
+        let table = EntryTable(names)
+        #expect((0..<1000).allSatisfy { table.index(of: names[$0]) == $0 })
+        #expect(table.index(of: EntryName(ContentDigest.sha256(of: Data("absent".utf8)))) == nil)
+        #expect(EntryTable([]).index(of: names[0]) == nil)
     }
 
     @Test func removalKeepsWhatWasMarkedRecentSinceTheScan() async throws {
@@ -46,9 +70,10 @@ import TaskGraphCore
         // A run stores blob 0 again after the scan: it is marked recent and must stay.
         _ = try await store.storeResult(BytesArtifact(Data("blob 0".utf8)))
         let cutoff = Date().timeIntervalSince1970 - ContentStore.gracePeriod
-        let removed = ParallelRemoval.remove(Array(scan.blobs.values), in: scan.directories, unlessModifiedAfter: cutoff)
+        let removed = ParallelRemoval.remove(scan.blobs, in: scan.directories, unlessModifiedAfter: cutoff)
         #expect(removed.count == 39)
-        #expect(removed.bytes == scan.blobs.values.reduce(0) { $0 + $1.size } - scan.blobs[EntryName(digests[0])]!.size)
+        let kept = scan.blobs.first { $0.name == EntryName(digests[0]) }
+        #expect(removed.bytes == scan.blobs.reduce(0) { $0 + $1.size } - (kept?.size ?? 0))
         #expect(digests.map { FileManager.default.fileExists(atPath: store.blobPath($0)) } == [true] + Array(repeating: false, count: 39))
     }
 }

@@ -4,12 +4,17 @@ import TaskGraphStore
 
 /// Store benchmark: collection of a large store, and record lookups as a no-op run makes them.
 ///
-///     store-bench gc --entries 100000 [--dir DIR]
+///     store-bench gc --entries 100000 [--dir DIR] [--synced]
 ///     store-bench lookup --entries 10000 [--dir DIR]
+///     store-bench fill --entries 100000 --dir DIR
 ///
 /// Each fills a fresh store in a temporary directory (or DIR) with records and blobs written
 /// directly (no fsync: the fill is not what is measured), then prints one line per measurement:
-/// `<what> <numbers…>`, seconds last.
+/// `<what> <numbers…>`, seconds last. With `--synced`, the filled store is written to disk
+/// (`sync`) before anything is timed, as a real store's files are (each written with `fsync`):
+/// on a file system with delayed allocation, files removed before they reach the disk free no
+/// blocks, so their removal costs less than a real store's. `fill` only fills DIR and keeps it, for measuring other
+/// tools on the same files (bench/gc-floor.c).
 @main
 enum StoreBenchmark {
     static func main() async throws {
@@ -18,9 +23,13 @@ enum StoreBenchmark {
         else { usage() }
         let directory = option("--dir", in: arguments)
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("store-bench-\(getpid())").path
+        if mode == "fill", arguments.contains("--dir") {
+            let fill = try StoreFiller(root: directory).fill(entries: entries)
+            return print("fill entries=\(entries) bytes=\(fill.bytes) \(format(fill.seconds))")
+        }
         defer { try? FileManager.default.removeItem(atPath: directory) }
         switch mode {
-        case "gc": try await collection(entries: entries, root: directory)
+        case "gc": try await collection(entries: entries, root: directory, synced: arguments.contains("--synced"))
         case "lookup": try await lookups(entries: entries, root: directory)
         default: usage()
         }
@@ -28,9 +37,10 @@ enum StoreBenchmark {
 
     /// Times a collection that finds nothing to remove (the scan alone), then one that evicts
     /// half the store.
-    static func collection(entries: Int, root: String) async throws {
+    static func collection(entries: Int, root: String, synced: Bool) async throws {
         let fill = try StoreFiller(root: root).fill(entries: entries)
         print("fill entries=\(entries) bytes=\(fill.bytes) \(format(fill.seconds))")
+        if synced { print("sync \(format(await measure { sync() }))") }
         let store = ContentStore(root: root, registry: .core)
         var report = GarbageCollectionReport(scanned: false, sizeBefore: 0, sizeAfter: 0)
         var cpu = 0.0
@@ -134,7 +144,7 @@ enum StoreBenchmark {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: store-bench gc|lookup --entries N [--dir DIR]\n".utf8))
+        FileHandle.standardError.write(Data("usage: store-bench gc|lookup --entries N [--dir DIR] [--synced] | fill --entries N --dir DIR\n".utf8))
         exit(64)
     }
 }
