@@ -57,29 +57,30 @@ extension ContentStore {
         return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil
     }
 
-    /// The snapshot remembered for `invocation`, unless it is too old to trust, with the paths
-    /// whose `stat` changed since: with none, running the same command again would reuse every
-    /// operation.
-    public func upToDateSnapshot(invocation: ContentDigest) async -> (snapshot: UpToDateSnapshot, changed: Set<String>)? {
+    /// The snapshot remembered for `invocation`, unless it is too old to trust, and whether
+    /// every path it rests on is unchanged: then running the same command again would reuse
+    /// every operation.
+    public func upToDateSnapshot(invocation: ContentDigest) async -> (snapshot: UpToDateSnapshot, unchanged: Bool)? {
         let path = layout.snapshot(invocation)
         let layout = layout
-        return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, changed: Set<String>)? in
+        return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, unchanged: Bool)? in
+            let now = wallClockNanoseconds()
             guard let data = try StoreIO.read(path, layout), let snapshot = UpToDateSnapshot.decode(data),
-                let changed = snapshot.changedPaths(now: wallClockNanoseconds())
+                snapshot.isTrusted(now: now)
             else { return nil }
-            return (snapshot, changed)
+            return (snapshot, snapshot.isCurrent(now: now))
         }
     }
 
-    /// What a run can start from after `changed` paths of `snapshot` changed (`KnownResults`),
-    /// or nil when one of them is among `watched` (the pipeline file, the executable, `PATH`'s
-    /// directories) or is the store's own state (a record may have been removed): then every
-    /// operation is looked up.
-    public func knownResults(from snapshot: UpToDateSnapshot, changed: Set<String>, watched: [String]) -> KnownResults? {
-        guard !changed.contains(layout.records), !changed.contains(layout.removals), !watched.contains(where: changed.contains)
-        else { return nil }
+    /// What a run can start from after something `snapshot` rests on changed (`KnownResults`:
+    /// each operation's files are checked when it is ready), or nil when what changed may be
+    /// among `watched` (the pipeline file, the executable, `PATH`'s directories) or the store's
+    /// own state (a record may have been removed): then every operation is looked up.
+    /// Blocking.
+    public func knownResults(from snapshot: UpToDateSnapshot, watched: [String]) -> KnownResults? {
+        guard snapshot.hasCurrent(watched + [layout.records, layout.removals]) else { return nil }
         let entries = Dictionary(uniqueKeysWithValues: snapshot.files.map { ($0.path, $0) })
-        return KnownResults(entries: snapshot.operationEntries, changedPaths: changed) { path in
+        return KnownResults(entries: snapshot.operationEntries) { path in
             entries[path]?.isCurrent() ?? false
         }
     }

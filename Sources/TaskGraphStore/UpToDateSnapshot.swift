@@ -65,14 +65,18 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     /// Whether every path still has the `stat` it had, and the snapshot is recent enough to
     /// trust at `now`. Blocking.
     func isCurrent(now: Int64) -> Bool {
-        changedPaths(now: now)?.isEmpty == true
+        isTrusted(now: now) && files.allSatisfy { $0.isCurrent() }
     }
 
-    /// The paths whose `stat` (or, for a file changed too recently for its `stat`, contents)
-    /// changed since, or nil when the snapshot is too old to trust at `now`. Blocking.
-    func changedPaths(now: Int64) -> Set<String>? {
-        guard now >= taken, now - taken < Self.trustedFor else { return nil }
-        return Set(files.lazy.filter { !$0.isCurrent() }.map(\.path))
+    /// Whether the snapshot is recent enough to trust at `now`.
+    func isTrusted(now: Int64) -> Bool {
+        now >= taken && now - taken < Self.trustedFor
+    }
+
+    /// Whether each of `paths` is in the snapshot and still as it recorded it. Blocking.
+    func hasCurrent(_ paths: [String]) -> Bool {
+        let entries = self.entries(of: Set(paths))
+        return entries.count == Set(paths).count && entries.allSatisfy { $0.isCurrent() }
     }
 
     /// The entries of `paths` (those it has).

@@ -104,7 +104,8 @@ struct RunCommand: AsyncParsableCommand {
         let session = await CacheSession.open(cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
         let clusterSession = onCluster
             ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
-        let startedFrom = start.flatMap { upToDate?.observe(session, from: $0) }
+        var startedFrom: (observing: Bool, known: KnownResults?)?
+        if let upToDate, let start { startedFrom = await upToDate.observe(session, from: start) }
         let runCache = await session.runCache(
             reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))

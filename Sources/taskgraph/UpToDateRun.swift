@@ -45,8 +45,8 @@ struct UpToDateRun {
 
     /// What the last snapshot of this command shows, read before anything else.
     struct Start {
-        /// The snapshot and the paths changed since; nil when there is none to trust.
-        var found: (snapshot: UpToDateSnapshot, changed: Set<String>)?
+        /// The snapshot, of which something changed since; nil when there is none to trust.
+        var found: UpToDateSnapshot?
         /// The `stat` of what the run will rest on, taken before the pipeline is read.
         var baseline: UpToDateSnapshot.Baseline
     }
@@ -57,7 +57,9 @@ struct UpToDateRun {
     func start() async -> Start? {
         let started = ContinuousClock.now
         let found = await store.upToDateSnapshot(invocation: invocation)
-        guard let found, found.changed.isEmpty else { return Start(found: found, baseline: await store.upToDateBaseline(watching: watched)) }
+        guard let found, found.unchanged else {
+            return Start(found: found?.snapshot, baseline: await store.upToDateBaseline(watching: watched))
+        }
         let count = found.snapshot.operations
         try? await store.recordRun(pipeline: pipeline, hits: count, misses: 0)
         let operations = "\(count) operation\(count == 1 ? "" : "s")"
@@ -71,13 +73,13 @@ struct UpToDateRun {
     /// Before the engine starts: when the run uses this store (not one its pipeline names),
     /// notes every file digest it uses from now on and returns what the run can start from
     /// (`KnownResults`; nil when there is none or something it rests on besides the
-    /// operations' own files changed). Returns nil for `observing` when the run uses another
-    /// store.
-    func observe(_ session: CacheSession, from start: Start) -> (observing: Bool, known: KnownResults?) {
+    /// operations' own files changed). `observing` is false when the run uses another store.
+    func observe(_ session: CacheSession, from start: Start) async -> (observing: Bool, known: KnownResults?) {
         guard session.store.root == store.root else { return (false, nil) }
         session.store.startObservingFiles()
-        let known = start.found.flatMap { store.knownResults(from: $0.snapshot, changed: $0.changed, watched: watched) }
-        return (true, known)
+        guard let snapshot = start.found else { return (true, nil) }
+        let known = try? await BlockingIO.run { [store, watched] in store.knownResults(from: snapshot, watched: watched) }
+        return (true, known ?? nil)
     }
 
     /// After the full run: when the same command would now reuse every operation of `graph`
@@ -92,7 +94,7 @@ struct UpToDateRun {
             let operations = cache.entriesForNextRun
         else { return }
         await session.store.rememberUpToDate(
-            invocation: invocation, operations: operations, baseline: start.baseline, previous: start.found?.snapshot,
+            invocation: invocation, operations: operations, baseline: start.baseline, previous: start.found,
             reused: cache.reusedFromKnown)
     }
 }

@@ -12,10 +12,6 @@ import Testing
             environment: ["TASKGRAPH_CACHE_DIR": cache ?? directory.appendingPathComponent("cache").path])
     }
 
-    private func lines(of name: String, in directory: URL) -> [Substring] {
-        ((try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? "").split(separator: "\n")
-    }
-
     @Test func anExecWithDeclaredInputsRunsAgainOnlyWhenTheirContentChanges() async throws {
         let directory = try fixtureDirectory()
         try write("""

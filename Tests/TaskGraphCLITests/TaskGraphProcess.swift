@@ -163,6 +163,11 @@ func waitForFiles(_ prefix: String, count: Int, in directory: URL) async throws 
     return []
 }
 
+/// The lines of the file `name` inside `directory` (none when it does not exist).
+func lines(of name: String, in directory: URL) -> [Substring] {
+    ((try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? "").split(separator: "\n")
+}
+
 /// Writes `text` to `name` inside `directory`.
 func write(_ text: String, to name: String, in directory: URL) throws {
     try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)

@@ -17,10 +17,6 @@ import Testing
         return result
     }
 
-    private func lines(of name: String, in directory: URL) -> [Substring] {
-        ((try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? "").split(separator: "\n")
-    }
-
     /// A directory with `copy.yaml` (an `exec` copying `in.txt` to `out.txt`, logging each run
     /// to `runs.log`, and a group), run once, then, once every file is old enough for its `stat`
     /// to show any later change, run again (every operation reused): the next identical command
@@ -50,12 +46,12 @@ import Testing
     @Test func theSameCommandAgainSaysNothingChangedWithoutRunningAnything() async throws {
         let directory = try await settledCopy()
         let result = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
-        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(Array(lines.prefix(3)) == [
+        let shown = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(Array(shown.prefix(3)) == [
             "[    0.0s] run       2 operations", "[    0.0s] cached    2 operations: \(unchanged)", "",
         ], "\(result.stderr)")
-        #expect(lines.dropFirst(3).first?.hasPrefix("2 cached in ") == true, "\(result.stderr)")
-        #expect(self.lines(of: "runs.log", in: directory).count == 1)
+        #expect(shown.dropFirst(3).first?.hasPrefix("2 cached in ") == true, "\(result.stderr)")
+        #expect(lines(of: "runs.log", in: directory).count == 1)
         // The run counts in the store's statistics.
         let status = try await run(["cache", "status"], in: directory)
         #expect(status.stdout.contains("2 hits"), "\(status.stdout)")

@@ -24,6 +24,21 @@ import TaskGraphCore
         #expect(UpToDateSnapshot.decode(Data("TGUD".utf8)) == nil)
     }
 
+    @Test func theEncodingIsPinned() {
+        let stat = FileStat(size: 1, modified: 2, changed: 3, inode: 4, device: 5)
+        let digest = ContentDigest.sha256(of: Data())
+        let snapshot = UpToDateSnapshot(operations: 1, taken: 7, files: [
+            .init(path: "/a", stat: stat), .init(path: "/b"), .init(path: "/c", stat: stat, digest: digest),
+        ], operationEntries: ["x": .init(digest: digest, stored: nil, files: ["/b"])])
+        let be = { (value: UInt64) in (0..<8).reversed().map { String(format: "%02x", (value >> ($0 * 8)) & 0xff) }.joined() }
+        let string = { (text: String) in be(UInt64(text.utf8.count)) + text.utf8.map { String(format: "%02x", $0) }.joined() }
+        let fields = [1, 2, 3, 4, 5].map { be(UInt64($0)) }.joined()
+        let expected = "5447554401" + be(7) + be(1) + "00000003"
+            + string("/a") + "01" + fields + string("/b") + "00" + string("/c") + "02" + fields + digest.hex
+            + "00000001" + string("x") + digest.hex + "00" + "00000001" + "00000001"
+        #expect(snapshot.encoded().map { String(format: "%02x", $0) }.joined() == expected)
+    }
+
     @Test func aSnapshotHoldsWhileEveryStatIsTheSameAndForAnHourAtMost() throws {
         let path = try emptyDirectory("snapshot") + "/file.txt"
         try writeFile("one", to: path)

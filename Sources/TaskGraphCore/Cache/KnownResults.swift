@@ -1,7 +1,7 @@
 /// What the last run of the same command left, for a run that starts from it: each operation's
-/// result digest (and stored result), the files it rested on, and which of those are unchanged
-/// since. An operation whose files are all still unchanged when it is ready (its inputs may have
-/// rewritten some) and whose inputs' results still have the digests they had then has the same
+/// result digest (and stored result), the files it rested on, and how to tell whether a file is
+/// still as it was. An operation whose files are all still unchanged when it is ready (what ran
+/// before it may have rewritten some) and whose inputs' results still have the digests they had then has the same
 /// key, so it is reused without computing the key or reading its record (`taskgraph run`'s
 /// up-to-date snapshot: only what a change reaches is looked up).
 ///
@@ -27,16 +27,12 @@ public struct KnownResults: Sendable {
 
     /// Each operation's entry, by instance id.
     public var entries: [String: Entry]
-    /// The ids of the operations none of whose files had changed when the run started.
-    public var unchanged: Set<String>
     /// Whether the file at a path is still as the last run left it. Blocking.
     public var isUnchanged: @Sendable (String) -> Bool
 
-    /// The entries of the last run, the paths that changed since, and how to check a path again
-    /// (blocking).
-    public init(entries: [String: Entry], changedPaths: Set<String>, isUnchanged: @escaping @Sendable (String) -> Bool) {
+    /// The entries of the last run, and how to check a path (blocking).
+    public init(entries: [String: Entry], isUnchanged: @escaping @Sendable (String) -> Bool) {
         self.entries = entries
         self.isUnchanged = isUnchanged
-        unchanged = Set(entries.compactMap { id, entry in entry.files.contains(where: changedPaths.contains) ? nil : id })
     }
 }

@@ -37,6 +37,7 @@ extension RunCache {
         }
         if settings.cache, let stored = await knownResult(of: node, id: id, inputs: inputs) {
             hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
+            update(node) { $0.reusedFromKnown = true }
             return .known(stored)
         }
         let components: KeyComponents
@@ -76,9 +77,9 @@ extension RunCache {
     }
 
     /// The result `known` has for `node` when it shows the node unchanged: its inputs' results
-    /// have the digests they had and none of its files changed, then or since the run started.
+    /// have the digests they had and none of its files changed.
     private func knownResult(of node: Int, id: String, inputs: [(id: String, digest: ContentDigest)]) async -> StoredResult? {
-        guard reuse, let known, known.unchanged.contains(id), let entry = known.entries[id], let stored = entry.stored,
+        guard reuse, let known, let entry = known.entries[id], let stored = entry.stored,
             !isForced(node), inputs.allSatisfy({ known.entries[$0.id]?.digest == $0.digest })
         else { return nil }
         let unchanged = (try? await BlockingIO.run { entry.files.allSatisfy(known.isUnchanged) }) ?? false

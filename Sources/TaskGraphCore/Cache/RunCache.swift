@@ -110,7 +110,7 @@ public final class RunCache: Sendable {
 
     /// The ids of the nodes reused from `known` without computing their keys.
     public var reusedFromKnown: [String] {
-        state.withLock { state in state.memos.compactMap { $0.files == nil && $0.stored != nil ? $0.id : nil } }
+        state.withLock { state in state.memos.compactMap { $0.reusedFromKnown ? $0.id : nil } }
     }
 
     /// Sizes the per-node records for `plan` and marks the forced nodes.
@@ -182,6 +182,8 @@ struct NodeMemo: Sendable {
     var change: KeyChange?
     /// The files its key and hit rested on, once its key was computed.
     var files: [String]?
+    /// Whether it was reused from `RunCache.known` without computing its key.
+    var reusedFromKnown = false
     /// Whether its action has a constant result (`CacheableAction.constantResult`) and may be
     /// reused.
     var isConstant = false
