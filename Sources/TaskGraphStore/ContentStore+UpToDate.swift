@@ -57,30 +57,28 @@ extension ContentStore {
         return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil
     }
 
-    /// The snapshot remembered for `invocation`, unless it is too old to trust, and whether
-    /// every path it rests on is unchanged: then running the same command again would reuse
-    /// every operation.
-    public func upToDateSnapshot(invocation: ContentDigest) async -> (snapshot: UpToDateSnapshot, unchanged: Bool)? {
+    /// The snapshot remembered for `invocation`, unless it is too old to trust, and the paths it
+    /// rests on that changed since (every one checked): when none did, running the same command
+    /// again would reuse every operation.
+    public func upToDateSnapshot(invocation: ContentDigest) async -> (snapshot: UpToDateSnapshot, changed: Set<String>)? {
         let path = layout.snapshot(invocation)
         let layout = layout
-        return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, unchanged: Bool)? in
-            let now = wallClockNanoseconds()
+        return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, changed: Set<String>)? in
             guard let data = try StoreIO.read(path, layout), let snapshot = UpToDateSnapshot.decode(data),
-                snapshot.isTrusted(now: now)
+                snapshot.isTrusted(now: wallClockNanoseconds())
             else { return nil }
-            return (snapshot, snapshot.isCurrent(now: now))
+            return (snapshot, snapshot.changedPaths())
         }
     }
 
-    /// What a run can start from after something `snapshot` rests on changed (`KnownResults`:
-    /// each operation's files are checked when it is ready), or nil when what changed may be
-    /// among `watched` (the pipeline file, the executable, `PATH`'s directories) or the store's
-    /// own state (a record may have been removed): then every operation is looked up.
-    /// Blocking.
-    public func knownResults(from snapshot: UpToDateSnapshot, watched: [String]) -> KnownResults? {
-        guard snapshot.hasCurrent(watched + [layout.records, layout.removals]) else { return nil }
+    /// What a run can start from after some of the paths `snapshot` rests on changed
+    /// (`changed`, found by `upToDateSnapshot(invocation:)`), or nil when one of them may be
+    /// among `watched` (the pipeline file, the executable, `PATH`'s directories) or the
+    /// store's own state (a record may have been removed): then every operation is looked up.
+    public func knownResults(from snapshot: UpToDateSnapshot, changed: Set<String>, watched: [String]) -> KnownResults? {
+        guard snapshot.hasUnchanged(watched + [layout.records, layout.removals], changed: changed) else { return nil }
         let entries = Dictionary(uniqueKeysWithValues: snapshot.files.map { ($0.path, $0) })
-        return KnownResults(entries: snapshot.operationEntries) { path in
+        return KnownResults(entries: snapshot.operationEntries, changedAtStart: changed) { path in
             entries[path]?.isCurrent() ?? false
         }
     }

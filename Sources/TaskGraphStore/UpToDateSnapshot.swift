@@ -62,10 +62,17 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         return Baseline(files: files, isSettled: isSettled)
     }
 
-    /// Whether every path still has the `stat` it had, and the snapshot is recent enough to
-    /// trust at `now`. Blocking.
-    func isCurrent(now: Int64) -> Bool {
-        isTrusted(now: now) && files.allSatisfy { $0.isCurrent() }
+    /// The paths that no longer have the `stat` (or, for a file hashed again, the contents)
+    /// they had, every path checked, on several threads. Blocking.
+    func changedPaths() -> Set<String> {
+        let files = self.files
+        let piece = 1_024
+        let changed = Locked(Set<String>())
+        ParallelWork.forEach((files.count + piece - 1) / piece) { index in
+            let paths = files[index * piece..<min(files.count, (index + 1) * piece)].filter { !$0.isCurrent() }.map(\.path)
+            if !paths.isEmpty { changed.withLock { $0.formUnion(paths) } }
+        }
+        return changed.withLock { $0 }
     }
 
     /// Whether the snapshot is recent enough to trust at `now`.
@@ -73,10 +80,10 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         now >= taken && now - taken < Self.trustedFor
     }
 
-    /// Whether each of `paths` is in the snapshot and still as it recorded it. Blocking.
-    func hasCurrent(_ paths: [String]) -> Bool {
-        let entries = self.entries(of: Set(paths))
-        return entries.count == Set(paths).count && entries.allSatisfy { $0.isCurrent() }
+    /// Whether each of `paths` is in the snapshot and none of them is among `changed`.
+    func hasUnchanged(_ paths: [String], changed: Set<String>) -> Bool {
+        let paths = Set(paths)
+        return paths.isDisjoint(with: changed) && entries(of: paths).count == paths.count
     }
 
     /// The entries of `paths` (those it has).

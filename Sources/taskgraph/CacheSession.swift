@@ -41,16 +41,20 @@ struct CacheSession {
             forcing: forcing, displayDirectory: currentDirectory, remote: remote, known: known)
     }
 
-    /// After a run: remembers its key components, records its hits and misses, saves the file
-    /// digests it learned and evicts least-recently-used entries beyond the size limit.
+    /// After a run: remembers its key components, records its hits and misses and saves the
+    /// file digests it learned (three files, written at once), then evicts least-recently-used
+    /// entries beyond the size limit.
     func finish(_ cache: RunCache) async {
         let decisions = cache.decisions.values
         do {
-            try await store.rememberComponents(cache.components, pipeline: pipeline)
-            try await store.recordRun(
+            async let components: Void = store.rememberComponents(cache.components, pipeline: pipeline)
+            async let runLog: Void = store.recordRun(
                 pipeline: pipeline, hits: decisions.filter { $0.status == .hit }.count,
                 misses: decisions.filter { $0.status == .miss }.count)
-            try await store.flush()
+            async let digests: Void = store.flush()
+            try await components
+            try await runLog
+            try await digests
             _ = try await store.evictIfNeeded(maxSize: maxSize)
         } catch {
             Self.warn("the cache was not updated after the run: \(error)")

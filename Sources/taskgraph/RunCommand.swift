@@ -126,12 +126,15 @@ struct RunCommand: AsyncParsableCommand {
         await clusterSession?.finish(
             cancelled: outcome.signal != nil, failed: outcome.report.hasFailures, resources: resources)
         await resources.shutDown()
-        if let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil {
+        // The snapshot and the cache's other files are written at once.
+        async let snapshot: Void = {
+            guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil else { return }
             await upToDate.remember(
                 outcome.report, of: graph, cache: runCache, warnings: !loaded.warnings.isEmpty, onCluster: onCluster,
                 start: start, in: session)
-        }
+        }()
         await session.finish(runCache)
+        await snapshot
         await presenter.finish(report: outcome.report, graph: graph)
         if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {
             throw ExitCode(CLIExitCode.operationFailed)

@@ -47,6 +47,8 @@ struct UpToDateRun {
     struct Start {
         /// The snapshot, of which something changed since; nil when there is none to trust.
         var found: UpToDateSnapshot?
+        /// The paths of `found` that changed.
+        var changed: Set<String> = []
         /// The `stat` of what the run will rest on, taken before the pipeline is read.
         var baseline: UpToDateSnapshot.Baseline
     }
@@ -57,8 +59,9 @@ struct UpToDateRun {
     func start() async -> Start? {
         let started = ContinuousClock.now
         let found = await store.upToDateSnapshot(invocation: invocation)
-        guard let found, found.unchanged else {
-            return Start(found: found?.snapshot, baseline: await store.upToDateBaseline(watching: watched))
+        guard let found, found.changed.isEmpty else {
+            return Start(
+                found: found?.snapshot, changed: found?.changed ?? [], baseline: await store.upToDateBaseline(watching: watched))
         }
         let count = found.snapshot.operations
         try? await store.recordRun(pipeline: pipeline, hits: count, misses: 0)
@@ -78,7 +81,7 @@ struct UpToDateRun {
         guard session.store.root == store.root else { return (false, nil) }
         session.store.startObservingFiles()
         guard let snapshot = start.found else { return (true, nil) }
-        let known = try? await BlockingIO.run { [store, watched] in store.knownResults(from: snapshot, watched: watched) }
+        let known = try? await BlockingIO.run { [store, watched] in store.knownResults(from: snapshot, changed: start.changed, watched: watched) }
         return (true, known ?? nil)
     }
 

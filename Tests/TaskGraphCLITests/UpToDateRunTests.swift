@@ -177,4 +177,44 @@ import Testing
             #expect(text("runs.log", in: directory).split(separator: "\n").filter { $0 == "other" }.count == 1)
         }
     }
+
+    @Test func anOperationAfterOneThatRanChecksItsFilesAgainWhenReady() async throws {
+        let directory = try fixtureDirectory()
+        // `first` writes the same first.txt every time (its result stays the same: early
+        // cut-off) and copies a.txt to side.txt, undeclared; `third` needs it and reads side.txt.
+        // At the start side.txt is unchanged: only checking it again once `first` ran shows
+        // that `third` must run.
+        try write("""
+            version: 1
+            name: chain
+            operations:
+              first:
+                op: exec
+                command: [sh, -c, 'echo fixed > first.txt; cat a.txt > side.txt']
+                inputs: [a.txt]
+                outputs: [first.txt]
+              third:
+                op: exec
+                needs: first
+                command: [sh, -c, 'cat side.txt > third.txt']
+                inputs: [side.txt]
+                outputs: [third.txt]
+              other:
+                op: exec
+                command: [sh, -c, 'cat b.txt > other.txt']
+                inputs: [b.txt]
+                outputs: [other.txt]
+            """, to: "chain.yaml", in: directory)
+        try write("one\n", to: "a.txt", in: directory)
+        try write("bee\n", to: "b.txt", in: directory)
+        _ = try await run(directory)
+        try await Task.sleep(for: .milliseconds(2_200))
+        _ = try await run(directory)
+        #expect(try await run(directory).contains("nothing changed since the last run"))
+
+        try write("two\n", to: "a.txt", in: directory)
+        let changed = try await run(directory)
+        #expect(changed.contains("2 ok, 1 cached"), "\(changed)")
+        #expect(text("third.txt", in: directory) == "two\n")
+    }
 }

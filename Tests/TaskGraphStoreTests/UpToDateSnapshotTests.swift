@@ -46,12 +46,13 @@ import TaskGraphCore
         let snapshot = UpToDateSnapshot(
             operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file")],
             operationEntries: [:])
-        #expect(snapshot.isCurrent(now: now))
-        #expect(!snapshot.isCurrent(now: now + UpToDateSnapshot.trustedFor))
-        #expect(!snapshot.isCurrent(now: now - 1))
+        #expect(snapshot.changedPaths().isEmpty)
+        #expect(snapshot.isTrusted(now: now))
+        #expect(!snapshot.isTrusted(now: now + UpToDateSnapshot.trustedFor))
+        #expect(!snapshot.isTrusted(now: now - 1))
 
         try writeFile("two", to: path)
-        #expect(!snapshot.isCurrent(now: now))
+        #expect(snapshot.changedPaths() == [path])
     }
 
     @Test func aFileChangedTooRecentlyForItsStatIsHashedAgain() throws {
@@ -61,11 +62,11 @@ import TaskGraphCore
         let current = UpToDateSnapshot(
             operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8)))],
             operationEntries: [:])
-        #expect(current.isCurrent(now: now))
+        #expect(current.changedPaths().isEmpty)
         let other = UpToDateSnapshot(
             operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("two".utf8)))],
             operationEntries: [:])
-        #expect(!other.isCurrent(now: now))
+        #expect(other.changedPaths() == [path])
     }
 
     @Test func aBaselineOfAFileChangedJustNowIsNotSettled() throws {

@@ -1,9 +1,11 @@
 /// What the last run of the same command left, for a run that starts from it: each operation's
-/// result digest (and stored result), the files it rested on, and how to tell whether a file is
-/// still as it was. An operation whose files are all still unchanged when it is ready (what ran
-/// before it may have rewritten some) and whose inputs' results still have the digests they had then has the same
-/// key, so it is reused without computing the key or reading its record (`taskgraph run`'s
-/// up-to-date snapshot: only what a change reaches is looked up).
+/// result digest (and stored result), the files it rested on, which of them had changed when
+/// the run started, and how to tell whether a file is still as it was. An operation whose
+/// files are all unchanged and whose inputs' results still have the digests they had then has
+/// the same key, so it is reused without computing the key or reading its record
+/// (`taskgraph run`'s up-to-date snapshot: only what a change reaches is looked up). Its files
+/// are checked again when it is ready if something it needs ran or restored files in this run
+/// (it may have rewritten them, declared or not); otherwise the check at the start stands.
 ///
 /// Only valid when nothing else that enters keys changed: the pipeline file, the command's
 /// arguments and environment, the program, and no record was removed from the store since.
@@ -27,12 +29,16 @@ public struct KnownResults: Sendable {
 
     /// Each operation's entry, by instance id.
     public var entries: [String: Entry]
-    /// Whether the file at a path is still as the last run left it. Blocking.
+    /// The files that had changed when the run started (every file of every entry was checked).
+    public var changedAtStart: Set<String>
+    /// Whether the file at a path is still as the last run left it, checked now. Blocking.
     public var isUnchanged: @Sendable (String) -> Bool
 
-    /// The entries of the last run, and how to check a path (blocking).
-    public init(entries: [String: Entry], isUnchanged: @escaping @Sendable (String) -> Bool) {
+    /// The entries of the last run, the files changed at the start, and how to check a path
+    /// again (blocking).
+    public init(entries: [String: Entry], changedAtStart: Set<String>, isUnchanged: @escaping @Sendable (String) -> Bool) {
         self.entries = entries
+        self.changedAtStart = changedAtStart
         self.isUnchanged = isUnchanged
     }
 }

@@ -35,9 +35,12 @@ extension RunCache {
             decide(node, CacheDecision(.miss, .notCacheable))
             return .run(key: nil)
         }
-        if settings.cache, let stored = await knownResult(of: node, id: id, inputs: inputs) {
+        if settings.cache, let (stored, untouched) = await knownResult(of: node, id: id, inputs: inputs, in: plan) {
             hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
-            update(node) { $0.reusedFromKnown = true }
+            update(node) { memo in
+                memo.reusedFromKnown = true
+                memo.untouched = untouched
+            }
             return .known(stored)
         }
         let components: KeyComponents
@@ -77,13 +80,25 @@ extension RunCache {
     }
 
     /// The result `known` has for `node` when it shows the node unchanged: its inputs' results
-    /// have the digests they had and none of its files changed.
-    private func knownResult(of node: Int, id: String, inputs: [(id: String, digest: ContentDigest)]) async -> StoredResult? {
+    /// have the digests they had and none of its files changed, at the start or, when something
+    /// it needs may have written files in this run, now. `untouched` tells which: the node and
+    /// everything it needs were reused without running or restoring anything.
+    private func knownResult(
+        of node: Int, id: String, inputs: [(id: String, digest: ContentDigest)], in plan: RunPlan
+    ) async -> (stored: StoredResult, untouched: Bool)? {
         guard reuse, let known, let entry = known.entries[id], let stored = entry.stored,
-            !isForced(node), inputs.allSatisfy({ known.entries[$0.id]?.digest == $0.digest })
+            !isForced(node), inputs.allSatisfy({ known.entries[$0.id]?.digest == $0.digest }),
+            entry.files.allSatisfy({ !known.changedAtStart.contains($0) })
         else { return nil }
+        if dependenciesUntouched(node, in: plan) { return (stored, true) }
         let unchanged = (try? await BlockingIO.run { entry.files.allSatisfy(known.isUnchanged) }) ?? false
-        return unchanged ? stored : nil
+        return unchanged ? (stored, false) : nil
+    }
+
+    /// Whether every node `node` needs was reused without running or restoring anything, and so
+    /// was everything they need: nothing this run did can have changed `node`'s files.
+    private func dependenciesUntouched(_ node: Int, in plan: RunPlan) -> Bool {
+        plan.dependencies.successors(of: node).allSatisfy { untouched(Int($0)) }
     }
 
     /// Records that `node` reused `stored` (the decision says whether a file was restored).
@@ -115,6 +130,8 @@ extension RunCache {
             decide(node, CacheDecision(.miss, .inputChanged, detail: plan.id(of: dependency), rootCause: cause))
             return .run(key: nil)
         }
+        let untouched = dependenciesUntouched(node, in: plan)
+        update(node) { $0.untouched = untouched }
         return .constant(constant)
     }
 

@@ -155,6 +155,11 @@ public final class RunCache: Sendable {
         return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
     }
 
+    /// Whether `node` and everything it needs were reused without running or restoring anything.
+    func untouched(_ node: Int) -> Bool {
+        state.withLock { $0.memos[node].untouched }
+    }
+
     /// Whether `--force` covers `node`.
     func isForced(_ node: Int) -> Bool {
         state.withLock { $0.forced[node] }
@@ -184,6 +189,10 @@ struct NodeMemo: Sendable {
     var files: [String]?
     /// Whether it was reused from `RunCache.known` without computing its key.
     var reusedFromKnown = false
+    /// Whether it and everything it needs were reused without running or restoring anything
+    /// (from `RunCache.known`, or a constant result): nothing this run did can have changed the
+    /// files of what needs it.
+    var untouched = false
     /// Whether its action has a constant result (`CacheableAction.constantResult`) and may be
     /// reused.
     var isConstant = false

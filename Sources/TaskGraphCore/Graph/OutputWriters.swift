@@ -7,8 +7,9 @@ enum OutputWriters {
     /// declaration of its second writer.
     static func diagnostics(_ nodes: [ExecutionGraph.Node], outputDirectory: String) -> [Diagnostic] {
         var writers: [String: [Int]] = [:]
-        for (index, node) in nodes.enumerated() {
-            guard let action = node.action as? any CacheableAction else { continue }
+        writers.reserveCapacity(nodes.count)
+        for index in nodes.indices {
+            guard let action = nodes[index].action as? any CacheableAction else { continue }
             for path in action.outputFiles {
                 writers[PathResolver.normalized(path), default: []].append(index)
             }

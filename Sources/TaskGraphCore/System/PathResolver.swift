@@ -11,6 +11,7 @@ package enum PathResolver {
     /// The absolute `path` without `.` and empty components, and with `..` applied lexically
     /// (`/o/a/../x.txt` is `/o/x.txt`).
     package static func normalized(_ path: String) -> String {
+        if path.hasPrefix("/"), isResolved(path, parentsAllowed: false) { return path }
         var components: [Substring] = []
         for component in path.split(separator: "/") where component != "." {
             if component == ".." {
@@ -23,23 +24,27 @@ package enum PathResolver {
     }
 
     /// Whether `path` is already as `resolve` leaves it: no empty component (a doubled or
-    /// trailing "/") and no "." component. One pass over its bytes, no allocation.
-    private static func isResolved(_ path: String) -> Bool {
+    /// trailing "/") and no "." component, nor ".." unless `parentsAllowed`. One pass over its
+    /// bytes, no allocation.
+    private static func isResolved(_ path: String, parentsAllowed: Bool = true) -> Bool {
         let slash = UInt8(ascii: "/")
-        // The current component's length so far, and whether it is "." so far.
+        let dot = UInt8(ascii: ".")
+        // The current component's length so far, and how many of its bytes are dots.
         var length = 0
-        var isDot = false
+        var dots = 0
+        // Whether the current component is one `normalized` or `resolve` rewrites.
+        var isSpecial: Bool { dots == length && (length == 1 || (length == 2 && !parentsAllowed)) }
         for (offset, byte) in path.utf8.enumerated() {
             if byte == slash {
                 if offset == 0 { continue }
-                if length == 0 || isDot { return false }
+                if length == 0 || isSpecial { return false }
                 length = 0
-                isDot = false
+                dots = 0
             } else {
-                isDot = length == 0 && byte == UInt8(ascii: ".")
+                if byte == dot { dots += 1 }
                 length += 1
             }
         }
-        return !isDot && (length > 0 || path.utf8.count <= 1)
+        return !isSpecial && (length > 0 || path.utf8.count <= 1)
     }
 }

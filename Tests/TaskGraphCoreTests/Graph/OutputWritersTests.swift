@@ -26,5 +26,9 @@ import OperationTestSupport
     @Test func normalisationAppliesDotDotLexically() {
         #expect(PathResolver.normalized("/o/./a/../x.txt") == "/o/x.txt")
         #expect(PathResolver.normalized("/o//b/") == "/o/b")
+        #expect(PathResolver.normalized("/o/a/..") == "/o")
+        #expect(PathResolver.normalized("/o/..a/b.") == "/o/..a/b.")
+        #expect(PathResolver.normalized("/") == "/")
+        #expect(PathResolver.normalized("o/x") == "/o/x")
     }
 }
