@@ -11,16 +11,23 @@ import Testing
     }
 
     /// The state letter (`R`, `S`, `T`, `Z`…) of every process in the process group `group`.
+    /// A parent waiting in `vfork` (`D`) for a child that was stopped before it could `exec`
+    /// (dash starts commands with `vfork`) counts as stopped (`T`): it cannot go on until the
+    /// child is continued.
     private func statesOfGroup(_ group: Int32) -> [Int32: String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        var states: [Int32: String] = [:]
+        var processes: [Int32: (state: String, parent: String)] = [:]
         for entry in entries {
             guard let pid = Int32(entry), let fields = statFields(pid), fields.count > 2, fields[2] == String(group) else {
                 continue
             }
-            states[pid] = fields[0]
+            processes[pid] = (fields[0], fields[1])
         }
-        return states
+        let parentsOfStopped = Set(processes.values.filter { $0.state == "T" }.map(\.parent))
+        return processes.reduce(into: [:]) { states, process in
+            let waitsInVfork = process.value.state == "D" && parentsOfStopped.contains(String(process.key))
+            states[process.key] = waitsInVfork ? "T" : process.value.state
+        }
     }
 
     /// The fields of /proc/PID/stat after the command name: state, ppid, pgrp, …
