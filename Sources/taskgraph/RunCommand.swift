@@ -105,7 +105,7 @@ struct RunCommand: AsyncParsableCommand {
         let clusterSession = onCluster
             ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
         var startedFrom: (observing: Bool, known: KnownResults?)?
-        if let upToDate, let start { startedFrom = await upToDate.observe(session, from: start) }
+        if let upToDate, let start { startedFrom = upToDate.observe(session, from: start) }
         let runCache = await session.runCache(
             reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)
         let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))

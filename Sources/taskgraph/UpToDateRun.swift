@@ -77,12 +77,11 @@ struct UpToDateRun {
     /// notes every file digest it uses from now on and returns what the run can start from
     /// (`KnownResults`; nil when there is none or something it rests on besides the
     /// operations' own files changed). `observing` is false when the run uses another store.
-    func observe(_ session: CacheSession, from start: Start) async -> (observing: Bool, known: KnownResults?) {
+    func observe(_ session: CacheSession, from start: Start) -> (observing: Bool, known: KnownResults?) {
         guard session.store.root == store.root else { return (false, nil) }
         session.store.startObservingFiles()
         guard let snapshot = start.found else { return (true, nil) }
-        let known = try? await BlockingIO.run { [store, watched] in store.knownResults(from: snapshot, changed: start.changed, watched: watched) }
-        return (true, known ?? nil)
+        return (true, store.knownResults(from: snapshot, changed: start.changed, watched: watched))
     }
 
     /// After the full run: when the same command would now reuse every operation of `graph`

@@ -123,16 +123,29 @@ import Testing
         return result.stderr
     }
 
+    /// A directory with `pipeline` as chain.yaml, a.txt ("one") and b.txt ("bee"), run until the
+    /// same command takes the fast path: the next run after a change starts from a snapshot.
+    private func settledDirectory(_ pipeline: String) async throws -> URL {
+        let directory = try fixtureDirectory()
+        try write(pipeline, to: "chain.yaml", in: directory)
+        try write("one\n", to: "a.txt", in: directory)
+        try write("bee\n", to: "b.txt", in: directory)
+        _ = try await run(directory)
+        try await Task.sleep(for: .milliseconds(2_200))
+        _ = try await run(directory)
+        #expect(try await run(directory).contains("nothing changed since the last run"))
+        return directory
+    }
+
     private func text(_ name: String, in directory: URL) -> String {
         (try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? ""
     }
 
     @Test func aChangedSourceReachesEveryOperationThroughDeclaredAndUndeclaredFiles() async throws {
-        let directory = try fixtureDirectory()
         // `first` copies a.txt to first.txt and also writes side.txt, undeclared; `second` reads
         // first.txt (declared), `third` reads side.txt (declared as its input only); `other`
         // stands apart. Each logs its runs.
-        try write("""
+        let directory = try await settledDirectory("""
             version: 1
             name: chain
             operations:
@@ -158,13 +171,7 @@ import Testing
                 command: [sh, -c, 'cat b.txt > other.txt; echo other >> runs.log']
                 inputs: [b.txt]
                 outputs: [other.txt]
-            """, to: "chain.yaml", in: directory)
-        try write("one\n", to: "a.txt", in: directory)
-        try write("bee\n", to: "b.txt", in: directory)
-        _ = try await run(directory)
-        try await Task.sleep(for: .milliseconds(2_200))
-        _ = try await run(directory)
-        #expect(try await run(directory).contains("nothing changed since the last run"))
+            """)
 
         for (round, content) in ["two\n", "three\n"].enumerated() {
             try write(content, to: "a.txt", in: directory)
@@ -179,12 +186,11 @@ import Testing
     }
 
     @Test func anOperationAfterOneThatRanChecksItsFilesAgainWhenReady() async throws {
-        let directory = try fixtureDirectory()
         // `first` writes the same first.txt every time (its result stays the same: early
         // cut-off) and copies a.txt to side.txt, undeclared; `third` needs it and reads side.txt.
         // At the start side.txt is unchanged: only checking it again once `first` ran shows
         // that `third` must run.
-        try write("""
+        let directory = try await settledDirectory("""
             version: 1
             name: chain
             operations:
@@ -204,13 +210,7 @@ import Testing
                 command: [sh, -c, 'cat b.txt > other.txt']
                 inputs: [b.txt]
                 outputs: [other.txt]
-            """, to: "chain.yaml", in: directory)
-        try write("one\n", to: "a.txt", in: directory)
-        try write("bee\n", to: "b.txt", in: directory)
-        _ = try await run(directory)
-        try await Task.sleep(for: .milliseconds(2_200))
-        _ = try await run(directory)
-        #expect(try await run(directory).contains("nothing changed since the last run"))
+            """)
 
         try write("two\n", to: "a.txt", in: directory)
         let changed = try await run(directory)
