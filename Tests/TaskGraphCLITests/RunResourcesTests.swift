@@ -4,7 +4,8 @@ import Testing
 /// What a run's resources cost the real binary: running children hold no thread, and blocking
 /// work started beside them does not wait for them.
 @Suite struct RunResourcesTests {
-    /// The number of `sleep 2` children running at once.
+    /// The number of `sleep 10` children running at once. Ten seconds: at the suite's busy start,
+    /// spawning a thousand children and the chain beside them took longer than two.
     private static let sleepers = 1_000
 
     /// A pipeline of `sleepers` `exec` children beside a `load` → `save` chain in a pool of 2.
@@ -21,7 +22,7 @@ import Testing
               nap:
                 foreach: ${sleepers}
                 op: exec
-                command: [/bin/sleep, "2"]
+                command: [/bin/sleep, "10"]
               read:
                 op: load
                 pool: io
