@@ -79,6 +79,11 @@ struct ByteReader {
         _ = try take(count)
     }
 
+    /// The next `count` bytes, as a reader of their own.
+    mutating func section(_ count: Int) throws(Malformed) -> ByteReader {
+        ByteReader(try take(count))
+    }
+
     /// Skips a string without reading it.
     mutating func skipString() throws(Malformed) {
         let count = try uint64()

@@ -12,26 +12,38 @@ extension ContentStore {
     }
 
     /// `previousComponents(pipeline:)` as a lookup that decodes an id's components only when
-    /// asked for them.
+    /// asked for them. What it read is what `rememberComponents` later compares with.
     public func rememberedComponents(pipeline: String) async -> @Sendable (String) -> KeyComponents? {
         let path = layout.components(pipeline: pipeline)
         let layout = layout
         let data: Data? = (try? await BlockingIO.run { try StoreIO.read(path, layout) }) ?? nil
-        guard let data else { return { _ in nil } }
-        return ComponentMemory.lookup(data, pipeline: pipeline)
+        guard let loaded = data.flatMap({ ComponentMemory.load($0, pipeline: pipeline) }) else { return { _ in nil } }
+        memoriesRead.withLock { $0[path] = loaded }
+        return { loaded.components(of: $0) }
     }
 
     /// Remembers `components` (by operation id) for the pipeline file at `pipeline`, merged into
-    /// what is stored: ids not given keep their components. Nothing is written when that is
-    /// what is stored already (a run where nothing changed).
+    /// what is stored: ids not given keep their components. Appends those that changed since
+    /// `rememberedComponents` read the memory; nothing is written when none did (a run where
+    /// nothing changed).
     /// - Throws: `StoreError.writeFailed`.
     public func rememberComponents(_ components: [String: KeyComponents], pipeline: String) async throws {
         let path = layout.components(pipeline: pipeline)
         let layout = layout
+        let read = memoriesRead.withLock { $0.removeValue(forKey: path) }
         try await BlockingIO.run {
-            let stored = (try? StoreIO.read(path, layout)) ?? nil
-            guard let merged = ComponentMemory.merging(components, into: stored, pipeline: pipeline) else { return }
-            try StoreIO.writeFile(merged, to: path, layout)
+            if let read {
+                guard let update = ComponentMemory.update(components, over: read, pipeline: pipeline) else { return }
+                if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout) { return }
+            }
+            // Rewritten from the file as it is now: what other runs appended since it was read stays.
+            let data = (try? StoreIO.read(path, layout)) ?? nil
+            let current = data.flatMap { ComponentMemory.load($0, pipeline: pipeline) }
+            guard let update = ComponentMemory.update(components, over: current, pipeline: pipeline) else { return }
+            if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout) { return }
+            let whole = update.isWholeFile
+                ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
+            try StoreIO.writeFile(whole?.data ?? update.data, to: path, layout)
         }
     }
 

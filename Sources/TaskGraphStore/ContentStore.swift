@@ -17,6 +17,9 @@ public final class ContentStore: ResultStore {
     let registry: ResultRegistry
     /// Remembered file digests.
     let statCache: StatCache
+    /// The components memories `rememberedComponents` read, by path, until `rememberComponents`
+    /// compares with them.
+    let memoriesRead = Locked<[String: ComponentMemory.Loaded]>([:])
     /// Bytes this process added to the store since its last `evictIfNeeded`.
     let bytesAdded = Locked<Int64>(0)
 

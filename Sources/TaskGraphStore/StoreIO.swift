@@ -112,6 +112,22 @@ enum StoreIO {
         try commit(descriptor, temporary, to: path, layout)
     }
 
+    /// Appends `data` to the file at `path` in one `write` (`O_APPEND`: appends of several
+    /// processes do not interleave on a local file system), then flushes it to disk.
+    /// - Returns: false, writing nothing, when there is no file at `path`.
+    static func append(_ data: Data, to path: String, _ layout: StoreLayout) throws(StoreError) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            guard errno == ENOENT else { throw .writeFailed(root: layout.root, reason: errorText()) }
+            return false
+        }
+        defer { close(descriptor) }
+        guard data.withUnsafeBytes({ writeAll(descriptor, $0) }), fsync(descriptor) == 0 else {
+            throw .writeFailed(root: layout.root, reason: errorText())
+        }
+        return true
+    }
+
     /// The contents of the file at `path`, or nil when there is none.
     /// - Throws: `StoreError.readFailed` when it exists but cannot be read.
     static func read(_ path: String, _ layout: StoreLayout) throws(StoreError) -> Data? {

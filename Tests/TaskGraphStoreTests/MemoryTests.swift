@@ -47,6 +47,76 @@ import TaskGraphCore
         #expect(FileStat.of(path)?.inode == inode)
     }
 
+    @Test func aRunThatChangedAFewOperationsAppendsThemWithoutRewritingTheRest() async throws {
+        let store = try temporaryStore()
+        let all = Dictionary(uniqueKeysWithValues: (0..<100).map { ("op\($0)", components("\($0)")) })
+        try await store.rememberComponents(all, pipeline: "/work/p.yaml")
+        let path = store.layout.components(pipeline: "/work/p.yaml")
+        let before = try #require(FileStat.of(path))
+
+        #expect(await store.rememberedComponents(pipeline: "/work/p.yaml")("op7") == components("7"))
+        var changed = all
+        changed["op7"] = components("seven")
+        try await store.rememberComponents(changed, pipeline: "/work/p.yaml")
+        let after = try #require(FileStat.of(path))
+        #expect(after.inode == before.inode)
+        #expect(after.size > before.size && after.size < before.size + 200)
+        var expected = all
+        expected["op7"] = components("seven")
+        #expect(await store.previousComponents(pipeline: "/work/p.yaml") == expected)
+        #expect(await store.rememberedComponents(pipeline: "/work/p.yaml")("op7") == components("seven"))
+    }
+
+    @Test func anAppendCutShortCountsAsNotMadeAndTheNextRunRewritesTheFile() async throws {
+        let store = try temporaryStore()
+        let path = store.layout.components(pipeline: "/work/p.yaml")
+        try await store.rememberComponents(["a": components("1"), "b": components("2")], pipeline: "/work/p.yaml")
+        try await store.rememberComponents(["b": components("3")], pipeline: "/work/p.yaml")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: path))
+        try whole.dropLast(5).write(to: URL(fileURLWithPath: path))
+        let inode = FileStat.of(path)?.inode
+        #expect(await store.previousComponents(pipeline: "/work/p.yaml") == ["a": components("1"), "b": components("2")])
+
+        try await store.rememberComponents(["c": components("4")], pipeline: "/work/p.yaml")
+        #expect(FileStat.of(path)?.inode != inode)
+        #expect(await store.previousComponents(pipeline: "/work/p.yaml") == [
+            "a": components("1"), "b": components("2"), "c": components("4"),
+        ])
+    }
+
+    @Test func theMemoryIsRewrittenWhenLessThanHalfOfItIsCurrent() async throws {
+        let store = try temporaryStore()
+        let path = store.layout.components(pipeline: "/work/p.yaml")
+        var all = Dictionary(uniqueKeysWithValues: (0..<50).map { ("op\($0)", components("\($0)")) })
+        try await store.rememberComponents(all, pipeline: "/work/p.yaml")
+        let first = try #require(FileStat.of(path))
+        var appends = 0
+        var rewrites = 0
+        var largest: Int64 = 0
+        for round in 1...6 {
+            // Each round changes 20 of the 50 operations.
+            for index in 0..<20 { all["op\((round * 20 + index) % 50)"] = components("\(round)-\(index)") }
+            let before = try #require(FileStat.of(path))
+            try await store.rememberComponents(all, pipeline: "/work/p.yaml")
+            #expect(await store.previousComponents(pipeline: "/work/p.yaml") == all)
+            let after = try #require(FileStat.of(path))
+            if after.inode == before.inode { appends += 1 } else { rewrites += 1 }
+            largest = max(largest, after.size)
+        }
+        #expect(appends >= 2 && rewrites >= 2)
+        #expect(largest < 2 * first.size)
+    }
+
+    @Test func aMemoryOfTheFirstVersionCountsAsNone() async throws {
+        let store = try temporaryStore()
+        let path = store.layout.components(pipeline: "/work/p.yaml")
+        try await store.rememberComponents(["a": components("1")], pipeline: "/work/p.yaml")
+        var data = try Data(contentsOf: URL(fileURLWithPath: path))
+        data[4] = 1
+        try data.write(to: URL(fileURLWithPath: path))
+        #expect(await store.previousComponents(pipeline: "/work/p.yaml").isEmpty)
+    }
+
     @Test func theRunLogKeepsTheLatestFifty() async throws {
         let store = try temporaryStore()
         for index in 0..<52 {

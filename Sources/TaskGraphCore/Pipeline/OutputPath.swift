@@ -5,12 +5,11 @@ enum OutputPath {
     static func isContained(_ path: String) -> Bool {
         guard !path.isEmpty, !path.hasPrefix("/"), !path.hasPrefix("~"), !path.hasSuffix("/") else { return false }
         var depth = 0
-        for component in path.split(separator: "/") {
-            switch component {
-            case ".": continue
-            case "..": depth -= 1
-            default: depth += 1
-            }
+        let dot = UInt8(ascii: ".")
+        for component in path.utf8.split(separator: UInt8(ascii: "/")) {
+            let isDots = component.count <= 2 && component.allSatisfy { $0 == dot }
+            if isDots, component.count == 1 { continue }
+            depth += isDots ? -1 : 1
             if depth < 0 { return false }
         }
         return depth > 0

@@ -21,7 +21,10 @@ enum PipelineText {
                     + "(convert it, e.g. with 'iconv -f \(encoding.name) -t UTF-8')",
                 at: SourceLocation(file: file, line: 1, column: 1))])
         }
-        if let text = String(validating: bytes, as: UTF8.self), !text.utf8.contains(0) {
+        let hasNUL = bytes.withUnsafeBytes { buffer in
+            buffer.baseAddress.map { memchr($0, 0, buffer.count) != nil } ?? false
+        }
+        if !hasNUL, let text = String(validating: bytes, as: UTF8.self) {
             return text
         }
         throw .invalid([firstProblem(in: bytes, file: file)])

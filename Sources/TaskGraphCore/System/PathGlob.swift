@@ -11,7 +11,7 @@ import Foundation
 package enum PathGlob {
     /// Whether `pattern` has a wildcard, so that matching nothing is not an error.
     package static func isPattern(_ pattern: String) -> Bool {
-        pattern.contains { "*?[".contains($0) }
+        pattern.utf8.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "[") }
     }
 
     /// The regular files (or links to them) that `pattern` matches, written as the pattern is:

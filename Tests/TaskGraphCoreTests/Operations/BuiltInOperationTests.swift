@@ -93,5 +93,8 @@ import OperationTestSupport
         #expect(!OutputPath.isContained("/etc/passwd"))
         #expect(!OutputPath.isContained("."))
         #expect(!OutputPath.isContained(""))
+        #expect(OutputPath.isContained("./a//b.txt"))
+        #expect(OutputPath.isContained("...") && OutputPath.isContained("..x/y"))
+        #expect(!OutputPath.isContained("a/./.."))
     }
 }
