@@ -36,6 +36,8 @@ package struct StoreLayout: Sendable {
     package var removals: String { base + "/removals" }
     /// Up-to-date snapshots, one per invocation.
     package var snapshots: String { base + "/snapshots" }
+    /// Planned pipelines, one per invocation.
+    package var plans: String { base + "/plans" }
 
     /// The blob holding the content `digest` names.
     package func blob(_ digest: ContentDigest) -> String { Self.fannedOut(blobs, digest.hex) }
@@ -51,6 +53,9 @@ package struct StoreLayout: Sendable {
 
     /// The up-to-date snapshot of the invocation `invocation`.
     package func snapshot(_ invocation: ContentDigest) -> String { snapshots + "/" + invocation.hex }
+
+    /// The plan kept for the invocation `invocation`.
+    package func plan(_ invocation: ContentDigest) -> String { plans + "/" + invocation.hex }
 
     /// Whether `name` is the name of a blob or record: exactly 64 lowercase hexadecimal digits.
     /// Temporary files and anything else never are.

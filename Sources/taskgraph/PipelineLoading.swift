@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import TaskGraphCore
 import TaskGraphImaging
 import TaskGraphNetwork
@@ -7,10 +8,14 @@ import TaskGraphReporting
 
 /// Loading pipelines off the cooperative pool and printing their diagnostics.
 enum PipelineLoading {
-    /// Loads `file`, printing warnings; on errors prints them with a verdict and exits 2.
-    static func load(_ file: String, options: PipelineOptions) async throws -> Pipeline {
+    /// Loads `file` (from `bytes`, its contents, when they were read already), printing
+    /// warnings; on errors prints them with a verdict and exits 2.
+    static func load(_ file: String, bytes: Data? = nil, options: PipelineOptions) async throws -> Pipeline {
         do {
-            let pipeline = try await BlockingIO.run { try Pipeline.load(file: file, options: options) }
+            let pipeline = try await BlockingIO.run {
+                try bytes.map { try Pipeline.load(bytes: $0, file: file, options: options) }
+                    ?? Pipeline.load(file: file, options: options)
+            }
             printDiagnostics(pipeline.warnings)
             return pipeline
         } catch let error as PipelineError {

@@ -75,7 +75,12 @@ struct RunCommand: AsyncParsableCommand {
         let upToDate = UpToDateRun(self)
         let start = await upToDate?.start()
         if upToDate != nil, start == nil { return }
-        let loaded = try await PipelineLoading.load(file, options: try pipeline.pipelineOptions())
+        let pipelineOptions = try pipeline.pipelineOptions()
+        let loaded = if let upToDate {
+            try await upToDate.loadPipeline(file, options: pipelineOptions)
+        } else {
+            try await PipelineLoading.load(file, options: pipelineOptions)
+        }
         let graph: ExecutionGraph
         do {
             graph = only.isEmpty ? loaded.graph : try loaded.graph.restricted(to: only)

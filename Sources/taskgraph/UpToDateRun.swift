@@ -73,6 +73,22 @@ struct UpToDateRun {
         return nil
     }
 
+    /// Loads the pipeline `file` as `PipelineLoading.load` does, from the plan kept for this
+    /// command when the file's bytes and this executable are the same as when it was kept
+    /// (docs/cache.md, "Plans"); keeps the plan of a file loaded in full.
+    func loadPipeline(_ file: String, options: PipelineOptions) async throws -> Pipeline {
+        let executable = watched[1]
+        let read = try? await BlockingIO.run { () throws -> (bytes: Data, key: ContentDigest?) in
+            let bytes = try FileIO.read(file)
+            return (bytes, ContentStore.planKey(pipeline: bytes, executable: executable))
+        }
+        guard let read, let key = read.key else { return try await PipelineLoading.load(file, options: options) }
+        if let plan = await store.plan(invocation: invocation, key: key, registry: options.registry) { return plan }
+        let pipeline = try await PipelineLoading.load(file, bytes: read.bytes, options: options)
+        await store.rememberPlan(pipeline, invocation: invocation, key: key)
+        return pipeline
+    }
+
     /// Before the engine starts: when the run uses this store (not one its pipeline names),
     /// notes every file digest it uses from now on and returns what the run can start from
     /// (`KnownResults`; nil when there is none or something it rests on besides the

@@ -74,6 +74,37 @@ import Testing
         #expect(lines(of: "out.txt", in: directory) == ["two"])
     }
 
+    /// The plans the store keeps, by file name.
+    private func plans(in directory: URL) -> [String: Data] {
+        let plans = directory.appendingPathComponent("cache/v1/plans")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: plans.path)) ?? []
+        return Dictionary(uniqueKeysWithValues: names.map { ($0, (try? Data(contentsOf: plans.appendingPathComponent($0))) ?? Data()) })
+    }
+
+    @Test func anEditedPipelineFileIsPlannedAgainAndADamagedPlanIsReplaced() async throws {
+        let directory = try await settledCopy()
+        let kept = plans(in: directory)
+        #expect(kept.count == 1 && kept.values.allSatisfy { $0.starts(with: Array("TGPL".utf8)) })
+
+        // Same length, same operations: only a command changed.
+        let file = directory.appendingPathComponent("copy.yaml")
+        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "cat in.txt", with: "rev in.txt")
+        try edited.write(to: file, atomically: false, encoding: .utf8)
+        let changed = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(changed.stderr.contains("ok        copy"), "\(changed.stderr)")
+        #expect(lines(of: "out.txt", in: directory) == ["eno"])
+        #expect(plans(in: directory).count == 1 && plans(in: directory) != kept)
+
+        for name in plans(in: directory).keys {
+            try Data("TGPL garbage".utf8).write(to: directory.appendingPathComponent("cache/v1/plans/" + name))
+        }
+        try write("two\n", to: "in.txt", in: directory)
+        let afterDamage = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(afterDamage.stderr.contains("ok        copy"), "\(afterDamage.stderr)")
+        #expect(lines(of: "out.txt", in: directory) == ["owt"])
+        #expect(plans(in: directory).values.allSatisfy { $0.count > 100 })
+    }
+
     @Test func aBlobRemovedByVerifyOrAClearedStoreTakesTheFullRun() async throws {
         let directory = try await settledCopy()
         // A collection that removes nothing leaves the snapshot standing.

@@ -22,6 +22,20 @@ public struct ExecutionGraph: Sendable {
         /// Where the operation is declared, when it comes from a pipeline file.
         public var location: SourceLocation?
 
+        /// A node with every field given (a plan read back from a cache).
+        package init(
+            id: String, type: String, action: any TaskAction, dependencies: [Int], settings: NodeSettings,
+            setup: OperationSetup?, location: SourceLocation?
+        ) {
+            self.id = id
+            self.type = type
+            self.action = action
+            self.dependencies = dependencies
+            self.settings = settings
+            self.setup = setup
+            self.location = location
+        }
+
         /// The dependency chosen explicitly as input, by id.
         public var preferredInputID: String? { setup?.preferredInput }
         /// The checked parameters, when the node comes from a pipeline file (else none).
@@ -44,7 +58,7 @@ public struct ExecutionGraph: Sendable {
     public init() {}
 
     /// A graph of `nodes`, whose dependencies may point forward: the planner checks cycles first.
-    init(planned nodes: [Node]) {
+    package init(planned nodes: [Node]) {
         self.nodes = nodes
         indexByID = nil
     }

@@ -19,6 +19,21 @@ public struct Pipeline: Sendable {
     /// `store:` as an absolute path, if the file sets it.
     public let store: String?
 
+    /// A pipeline with every field given (a plan read back from a cache).
+    package init(
+        file: String, name: String, graph: ExecutionGraph, outputDirectory: String, pools: [String: Int],
+        warnings: [Diagnostic], executor: String?, store: String?
+    ) {
+        self.file = file
+        self.name = name
+        self.graph = graph
+        self.outputDirectory = outputDirectory
+        self.pools = pools
+        self.warnings = warnings
+        self.executor = executor
+        self.store = store
+    }
+
     /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
     /// dedicated thread (`BlockingIO.run`) in async code.
     /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
