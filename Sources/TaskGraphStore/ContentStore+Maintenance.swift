@@ -64,6 +64,7 @@ extension ContentStore {
             let report = GarbageCollectionReport(
                 scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,
                 recordsRemoved: removed.records, blobsRemoved: removed.blobs, temporariesRemoved: removed.strays,
+                outdatedRemoved: removed.outdated,
                 recordsLeft: scan.records.count - removed.records, blobsLeft: scan.blobs.count - removed.blobs)
             if FileStat.of(layout.base) != nil {
                 try StoreUsage(bytes: report.sizeAfter, measured: now).write(layout)

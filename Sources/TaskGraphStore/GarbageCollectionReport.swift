@@ -13,6 +13,8 @@ public struct GarbageCollectionReport: Hashable, Sendable {
     public var blobsRemoved: Int
     /// Leftovers of interrupted writes removed.
     public var temporariesRemoved: Int
+    /// Snapshots too old to be trusted and plans not written for a week, removed.
+    public var outdatedRemoved: Int
     /// Records left.
     public var recordsLeft: Int
     /// Blobs left.
@@ -21,7 +23,7 @@ public struct GarbageCollectionReport: Hashable, Sendable {
     /// Creates a report.
     public init(
         scanned: Bool, sizeBefore: Int64, sizeAfter: Int64, recordsRemoved: Int = 0, blobsRemoved: Int = 0,
-        temporariesRemoved: Int = 0, recordsLeft: Int = 0, blobsLeft: Int = 0
+        temporariesRemoved: Int = 0, outdatedRemoved: Int = 0, recordsLeft: Int = 0, blobsLeft: Int = 0
     ) {
         self.scanned = scanned
         self.sizeBefore = sizeBefore
@@ -29,6 +31,7 @@ public struct GarbageCollectionReport: Hashable, Sendable {
         self.recordsRemoved = recordsRemoved
         self.blobsRemoved = blobsRemoved
         self.temporariesRemoved = temporariesRemoved
+        self.outdatedRemoved = outdatedRemoved
         self.recordsLeft = recordsLeft
         self.blobsLeft = blobsLeft
     }

@@ -21,17 +21,27 @@ struct GarbageCollector {
         var records: [StoreEntry] = []
         var blobs: [StoreEntry] = []
         var strays: [ListedFile] = []
+        /// Snapshots too old to be trusted, plans not written again for `planLifetime`.
+        var outdated: [ListedFile] = []
     }
 
+    /// A plan not written again for this long goes (a week): the command has not run on an
+    /// edited pipeline file since, and may not run again.
+    static let planLifetime: Double = 7 * 86_400
+
     /// What to remove from the store `scan` found (taken with its records read): leftovers,
-    /// damaged records, records naming a missing blob or older than `maxAge`, blobs no record
+    /// snapshots too old to be trusted, plans not written for `planLifetime`, damaged records, records naming a missing blob or older than `maxAge`, blobs no record
     /// names, then the least recently used records and their blobs until the size is at most
     /// the target.
     func plan(_ scan: StoreScan) -> Plan {
         var plan = Plan()
         var size = scan.totalBytes
         plan.strays = scan.strays.filter { isOld($0.modified) && $0.isRegular }
-        size -= plan.strays.reduce(0) { $0 + $1.size }
+        plan.outdated = scan.snapshotsAndPlans.filter { file in
+            let lifetime = file.directory.hasSuffix("/plans") ? Self.planLifetime : Double(UpToDateSnapshot.trustedFor) / 1e9
+            return now - file.modified >= lifetime && file.isRegular
+        }
+        size -= (plan.strays + plan.outdated).reduce(0) { $0 + $1.size }
         // How many kept records name each blob (by its position in `scan.blobs`).
         var references = [Int32](repeating: 0, count: scan.blobs.count)
         var kept: [(modified: Double, record: Int)] = []
@@ -73,12 +83,17 @@ struct GarbageCollector {
 
     /// Removes what `plan` names (found by `scan`), records first. A blob marked recent since
     /// the scan (a run stored it again) is kept.
-    /// - Returns: how many records, blobs and leftovers were removed and the bytes freed.
-    func execute(_ plan: Plan, _ scan: StoreScan) -> (records: Int, blobs: Int, strays: Int, bytes: Int64) {
+    /// - Returns: how many records, blobs, leftovers, and snapshots and plans were removed, and
+    ///   the bytes freed.
+    func execute(_ plan: Plan, _ scan: StoreScan) -> (records: Int, blobs: Int, strays: Int, outdated: Int, bytes: Int64) {
         let records = ParallelRemoval.remove(plan.records, in: scan.directories)
         let blobs = ParallelRemoval.remove(plan.blobs, in: scan.directories, unlessModifiedAfter: now - grace)
         let strays = ParallelRemoval.remove(plan.strays)
-        return (records.count, blobs.count, strays.count, records.bytes + blobs.bytes + strays.bytes)
+        let outdated = ParallelRemoval.remove(plan.outdated)
+        return (
+            records.count, blobs.count, strays.count, outdated.count,
+            records.bytes + blobs.bytes + strays.bytes + outdated.bytes
+        )
     }
 
     private func isOld(_ modified: Double) -> Bool { now - modified >= grace }

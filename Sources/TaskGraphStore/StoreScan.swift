@@ -24,6 +24,8 @@ struct StoreScan: Sendable {
     var blobs: [StoreEntry] = []
     /// Temporary files, and anything among the blobs and records that is not named as one.
     var strays: [ListedFile] = []
+    /// Up-to-date snapshots and plans, one of each per command at most.
+    var snapshotsAndPlans: [ListedFile] = []
     /// The bytes of the store's other files (stat cache, run log, components); the size note
     /// `usage` is not counted.
     var otherBytes: Int64 = 0
@@ -31,7 +33,7 @@ struct StoreScan: Sendable {
     /// The bytes of every file found.
     var totalBytes: Int64 {
         records.reduce(0) { $0 + $1.entry.size } + blobs.reduce(0) { $0 + $1.size }
-            + strays.reduce(0) { $0 + $1.size } + otherBytes
+            + (strays + snapshotsAndPlans).reduce(0) { $0 + $1.size } + otherBytes
     }
 
     /// The path of `entry`.
@@ -67,6 +69,7 @@ struct StoreScan: Sendable {
             scan.strays += part.strays
         }
         scan.strays += DirectoryListing.files(in: layout.temporary)
+        scan.snapshotsAndPlans = DirectoryListing.files(in: layout.snapshots) + DirectoryListing.files(in: layout.plans)
         scan.otherBytes = DirectoryListing.files(in: layout.pipelines).reduce(0) { $0 + $1.size }
         for path in [layout.statCache, layout.runLog] { scan.otherBytes += FileStat.of(path)?.size ?? 0 }
         return scan

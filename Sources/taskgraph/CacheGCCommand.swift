@@ -47,13 +47,16 @@ struct CacheGCCommand: AsyncParsableCommand {
         }
     }
 
-    /// `removed 2 records, 3 blobs and 1 temporary file: 12.0 kB -> 4.0 kB`.
+    /// `removed 2 records, 3 blobs and 1 temporary file: 12.0 kB -> 4.0 kB`, naming outdated
+    /// snapshots and plans too when there were any.
     static func render(_ report: GarbageCollectionReport) -> String {
-        let removed = [
+        var removed = [
             CacheCommand.plural(report.recordsRemoved, "record"), CacheCommand.plural(report.blobsRemoved, "blob"),
             CacheCommand.plural(report.temporariesRemoved, "temporary file"),
         ]
-        return "removed \(removed[0]), \(removed[1]) and \(removed[2]): "
+        let outdated = report.outdatedRemoved
+        if outdated > 0 { removed.append("\(outdated) outdated snapshot\(outdated == 1 ? "" : "s") or plan\(outdated == 1 ? "" : "s")") }
+        return "removed \(removed.dropLast().joined(separator: ", ")) and \(removed.last!): "
             + "\(ByteCountText.format(report.sizeBefore)) -> \(ByteCountText.format(report.sizeAfter))\n"
     }
 

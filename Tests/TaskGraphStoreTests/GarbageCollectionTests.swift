@@ -149,4 +149,23 @@ import TaskGraphCore
         #expect(await store.status().size == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.root) == [])
     }
+    @Test func snapshotsPastTheirHourAndPlansUnwrittenForAWeekGoAndCountInTheSize() async throws {
+        let (store, _) = try await filledStore(2)
+        let base = store.root + "/v1"
+        for directory in ["snapshots", "plans"] {
+            try FileManager.default.createDirectory(atPath: base + "/" + directory, withIntermediateDirectories: true)
+            for name in ["old", "new"] { try writeFile(String(repeating: "x", count: 500), to: base + "/\(directory)/\(name)") }
+        }
+        backdate(base + "/snapshots/old", by: 3_700)
+        backdate(base + "/plans/old", by: 8 * 86_400)
+        backdate(base + "/plans/new", by: 6 * 86_400)
+        let before = await store.status().size
+        let report = try await store.collectGarbage(maxSize: nil, maxAge: nil)
+        #expect(report.outdatedRemoved == 2 && report.recordsRemoved == 0)
+        #expect(report.sizeBefore == before && report.sizeAfter == before - 1_000)
+        let left = ["snapshots/old", "snapshots/new", "plans/old", "plans/new"].map {
+            FileManager.default.fileExists(atPath: base + "/" + $0)
+        }
+        #expect(left == [false, true, false, true])
+    }
 }
