@@ -12,14 +12,19 @@ extension ContentStore {
     }
 
     /// `previousComponents(pipeline:)` as a lookup that decodes an id's components only when
-    /// asked for them. What it read is what `rememberComponents` later compares with.
-    public func rememberedComponents(pipeline: String) async -> @Sendable (String) -> KeyComponents? {
+    /// asked for them. The memory is read on a blocking thread from now on, while the run
+    /// starts; the lookup waits for it. What it read is what `rememberComponents` later
+    /// compares with.
+    public func rememberedComponents(pipeline: String) -> @Sendable (String) async -> KeyComponents? {
         let path = layout.components(pipeline: pipeline)
         let layout = layout
-        let data: Data? = (try? await BlockingIO.run { try StoreIO.read(path, layout) }) ?? nil
-        guard let loaded = data.flatMap({ ComponentMemory.load($0, pipeline: pipeline) }) else { return { _ in nil } }
-        memoriesRead.withLock { $0[path] = loaded }
-        return { loaded.components(of: $0) }
+        let reading = Task {
+            (try? await BlockingIO.run { () throws -> ComponentMemory.Loaded? in
+                try StoreIO.read(path, layout).flatMap { ComponentMemory.load($0, pipeline: pipeline) }
+            }) ?? nil
+        }
+        memoriesRead.withLock { $0[path] = reading }
+        return { id in await reading.value?.components(of: id) }
     }
 
     /// Remembers `components` (by operation id) for the pipeline file at `pipeline`, merged into
@@ -30,7 +35,7 @@ extension ContentStore {
     public func rememberComponents(_ components: [String: KeyComponents], pipeline: String) async throws {
         let path = layout.components(pipeline: pipeline)
         let layout = layout
-        let read = memoriesRead.withLock { $0.removeValue(forKey: path) }
+        let read = await memoriesRead.withLock { $0.removeValue(forKey: path) }?.value
         try await BlockingIO.run {
             if let read {
                 guard let update = ComponentMemory.update(components, over: read, pipeline: pipeline) else { return }

@@ -34,24 +34,11 @@ extension ContentStore {
         previous: UpToDateSnapshot? = nil, reused: [String] = []
     ) async -> Bool {
         guard baseline.isSettled, let observations = statCache.observations, observations.isComplete else { return false }
-        var files: [String: UpToDateSnapshot.Entry] = [:]
         var taken = wallClockNanoseconds()
-        if let previous, !reused.isEmpty {
-            for entry in previous.entries(of: Set(reused.flatMap { previous.operationEntries[$0]?.files ?? [] })) {
-                files[entry.path] = entry
-            }
-            taken = min(taken, previous.taken)
-        }
-        for (path, observed) in observations.files {
-            let entry = UpToDateSnapshot.Entry(path: path, stat: observed.stat, digest: observed.digest)
-            // A file an operation was reused for, changed since (by another that ran).
-            if let earlier = files.updateValue(entry, forKey: path), earlier.stat != entry.stat { return false }
-        }
-        for (path, stat) in baseline.files { files[path] = UpToDateSnapshot.Entry(path: path, stat: stat) }
-        guard operations.values.allSatisfy({ $0.files.allSatisfy { files[$0] != nil } }) else { return false }
-        let snapshot = UpToDateSnapshot(
-            operations: operations.count, taken: taken,
-            files: files.values.sorted { $0.path < $1.path }, operationEntries: operations)
+        if let previous, !reused.isEmpty { taken = min(taken, previous.taken) }
+        guard let snapshot = UpToDateSnapshot.after(
+            operations, observed: observations.files, baseline: baseline, previous: previous, reused: reused, taken: taken)
+        else { return false }
         let path = layout.snapshot(invocation)
         let layout = layout
         return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil
@@ -77,9 +64,9 @@ extension ContentStore {
     /// store's own state (a record may have been removed): then every operation is looked up.
     public func knownResults(from snapshot: UpToDateSnapshot, changed: Set<String>, watched: [String]) -> KnownResults? {
         guard snapshot.hasUnchanged(watched + [layout.records, layout.removals], changed: changed) else { return nil }
-        let entries = Dictionary(uniqueKeysWithValues: snapshot.files.map { ($0.path, $0) })
+        let files = snapshot.files
         return KnownResults(entries: snapshot.operationEntries, changedAtStart: changed) { path in
-            entries[path]?.isCurrent() ?? false
+            UpToDateSnapshot.index(of: path, in: files).map { files[$0].isCurrent() } ?? false
         }
     }
 

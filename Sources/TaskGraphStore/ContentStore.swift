@@ -17,9 +17,9 @@ public final class ContentStore: ResultStore {
     let registry: ResultRegistry
     /// Remembered file digests.
     let statCache: StatCache
-    /// The components memories `rememberedComponents` read, by path, until `rememberComponents`
+    /// The components memories `rememberedComponents` reads, by path, until `rememberComponents`
     /// compares with them.
-    let memoriesRead = Locked<[String: ComponentMemory.Loaded]>([:])
+    let memoriesRead = Locked<[String: Task<ComponentMemory.Loaded?, Never>]>([:])
     /// Bytes this process added to the store since its last `evictIfNeeded`.
     let bytesAdded = Locked<Int64>(0)
 

@@ -43,6 +43,29 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     /// Each operation's result and the files it rested on, by id: what a run after a change
     /// starts from (`KnownResults`).
     public let operationEntries: [String: KnownResults.Entry]
+    /// Each operation's files as indices into `files`, by id.
+    let fileIndices: [String: [Int32]]
+
+    /// A snapshot of `files` (sorted by path) and `operationEntries`, whose files are found
+    /// among `files` by path (one missing is left out).
+    init(operations: Int, taken: Int64, files: [Entry], operationEntries: [String: KnownResults.Entry]) {
+        let index = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1.path, Int32($0)) })
+        self.init(
+            operations: operations, taken: taken, files: files, operationEntries: operationEntries,
+            fileIndices: operationEntries.mapValues { $0.files.compactMap { index[$0] } })
+    }
+
+    /// A snapshot with every field given.
+    init(
+        operations: Int, taken: Int64, files: [Entry], operationEntries: [String: KnownResults.Entry],
+        fileIndices: [String: [Int32]]
+    ) {
+        self.operations = operations
+        self.taken = taken
+        self.files = files
+        self.operationEntries = operationEntries
+        self.fileIndices = fileIndices
+    }
 
     /// A snapshot is trusted this long after it was taken: the hits it stands for leave the
     /// records' use times alone, which are kept exact to `ContentStore.useResolution`.
@@ -119,7 +142,6 @@ public struct UpToDateSnapshot: Sendable, Equatable {
             writer.append(stat.device)
             if let digest = entry.digest { writer.append(digest: digest) }
         }
-        let index = Dictionary(uniqueKeysWithValues: files.enumerated().map { ($1.path, UInt32($0)) })
         writer.append(count: operationEntries.count)
         for (id, entry) in operationEntries.sorted(by: { $0.key < $1.key }) {
             writer.append(string: id)
@@ -131,9 +153,9 @@ public struct UpToDateSnapshot: Sendable, Equatable {
             } else {
                 writer.append(UInt8(0))
             }
-            let paths = entry.files.compactMap { index[$0] }
-            writer.append(count: paths.count)
-            for path in paths { writer.append(path) }
+            let indices = fileIndices[id] ?? []
+            writer.append(count: indices.count)
+            for index in indices { writer.append(UInt32(index)) }
         }
         return writer.data
     }
@@ -163,22 +185,32 @@ public struct UpToDateSnapshot: Sendable, Equatable {
                 }
                 let operationCount = try reader.count(minimumItemSize: 45)
                 var operationEntries: [String: KnownResults.Entry] = [:]
+                var fileIndices: [String: [Int32]] = [:]
                 operationEntries.reserveCapacity(operationCount)
+                fileIndices.reserveCapacity(operationCount)
                 for _ in 0..<operationCount {
                     let id = try reader.string()
                     let digest = try reader.digest()
                     let stored = try reader.uint8() == 1
                         ? StoredResult(digest: digest, resultKind: try reader.string(), summary: try reader.string()) : nil
+                    let count = try reader.count(minimumItemSize: 4)
                     var paths: [String] = []
-                    for _ in 0..<(try reader.count(minimumItemSize: 4)) {
+                    var indices: [Int32] = []
+                    paths.reserveCapacity(count)
+                    indices.reserveCapacity(count)
+                    for _ in 0..<count {
                         let index = Int(try reader.uint32())
                         guard index < files.count else { throw ByteReader.Malformed() }
                         paths.append(files[index].path)
+                        indices.append(Int32(index))
                     }
                     operationEntries[id] = KnownResults.Entry(digest: digest, stored: stored, files: paths)
+                    fileIndices[id] = indices
                 }
                 try reader.finish()
-                return UpToDateSnapshot(operations: operations, taken: taken, files: files, operationEntries: operationEntries)
+                return UpToDateSnapshot(
+                    operations: operations, taken: taken, files: files, operationEntries: operationEntries,
+                    fileIndices: fileIndices)
             } catch {
                 return nil
             }

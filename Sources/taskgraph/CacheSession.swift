@@ -37,7 +37,7 @@ struct CacheSession {
         reuse: Bool, forcing: RunCache.Forcing, remote: (any RemoteExecutor)? = nil, known: KnownResults? = nil
     ) async -> RunCache {
         RunCache(
-            store: store, previousComponents: await store.rememberedComponents(pipeline: pipeline), reuse: reuse,
+            store: store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
             forcing: forcing, displayDirectory: currentDirectory, remote: remote, known: known)
     }
 

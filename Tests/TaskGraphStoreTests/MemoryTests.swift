@@ -35,10 +35,10 @@ import TaskGraphCore
     @Test func aLookupDecodesWhatWasRememberedAndAnUnchangedMemoryIsNotRewritten() async throws {
         let store = try temporaryStore()
         try await store.rememberComponents(["a": components("1"), "b": components("2")], pipeline: "/work/p.yaml")
-        let lookup = await store.rememberedComponents(pipeline: "/work/p.yaml")
-        #expect(lookup("a") == components("1"))
-        #expect(lookup("b") == components("2"))
-        #expect(lookup("c") == nil)
+        let lookup = store.rememberedComponents(pipeline: "/work/p.yaml")
+        #expect(await lookup("a") == components("1"))
+        #expect(await lookup("b") == components("2"))
+        #expect(await lookup("c") == nil)
         #expect(await store.rememberedComponents(pipeline: "/work/other.yaml")("a") == nil)
 
         let path = store.layout.components(pipeline: "/work/p.yaml")

@@ -76,4 +76,40 @@ import TaskGraphCore
         backdate(path, by: 60)
         #expect(UpToDateSnapshot.baseline(of: [path, "/no/such/file"]).isSettled)
     }
+    @Test func theNextSnapshotKeepsTheReusedOperationsFilesAndMergesWhatTheRunSawInPathOrder() throws {
+        let stat = { (size: Int64) in FileStat(size: size, modified: 2, changed: 3, inode: 4, device: 5) }
+        let digest = ContentDigest.sha256(of: Data())
+        let entry = { (files: [String]) in KnownResults.Entry(digest: digest, stored: nil, files: files) }
+        let previous = try #require(UpToDateSnapshot.decode(UpToDateSnapshot(
+            operations: 3, taken: 7,
+            files: ["/a", "/b", "/c", "/d", "/old"].map { UpToDateSnapshot.Entry(path: $0, stat: stat(1)) },
+            operationEntries: ["x": entry(["/a", "/b"]), "y": entry(["/c", "/old"]), "z": entry(["/d"])]
+        ).encoded()))
+        let operations = ["x": previous.operationEntries["x"]!, "y": entry(["/c", "/e"]), "z": previous.operationEntries["z"]!]
+        let observed: [String: FileObservations.Observed] = [
+            "/c": .init(stat: stat(2)), "/e": .init(stat: stat(3), digest: digest), "/b": .init(stat: stat(1)),
+        ]
+        let baseline = UpToDateSnapshot.Baseline(files: ["/p": stat(4), "/absent": nil], isSettled: true)
+        let next = try #require(UpToDateSnapshot.after(
+            operations, observed: observed, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7))
+        #expect(next.files == [
+            .init(path: "/a", stat: stat(1)), .init(path: "/absent"), .init(path: "/b", stat: stat(1)),
+            .init(path: "/c", stat: stat(2)), .init(path: "/d", stat: stat(1)), .init(path: "/e", stat: stat(3), digest: digest),
+            .init(path: "/p", stat: stat(4)),
+        ])
+        // The same as a snapshot whose operations' files are found by path.
+        #expect(next == UpToDateSnapshot(operations: 3, taken: 7, files: next.files, operationEntries: operations))
+        #expect(UpToDateSnapshot.decode(next.encoded()) == next)
+
+        // A file a reused operation rested on, seen with another `stat`; an operation's file
+        // found nowhere.
+        var rewritten = observed
+        rewritten["/a"] = .init(stat: stat(9))
+        #expect(UpToDateSnapshot.after(
+            operations, observed: rewritten, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7) == nil)
+        var unknown = operations
+        unknown["w"] = entry(["/nowhere"])
+        #expect(UpToDateSnapshot.after(
+            unknown, observed: observed, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7) == nil)
+    }
 }

@@ -51,7 +51,8 @@ extension RunCache {
             return .failed(error)
         }
         update(node) { $0.files = digester.paths + cacheable.outputFiles }
-        let change = previousComponents(of: id).flatMap { KeyChange.between($0, components) }
+        let previous = await previousComponents(of: id)
+        let change = previous.flatMap { KeyChange.between($0, components) }
         let cause = cause(of: change, id: id, in: plan, dependenciesOf: node)
         update(node) { memo in
             memo.components = components
@@ -75,7 +76,7 @@ extension RunCache {
             let stored = StoredResult(digest: record.result, resultKind: record.resultKind, summary: record.summary)
             return .hit(stored, record, unverified: unverified, key: key)
         }
-        decide(node, missDecision(change: change, hasPrevious: previousComponents(of: id) != nil, cause: cause, in: plan, node: node))
+        decide(node, missDecision(change: change, hasPrevious: previous != nil, cause: cause, in: plan, node: node))
         return .run(key: key)
     }
 

@@ -26,7 +26,7 @@ public final class RunCache: Sendable {
     /// What the last run of the same command left, when this run starts from it.
     let known: KnownResults?
     private let forcing: Forcing
-    private let previous: @Sendable (String) -> KeyComponents?
+    private let previous: @Sendable (String) async -> KeyComponents?
     private let state = Locked(State())
 
     private struct State: ~Copyable {
@@ -37,7 +37,8 @@ public final class RunCache: Sendable {
     /// Prepares a run against `store`.
     /// - Parameters:
     ///   - previousComponents: an operation id's key components in the last run of the same
-    ///     pipeline, to explain what changed (asked only for the operations looked up).
+    ///     pipeline, to explain what changed (asked only for the operations looked up; it may
+    ///     wait until they are read).
     ///   - reuse: `false` runs everything (and records it).
     ///   - forcing: operations that run whatever is stored.
     ///   - displayDirectory: paths in explanations are shown relative to it (e.g. the current
@@ -46,7 +47,7 @@ public final class RunCache: Sendable {
     ///   - known: what the last run of the same command left (`KnownResults`): nodes it shows
     ///     unchanged are reused without a key or a record.
     public init(
-        store: any ResultStore, previousComponents: @escaping @Sendable (String) -> KeyComponents? = { _ in nil },
+        store: any ResultStore, previousComponents: @escaping @Sendable (String) async -> KeyComponents? = { _ in nil },
         reuse: Bool = true,
         forcing: Forcing = .none, displayDirectory: String? = nil, remote: (any RemoteExecutor)? = nil,
         known: KnownResults? = nil
@@ -113,6 +114,19 @@ public final class RunCache: Sendable {
         state.withLock { state in state.memos.compactMap { $0.reusedFromKnown ? $0.id : nil } }
     }
 
+    /// The nodes of `plan` that will likely run, when the run starts from `known`: those it has
+    /// no result for, whose files had changed at the start, or that are forced. The engine
+    /// starts them before the others that are ready, whose reuse is bookkeeping; nil when there
+    /// is no telling (no `known`).
+    func likelyToRun(in plan: RunPlan) -> [Bool]? {
+        guard reuse, let known else { return nil }
+        let forced = state.withLock { $0.forced }
+        return (0..<plan.count).map { node in
+            guard let entry = known.entries[plan.id(of: node)], entry.stored != nil else { return true }
+            return (node < forced.count && forced[node]) || entry.files.contains { known.changedAtStart.contains($0) }
+        }
+    }
+
     /// Sizes the per-node records for `plan` and marks the forced nodes.
     func begin(_ plan: RunPlan) {
         var forced = [Bool](repeating: false, count: plan.count)
@@ -166,8 +180,8 @@ public final class RunCache: Sendable {
     }
 
     /// The components `id` had in the last run, if any.
-    func previousComponents(of id: String) -> KeyComponents? {
-        previous(id)
+    func previousComponents(of id: String) async -> KeyComponents? {
+        await previous(id)
     }
 }
 
