@@ -114,19 +114,6 @@ public final class RunCache: Sendable {
         state.withLock { state in state.memos.compactMap { $0.reusedFromKnown ? $0.id : nil } }
     }
 
-    /// The nodes of `plan` that will likely run, when the run starts from `known`: those it has
-    /// no result for, whose files had changed at the start, or that are forced. The engine
-    /// starts them before the others that are ready, whose reuse is bookkeeping; nil when there
-    /// is no telling (no `known`).
-    func likelyToRun(in plan: RunPlan) -> [Bool]? {
-        guard reuse, let known else { return nil }
-        let forced = state.withLock { $0.forced }
-        return (0..<plan.count).map { node in
-            guard let entry = known.entries[plan.id(of: node)], entry.stored != nil else { return true }
-            return (node < forced.count && forced[node]) || entry.files.contains { known.changedAtStart.contains($0) }
-        }
-    }
-
     /// Sizes the per-node records for `plan` and marks the forced nodes.
     func begin(_ plan: RunPlan) {
         var forced = [Bool](repeating: false, count: plan.count)

@@ -25,10 +25,10 @@ final class RunCoordinator: Sendable {
     private let nodesLayout: (base: UInt, stride: UInt)
 
     /// Prepares a run of `plan`, where `poolOfNode[i]` indexes one of `poolCount` pools, which
-    /// have `laneCount` workers in all; ready nodes `startingFirst` marks start first.
+    /// have `laneCount` workers in all.
     init(
         plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, failFast: Bool,
-        tracksReadiness: Bool, clock: RunClock, startingFirst: [Bool]? = nil
+        tracksReadiness: Bool, clock: RunClock
     ) {
         self.plan = plan
         nodesLayout = plan.nodes.withUnsafeBufferPointer { nodes in
@@ -38,8 +38,7 @@ final class RunCoordinator: Sendable {
         self.clock = clock
         self.tracksReadiness = tracksReadiness
         state = Locked(RunState(
-            plan: plan, poolOfNode: poolOfNode, poolCount: poolCount, laneCount: laneCount, clock: clock,
-            startingFirst: startingFirst))
+            plan: plan, poolOfNode: poolOfNode, poolCount: poolCount, laneCount: laneCount, clock: clock))
         (progressLayout, histories) = state.withLock { ($0.progressLayout, $0.histories) }
     }
 

@@ -72,9 +72,8 @@ struct RunState {
     var stopWaiter: CheckedContinuation<StopReason, Never>?
 
     /// The state before anything ran, where `poolOfNode[i]` indexes one of `poolCount` pools,
-    /// which have `laneCount` workers in all. Nodes ready from the start are queued in order,
-    /// those `startingFirst` marks (likely to run) ahead of the rest of their priority.
-    init(plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, clock: RunClock, startingFirst: [Bool]? = nil) {
+    /// which have `laneCount` workers in all.
+    init(plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, clock: RunClock) {
         precondition(poolCount <= Int(UInt16.max) + 1, "Too many pools")
         self.plan = plan
         self.clock = clock
@@ -92,9 +91,7 @@ struct RunState {
         scopes = ExclusiveScopes(poolCount: poolCount)
         histories = NodeHistories(count: count)
         waiters = Array(repeating: [], count: poolCount)
-        let roots = (0..<count).filter { progress[$0].remainingDependencies == 0 }
-        let first = startingFirst.map { marks in roots.filter { marks[$0] } } ?? []
-        for node in first + (startingFirst.map { marks in roots.filter { !marks[$0] } } ?? roots) {
+        for node in 0..<count where progress[node].remainingDependencies == 0 {
             ready[Int(poolOfNode[node])].appendRoot(node, priority: progress[node].priority)
         }
         if count == 0 { stopReason = .completed }

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct RunStateTests {
     /// Ten roots in pool 1 ("io"), each needed by one node in pool 0; one worker per pool.
-    private func sourcesAndConsumers(startingFirst: [Bool]? = nil) throws -> RunState {
+    private func sourcesAndConsumers() throws -> RunState {
         var graph = ExecutionGraph()
         let noop = ClosureAction { _ in EmptyArtifact() }
         for item in 0..<10 {
@@ -12,8 +12,7 @@ import Testing
         }
         let plan = RunPlan(graph)
         let poolOfNode: [Int32] = (0..<plan.count).map { $0 % 2 == 0 ? 1 : 0 }
-        return RunState(
-            plan: plan, poolOfNode: poolOfNode, poolCount: 2, laneCount: 2, clock: RunClock(), startingFirst: startingFirst)
+        return RunState(plan: plan, poolOfNode: poolOfNode, poolCount: 2, laneCount: 2, clock: RunClock())
     }
 
     private func node(_ take: RunState.Take) -> Int? {
@@ -49,18 +48,5 @@ import Testing
         }
         #expect(state.stopReason == .completed)
         #expect(state.report(wasCancelled: false).nodes.allSatisfy { $0.outcome == .succeeded })
-    }
-
-    @Test func rootsLikelyToRunStartFirstAndTheRestKeepTheirOrder() throws {
-        // Sources 3 and 7 (nodes 6 and 14) are likely to run; the others would be reused.
-        var state = try sourcesAndConsumers(startingFirst: (0..<20).map { $0 == 6 || $0 == 14 })
-        var taken: [Int] = []
-        for _ in 0..<5 {
-            let source = try #require(node(state.take(from: 1, now: 0)))
-            taken.append(source)
-            succeed(source, in: &state)
-            if let consumer = node(state.take(from: 0, now: 0)) { succeed(consumer, in: &state) }
-        }
-        #expect(taken == [6, 14, 0, 2, 4])
     }
 }
