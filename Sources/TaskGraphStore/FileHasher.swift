@@ -57,8 +57,11 @@ enum FileHasher {
     }
 
     /// Copies the file at `path` into a temporary file of the store, hashing it on the way.
-    /// - Returns: what was hashed and the temporary file, flushed and closed, not yet renamed.
-    static func copy(_ path: String, into layout: StoreLayout) throws -> (hashed: Hashed, temporary: String) {
+    /// - Returns: what was hashed and the temporary file, written in full and still open as
+    ///   `descriptor`: neither flushed nor renamed (`StoreIO.commit`).
+    static func copy(_ path: String, into layout: StoreLayout) throws
+        -> (hashed: Hashed, descriptor: Int32, temporary: String)
+    {
         let (descriptor, temporary) = try StoreIO.createTemporary(layout)
         let hashed: Hashed
         do {
@@ -68,7 +71,6 @@ enum FileHasher {
             unlink(temporary)
             throw error
         }
-        try StoreIO.finish(descriptor, temporary, layout)
-        return (hashed, temporary)
+        return (hashed, descriptor, temporary)
     }
 }

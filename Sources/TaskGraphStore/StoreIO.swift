@@ -68,8 +68,12 @@ enum StoreIO {
     }
 
     /// Flushes the temporary file open as `descriptor` to disk, closes it and renames it to
-    /// `path`, creating `path`'s directory if missing. On failure the temporary file is removed.
-    static func commit(_ descriptor: Int32, _ temporary: String, to path: String, _ layout: StoreLayout) throws(StoreError) {
+    /// `path`, creating `path`'s directory if missing; with `group`, hands all that to it when it
+    /// takes it. On failure the temporary file is removed.
+    static func commit(
+        _ descriptor: Int32, _ temporary: String, to path: String, _ layout: StoreLayout, group: GroupCommit? = nil
+    ) throws(StoreError) {
+        if let group, group.add(GroupCommit.Entry(descriptor: descriptor, temporary: temporary, path: path)) { return }
         try finish(descriptor, temporary, layout)
         try place(temporary, at: path, layout)
     }
@@ -100,8 +104,9 @@ enum StoreIO {
     }
 
     /// Writes `data` as the file at `path` in the store: into a temporary file, flushed, then
-    /// renamed over `path`. Readers see the old file or the new one, never a partial one.
-    static func writeFile(_ data: Data, to path: String, _ layout: StoreLayout) throws(StoreError) {
+    /// renamed over `path` (by `group` when given). Readers see the old file or the new one,
+    /// never a partial one.
+    static func writeFile(_ data: Data, to path: String, _ layout: StoreLayout, group: GroupCommit? = nil) throws(StoreError) {
         let (descriptor, temporary) = try createTemporary(layout)
         let written = data.withUnsafeBytes { writeAll(descriptor, $0) }
         guard written else {
@@ -109,7 +114,7 @@ enum StoreIO {
             close(descriptor)
             try abandon(temporary, layout, failure)
         }
-        try commit(descriptor, temporary, to: path, layout)
+        try commit(descriptor, temporary, to: path, layout, group: group)
     }
 
     /// Appends `data` to the file at `path` in one `write` (`O_APPEND`: appends of several

@@ -16,8 +16,14 @@ struct CacheSession {
     /// The current directory, for showing paths.
     let currentDirectory: String
 
-    /// The store `arguments` name (or `storeRoot`, `--store`, when given), for `pipelineFile`.
-    static func open(_ arguments: CachingArguments, pipelineFile: String, storeRoot: String? = nil) async -> CacheSession {
+    /// The store `arguments` name (or `storeRoot`, `--store`, when given), for `pipelineFile`;
+    /// `groupingCommits` for a run on this machine (`ContentStore.init`). `prepared` is used
+    /// when it is that store and groups commits as asked (what it read already is not read
+    /// again).
+    static func open(
+        _ arguments: CachingArguments, pipelineFile: String, storeRoot: String? = nil, groupingCommits: Bool = false,
+        prepared: ContentStore? = nil
+    ) async -> CacheSession {
         let currentDirectory = FileManager.default.currentDirectoryPath
         let maxSize: Int64
         do {
@@ -26,9 +32,14 @@ struct CacheSession {
             warn("\(error); keeping the cache within the default 5 GiB")
             maxSize = CacheConfiguration.defaultMaxSize
         }
+        let root = storeRoot.map { PathResolver.resolve($0, in: currentDirectory) } ?? arguments.location.root
+        let store = if let prepared, prepared.root == root, prepared.groupsCommits == groupingCommits {
+            prepared
+        } else {
+            ContentStore(root: root, registry: .builtIn, groupingCommits: groupingCommits)
+        }
         return CacheSession(
-            store: storeRoot.map { ContentStore(root: PathResolver.resolve($0, in: currentDirectory), registry: .builtIn) }
-                ?? arguments.location.store(registry: .builtIn), maxSize: maxSize,
+            store: store, maxSize: maxSize,
             pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), currentDirectory: currentDirectory)
     }
 
@@ -39,6 +50,12 @@ struct CacheSession {
         RunCache(
             store: store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
             forcing: forcing, displayDirectory: currentDirectory, remote: remote, known: known)
+    }
+
+    /// After a run, before anything names what it stored: waits until every blob and record
+    /// it wrote is in place, warning of those that could not be.
+    func placeWrites() async {
+        for failure in await store.placeWrites() { Self.warn("caching skipped for some results: \(failure)") }
     }
 
     /// After a run: remembers its key components, records its hits and misses and saves the
