@@ -8,12 +8,16 @@ import TaskGraphCore
 ///     [   1.3s] FAILED    tilt[lake]: 'convert' exited with status 1: bad input
 ///     [   1.3s] skipped   save[lake]: 'tilt[lake]' failed
 public struct PlainLogReporter: EventSink {
-    private let nodes: [ExecutionGraph.Node]
+    /// Each node's id and operation type: reading them from the graph's nodes would copy a
+    /// whole node for each line.
+    private let ids: [String]
+    private let types: [String]
     private let output: TextOutput
 
     /// A reporter for a run of `graph` writing to `output`.
     public init(graph: ExecutionGraph, output: TextOutput = .standardError) {
-        nodes = graph.nodes
+        ids = graph.nodes.map(\.id)
+        types = graph.nodes.map(\.type)
         self.output = output
     }
 
@@ -30,15 +34,15 @@ public struct PlainLogReporter: EventSink {
             return "run       \(count) operation\(count == 1 ? "" : "s")"
         case .nodeStarted(let node, let attempt, _):
             let retry = attempt > 1 ? " attempt \(attempt)" : ""
-            return "start     \(nodes[node].id) (\(nodes[node].type))\(retry)"
+            return "start     \(ids[node]) (\(types[node]))\(retry)"
         case .nodeProgress(let node, let update):
-            return update.message.map { "log       \(nodes[node].id): \($0)" }
+            return update.message.map { "log       \(ids[node]): \($0)" }
         case .nodeRetrying(let node, let attempt, let message, let delay):
-            return "retry     \(nodes[node].id) after attempt \(attempt) in \(DurationText.format(delay)): \(message)"
+            return "retry     \(ids[node]) after attempt \(attempt) in \(DurationText.format(delay)): \(message)"
         case .nodeFinished(let node, let outcome):
-            return finishedLine(nodes[node].id, outcome)
+            return finishedLine(ids[node], outcome)
         case .warning(let node, let message):
-            return "warning   " + (node.map { "\(nodes[$0].id): " } ?? "") + message
+            return "warning   " + (node.map { "\(ids[$0]): " } ?? "") + message
         case .runPaused:
             return "paused    nothing starts, running programs are stopped"
         case .runResumed:

@@ -12,19 +12,37 @@ extension ContentStore {
     }
 
     /// `previousComponents(pipeline:)` as a lookup that decodes an id's components only when
-    /// asked for them. The memory is read on a blocking thread from now on, while the run
-    /// starts; the lookup waits for it. What it read is what `rememberComponents` later
-    /// compares with.
+    /// asked for them. The memory is read on a blocking thread from now on (or since
+    /// `prepareForRun(pipeline:)`), while the run starts; the lookup waits for it. What it read
+    /// is what `rememberComponents` later compares with.
     public func rememberedComponents(pipeline: String) -> @Sendable (String) async -> KeyComponents? {
+        let reading = componentsReading(pipeline: pipeline)
+        return { id in await reading.value?.components(of: id) }
+    }
+
+    /// Starts reading, on blocking threads, what a run of the pipeline file at `pipeline` reads
+    /// first: the stat cache and the pipeline's components memory, so that a run which must
+    /// load its pipeline first finds them read.
+    public func prepareForRun(pipeline: String) {
+        _ = componentsReading(pipeline: pipeline)
+        let statCache = statCache
+        BlockingIO.currentSubmit { statCache.load() }
+    }
+
+    /// The reading of `pipeline`'s components memory, started now unless it already was.
+    private func componentsReading(pipeline: String) -> Task<ComponentMemory.Loaded?, Never> {
         let path = layout.components(pipeline: pipeline)
         let layout = layout
-        let reading = Task {
-            (try? await BlockingIO.run { () throws -> ComponentMemory.Loaded? in
-                try StoreIO.read(path, layout).flatMap { ComponentMemory.load($0, pipeline: pipeline) }
-            }) ?? nil
+        return memoriesRead.withLock { reads in
+            if let started = reads[path] { return started }
+            let reading = Task {
+                (try? await BlockingIO.run { () throws -> ComponentMemory.Loaded? in
+                    try StoreIO.read(path, layout).flatMap { ComponentMemory.load($0, pipeline: pipeline) }
+                }) ?? nil
+            }
+            reads[path] = reading
+            return reading
         }
-        memoriesRead.withLock { $0[path] = reading }
-        return { id in await reading.value?.components(of: id) }
     }
 
     /// Remembers `components` (by operation id) for the pipeline file at `pipeline`, merged into
@@ -46,9 +64,11 @@ extension ContentStore {
             let current = data.flatMap { ComponentMemory.load($0, pipeline: pipeline) }
             guard let update = ComponentMemory.update(components, over: current, pipeline: pipeline) else { return }
             if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout) { return }
-            let whole = update.isWholeFile
+            // The file went since it was read (`cache clear`): written whole.
+            guard let whole = update.isWholeFile
                 ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
-            try StoreIO.writeFile(whole?.data ?? update.data, to: path, layout)
+            else { return }
+            try StoreIO.writeFile(whole.data, to: path, layout)
         }
     }
 

@@ -24,37 +24,41 @@ extension ContentStore {
     /// the files of the operations it reused from it (`reused`; unchanged when the run started).
     /// Such a snapshot counts as taken when `previous` was: the records of operations reused
     /// that way were not marked used, so the chain ends an hour after the last run that looked
-    /// every operation up. Nothing is remembered when a file
+    /// every operation up. `checked` is when `previous`'s paths were found current
+    /// (`upToDateSnapshot(invocation:)`). Nothing is remembered when a file
     /// changed while it was read or between two uses, a path of `baseline` changed too recently
     /// to be trusted by its `stat`, a key depended on something no `stat` shows, or an
     /// operation's file is in none of these. Returns whether it remembered.
     @discardableResult
     public func rememberUpToDate(
         invocation: ContentDigest, operations: [String: KnownResults.Entry], baseline: UpToDateSnapshot.Baseline,
-        previous: UpToDateSnapshot? = nil, reused: [String] = []
+        previous: UpToDateSnapshot? = nil, reused: [String] = [], checked: Int64 = .min
     ) async -> Bool {
         guard baseline.isSettled, let observations = statCache.observations, observations.isComplete else { return false }
         var taken = wallClockNanoseconds()
         if let previous, !reused.isEmpty { taken = min(taken, previous.taken) }
         guard let snapshot = UpToDateSnapshot.after(
-            operations, observed: observations.files, baseline: baseline, previous: previous, reused: reused, taken: taken)
+            operations, observed: observations.files, baseline: baseline, previous: previous, reused: reused, taken: taken,
+            checked: checked)
         else { return false }
         let path = layout.snapshot(invocation)
         let layout = layout
         return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil
     }
 
-    /// The snapshot remembered for `invocation`, unless it is too old to trust, and the paths it
-    /// rests on that changed since (every one checked): when none did, running the same command
-    /// again would reuse every operation.
-    public func upToDateSnapshot(invocation: ContentDigest) async -> (snapshot: UpToDateSnapshot, changed: Set<String>)? {
+    /// The snapshot remembered for `invocation`, unless it is too old to trust, the paths it
+    /// rests on that changed since (every one checked) and when the check started: when none
+    /// changed, running the same command again would reuse every operation.
+    public func upToDateSnapshot(invocation: ContentDigest) async
+        -> (snapshot: UpToDateSnapshot, changed: Set<String>, checked: Int64)?
+    {
         let path = layout.snapshot(invocation)
         let layout = layout
-        return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, changed: Set<String>)? in
-            guard let data = try StoreIO.read(path, layout), let snapshot = UpToDateSnapshot.decode(data),
-                snapshot.isTrusted(now: wallClockNanoseconds())
-            else { return nil }
-            return (snapshot, snapshot.changedPaths())
+        return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, changed: Set<String>, checked: Int64)? in
+            guard let data = try StoreIO.read(path, layout), let snapshot = UpToDateSnapshot.decode(data) else { return nil }
+            let checked = wallClockNanoseconds()
+            guard snapshot.isTrusted(now: checked) else { return nil }
+            return (snapshot, snapshot.changedPaths(), checked)
         }
     }
 
@@ -65,7 +69,9 @@ extension ContentStore {
     public func knownResults(from snapshot: UpToDateSnapshot, changed: Set<String>, watched: [String]) -> KnownResults? {
         guard snapshot.hasUnchanged(watched + [layout.records, layout.removals], changed: changed) else { return nil }
         let files = snapshot.files
-        return KnownResults(entries: snapshot.operationEntries, changedAtStart: changed) { path in
+        return KnownResults(
+            entries: snapshot.operationEntries, changedAtStart: changed, changedOperations: snapshot.operations(touching: changed)
+        ) { path in
             UpToDateSnapshot.index(of: path, in: files).map { files[$0].isCurrent() } ?? false
         }
     }

@@ -23,6 +23,8 @@ final class StatCache: Sendable {
     private struct State {
         var entries: [String: Entry] = [:]
         var isLoaded = false
+        /// The `stat` of the file the entries were loaded from or last saved to (nil: none).
+        var fileStat: FileStat?
         /// Bumped by every change not saved yet.
         var changes = 0
         var hashCount = 0
@@ -111,16 +113,29 @@ final class StatCache: Sendable {
     /// meanwhile (for a path in both, the entry checked last wins; an entry is only ever used
     /// when every stat field matches, so either is correct).
     func save() throws(StoreError) {
-        let (entries, changes) = state.withLock { ($0.entries, $0.changes) }
+        let (entries, changes, loadedFrom) = state.withLock { ($0.entries, $0.changes, $0.fileStat) }
         guard changes > 0 else { return }
         let now = wallClockNanoseconds()
-        var merged = Self.decode(try StoreIO.read(layout.statCache, layout) ?? Data())
-        for (path, entry) in entries where (merged[path]?.checked ?? .min) < entry.checked {
-            merged[path] = entry
+        var merged = entries
+        // Read again only when another process saved since (its file is another one then).
+        if loadedFrom == nil || FileStat.of(layout.statCache) != loadedFrom {
+            merged = Self.decode(try StoreIO.read(layout.statCache, layout) ?? Data())
+            for (path, entry) in entries where (merged[path]?.checked ?? .min) < entry.checked {
+                merged[path] = entry
+            }
         }
         merged = merged.filter { now - $0.value.checked < Self.keptFor }
         try StoreIO.writeFile(Self.encode(merged), to: layout.statCache, layout)
-        state.withLock { $0.changes -= changes }
+        let saved = FileStat.of(layout.statCache)
+        state.withLock { state in
+            state.changes -= changes
+            state.fileStat = saved
+        }
+    }
+
+    /// Loads the entries from the store unless already done.
+    func load() {
+        loadedState { _ in }
     }
 
     /// Runs `body` on the state, loading the entries from the store first if not yet done. An
@@ -128,6 +143,8 @@ final class StatCache: Sendable {
     private func loadedState<Result>(_ body: (inout State) -> Result) -> Result {
         state.withLock { state in
             if !state.isLoaded {
+                // The `stat` first: a file replaced between the two is read again when saving.
+                state.fileStat = FileStat.of(layout.statCache)
                 state.entries = Self.decode(((try? StoreIO.read(layout.statCache, layout)) ?? nil) ?? Data())
                 state.isLoaded = true
             }

@@ -8,9 +8,14 @@ extension UpToDateSnapshot {
     /// on was used with another `stat` (an operation that ran rewrote it), or when an
     /// operation's file is in none of these. Works by position in `previous`: a run where a few
     /// operations ran hashes few paths.
+    ///
+    /// `previous`'s paths were all found current at `checked` (`changedPaths()`, which hashed
+    /// again those kept with a digest): one kept with a digest whose last change was long
+    /// enough before that (`StatCache.racyWindow`) is kept by its `stat` alone from now on, as
+    /// a later change shows in it; it is not hashed at every start again.
     static func after(
         _ operations: [String: KnownResults.Entry], observed: [String: FileObservations.Observed], baseline: Baseline,
-        previous: UpToDateSnapshot?, reused: [String], taken: Int64
+        previous: UpToDateSnapshot?, reused: [String], taken: Int64, checked: Int64 = .min
     ) -> UpToDateSnapshot? {
         let old = previous?.files ?? []
         var kept = [Bool](repeating: false, count: old.count)
@@ -44,7 +49,7 @@ extension UpToDateSnapshot {
                 nextAdded += 1
             } else {
                 newIndex[next] = Int32(files.count)
-                files.append(old[next])
+                files.append(old[next].settled(checkedAt: checked))
                 next += 1
             }
         }
@@ -79,5 +84,16 @@ extension UpToDateSnapshot {
             if files[middle].path < path { low = middle + 1 } else { high = middle }
         }
         return low < files.count && files[low].path == path ? low : nil
+    }
+}
+
+extension UpToDateSnapshot.Entry {
+    /// This entry, found current at `checked`, without its digest when its last change was at
+    /// least `StatCache.racyWindow` before that: a change since shows in its `stat`.
+    func settled(checkedAt checked: Int64) -> Self {
+        guard digest != nil, let stat, checked > Int64.min + StatCache.racyWindow,
+            stat.modified < checked - StatCache.racyWindow
+        else { return self }
+        return Self(path: path, stat: stat)
     }
 }

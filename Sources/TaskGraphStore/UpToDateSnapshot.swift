@@ -98,6 +98,13 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         return changed.withLock { $0 }
     }
 
+    /// The operations (by id) one of whose files is among `paths`, found by index.
+    func operations(touching paths: Set<String>) -> Set<String> {
+        var touched = [Bool](repeating: false, count: files.count)
+        for path in paths { if let index = Self.index(of: path, in: files) { touched[index] = true } }
+        return Set(fileIndices.lazy.filter { $0.value.contains { touched[Int($0)] } }.map(\.key))
+    }
+
     /// Whether the snapshot is recent enough to trust at `now`.
     func isTrusted(now: Int64) -> Bool {
         now >= taken && now - taken < Self.trustedFor
@@ -143,7 +150,9 @@ public struct UpToDateSnapshot: Sendable, Equatable {
             if let digest = entry.digest { writer.append(digest: digest) }
         }
         writer.append(count: operationEntries.count)
-        for (id, entry) in operationEntries.sorted(by: { $0.key < $1.key }) {
+        // The ids alone are sorted: sorting the entries would copy one at each comparison.
+        for id in operationEntries.keys.sorted() {
+            guard let entry = operationEntries[id] else { continue }
             writer.append(string: id)
             writer.append(digest: entry.digest)
             if let stored = entry.stored {

@@ -106,7 +106,9 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError("--events: \(error)")
         }
         let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
-        let session = await CacheSession.open(cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
+        let session = await CacheSession.open(
+            cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store, groupingCommits: !onCluster,
+            prepared: upToDate?.store)
         let clusterSession = onCluster
             ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
         var startedFrom: (observing: Bool, known: KnownResults?)?
@@ -131,6 +133,7 @@ struct RunCommand: AsyncParsableCommand {
         await clusterSession?.finish(
             cancelled: outcome.signal != nil, failed: outcome.report.hasFailures, resources: resources)
         await resources.shutDown()
+        await session.placeWrites()
         // The snapshot and the cache's other files are written at once.
         async let snapshot: Void = {
             guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil else { return }
@@ -152,6 +155,11 @@ struct RunCommand: AsyncParsableCommand {
             TextOutput.standardOutput.flush()
         }
         if let signal = outcome.signal { InterruptibleRun.endProcess(by: signal) }
-        if outcome.report.hasFailures { throw ExitCode(CLIExitCode.operationFailed) }
+        // Everything is written: the process ends here, leaving the run's state (every node, the
+        // store's tables) to the system, which takes it back at once; freeing it piece by piece
+        // took a tenth of a short run's time after a change.
+        TextOutput.standardOutput.flush()
+        TextOutput.standardError.flush()
+        Self.exit(withError: outcome.report.hasFailures ? ExitCode(CLIExitCode.operationFailed) : nil)
     }
 }

@@ -40,7 +40,9 @@ struct UpToDateRun {
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { identity += name + "=" + value + "\0" }
         invocation = ContentDigest.sha256(of: Data(identity.utf8))
         watched = [pipeline, executable] + searchPath
-        store = command.cache.location.store(registry: .builtIn)
+        // The run's own store when the pipeline names no other and runs on this machine
+        // (`CacheSession.open`): it groups commits.
+        store = command.cache.location.store(registry: .builtIn, groupingCommits: true)
     }
 
     /// What the last snapshot of this command shows, read before anything else.
@@ -49,6 +51,8 @@ struct UpToDateRun {
         var found: UpToDateSnapshot?
         /// The paths of `found` that changed.
         var changed: Set<String> = []
+        /// When the paths of `found` were checked (nanoseconds since 1970).
+        var checked: Int64 = .min
         /// The `stat` of what the run will rest on, taken before the pipeline is read.
         var baseline: UpToDateSnapshot.Baseline
     }
@@ -60,8 +64,10 @@ struct UpToDateRun {
         let started = ContinuousClock.now
         let found = await store.upToDateSnapshot(invocation: invocation)
         guard let found, found.changed.isEmpty else {
+            store.prepareForRun(pipeline: pipeline)
             return Start(
-                found: found?.snapshot, changed: found?.changed ?? [], baseline: await store.upToDateBaseline(watching: watched))
+                found: found?.snapshot, changed: found?.changed ?? [], checked: found?.checked ?? .min,
+                baseline: await store.upToDateBaseline(watching: watched))
         }
         let count = found.snapshot.operations
         try? await store.recordRun(pipeline: pipeline, hits: count, misses: 0)
@@ -108,11 +114,13 @@ struct UpToDateRun {
         start: Start, in session: CacheSession
     ) async {
         guard !warnings, !onCluster, !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
-            !graph.nodes.indices.contains(where: { (graph.nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true }),
+            !graph.nodes.withUnsafeBufferPointer({ nodes in
+                nodes.indices.contains { (nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true }
+            }),
             let operations = cache.entriesForNextRun
         else { return }
         await session.store.rememberUpToDate(
             invocation: invocation, operations: operations, baseline: start.baseline, previous: start.found,
-            reused: cache.reusedFromKnown)
+            reused: cache.reusedFromKnown, checked: start.checked)
     }
 }

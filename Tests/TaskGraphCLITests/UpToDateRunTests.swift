@@ -248,4 +248,45 @@ import Testing
         #expect(changed.contains("2 ok, 1 cached"), "\(changed)")
         #expect(text("third.txt", in: directory) == "two\n")
     }
+
+    @Test func operationsReusedAtTheStartGiveTheirResultsToThoseThatRun() async throws {
+        // `other` and `after` are unchanged with all they need: reused before anything starts.
+        // `join` needs `other` and `first`, which runs.
+        let directory = try await settledDirectory("""
+            version: 1
+            name: chain
+            operations:
+              first:
+                op: exec
+                command: [sh, -c, 'cat a.txt > first.txt']
+                inputs: [a.txt]
+                outputs: [first.txt]
+              other:
+                op: exec
+                command: [sh, -c, 'cat b.txt > other.txt; echo other >> runs.log']
+                inputs: [b.txt]
+                outputs: [other.txt]
+              after:
+                op: exec
+                needs: other
+                command: [sh, -c, 'cat other.txt > after.txt; echo after >> runs.log']
+                inputs: [other.txt]
+                outputs: [after.txt]
+              join:
+                op: exec
+                needs: [first, other]
+                command: [sh, -c, 'cat first.txt other.txt > join.txt']
+                inputs: [first.txt, other.txt]
+                outputs: [join.txt]
+            """)
+
+        try write("two\n", to: "a.txt", in: directory)
+        let changed = try await run(directory)
+        #expect(changed.contains("\n2 ok, 2 cached in "), "\(changed)")
+        for line in ["cached    other", "cached    after", "ok        first", "ok        join"] {
+            #expect(changed.contains("] \(line)\n"), "\(line): \(changed)")
+        }
+        #expect(text("join.txt", in: directory) == "two\nbee\n")
+        #expect(text("runs.log", in: directory).split(separator: "\n").sorted() == ["after", "other"])
+    }
 }

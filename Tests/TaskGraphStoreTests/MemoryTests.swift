@@ -32,6 +32,19 @@ import TaskGraphCore
         #expect(await store.previousComponents(pipeline: "/work/big.yaml") == all)
     }
 
+    @Test func aRunPreparedForReadsTheMemoryReadWhenPreparing() async throws {
+        let store = try temporaryStore()
+        try await store.rememberComponents(["a": components("1")], pipeline: "/work/p.yaml")
+        let next = ContentStore(root: store.root, registry: .core)
+        next.prepareForRun(pipeline: "/work/p.yaml")
+        // Remembered by another process after the reading started: not what this run compares with.
+        let reading = next.rememberedComponents(pipeline: "/work/p.yaml")
+        #expect(await reading("a") == components("1"))
+        try await store.rememberComponents(["a": components("2")], pipeline: "/work/p.yaml")
+        #expect(await reading("a") == components("1"))
+        #expect(await next.rememberedComponents(pipeline: "/work/p.yaml")("a") == components("1"))
+    }
+
     @Test func aLookupDecodesWhatWasRememberedAndAnUnchangedMemoryIsNotRewritten() async throws {
         let store = try temporaryStore()
         try await store.rememberComponents(["a": components("1"), "b": components("2")], pipeline: "/work/p.yaml")

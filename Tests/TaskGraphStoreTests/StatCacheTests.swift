@@ -78,6 +78,23 @@ import TaskGraphCore
         #expect(next.filesHashed == 0)
     }
 
+    @Test func aSaveKeepsWhatAnotherProcessSavedSinceItLoaded() async throws {
+        let store = try temporaryStore()
+        let first = try settledFile("first")
+        _ = try await store.digest(ofFile: first)
+        try await store.flush()
+        let (one, other) = (ContentStore(root: store.root, registry: .core), ContentStore(root: store.root, registry: .core))
+        let second = try settledFile("second")
+        let third = try settledFile("third")
+        _ = try await one.digest(ofFile: second)
+        _ = try await other.digest(ofFile: third)
+        try await other.flush()
+        try await one.flush()
+        let next = ContentStore(root: store.root, registry: .core)
+        for path in [first, second, third] { _ = try await next.digest(ofFile: path) }
+        #expect(next.filesHashed == 0)
+    }
+
     @Test func aDamagedStatCacheIsIgnored() async throws {
         let store = try temporaryStore()
         let path = try settledFile("abc")

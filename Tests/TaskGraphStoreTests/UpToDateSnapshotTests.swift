@@ -112,4 +112,26 @@ import TaskGraphCore
         #expect(UpToDateSnapshot.after(
             unknown, observed: observed, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7) == nil)
     }
+
+    @Test func aKeptFileHashedAgainLongAfterItsLastChangeIsKeptByItsStatAlone() throws {
+        let second: Int64 = 1_000_000_000
+        let stat = { (modified: Int64) in FileStat(size: 1, modified: modified, changed: modified, inode: 4, device: 5) }
+        let digest = ContentDigest.sha256(of: Data())
+        let previous = UpToDateSnapshot(
+            operations: 1, taken: 10 * second,
+            files: [
+                .init(path: "/old", stat: stat(10 * second), digest: digest),
+                .init(path: "/recent", stat: stat(19 * second), digest: digest),
+            ],
+            operationEntries: ["x": KnownResults.Entry(digest: digest, stored: nil, files: ["/old", "/recent"])])
+        let baseline = UpToDateSnapshot.Baseline(files: [:], isSettled: true)
+        let next = try #require(UpToDateSnapshot.after(
+            previous.operationEntries, observed: [:], baseline: baseline, previous: previous, reused: ["x"],
+            taken: 20 * second, checked: 20 * second))
+        // Changed 10 s before the check: a later change shows in its `stat`. 1 s before: hashed again.
+        #expect(next.files == [.init(path: "/old", stat: stat(10 * second)), .init(path: "/recent", stat: stat(19 * second), digest: digest)])
+        let unchecked = try #require(UpToDateSnapshot.after(
+            previous.operationEntries, observed: [:], baseline: baseline, previous: previous, reused: ["x"], taken: 20 * second))
+        #expect(unchecked.files == previous.files)
+    }
 }

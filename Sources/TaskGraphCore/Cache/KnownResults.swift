@@ -31,14 +31,22 @@ public struct KnownResults: Sendable {
     public var entries: [String: Entry]
     /// The files that had changed when the run started (every file of every entry was checked).
     public var changedAtStart: Set<String>
+    /// The operations (by id) one of whose files is among `changedAtStart`.
+    public var changedOperations: Set<String>
     /// Whether the file at a path is still as the last run left it, checked now. Blocking.
     public var isUnchanged: @Sendable (String) -> Bool
 
-    /// The entries of the last run, the files changed at the start, and how to check a path
-    /// again (blocking).
-    public init(entries: [String: Entry], changedAtStart: Set<String>, isUnchanged: @escaping @Sendable (String) -> Bool) {
+    /// The entries of the last run, the files changed at the start (and the operations they
+    /// are files of, when the caller knows them at less cost), and how to check a path again
+    /// (blocking).
+    public init(
+        entries: [String: Entry], changedAtStart: Set<String>, changedOperations: Set<String>? = nil,
+        isUnchanged: @escaping @Sendable (String) -> Bool
+    ) {
         self.entries = entries
         self.changedAtStart = changedAtStart
+        self.changedOperations = changedOperations
+            ?? Set(entries.lazy.filter { $0.value.files.contains(where: changedAtStart.contains) }.map(\.key))
         self.isUnchanged = isUnchanged
     }
 }

@@ -89,7 +89,7 @@ extension RunCache {
     ) async -> (stored: StoredResult, untouched: Bool)? {
         guard reuse, let known, let entry = known.entries[id], let stored = entry.stored,
             !isForced(node), inputs.allSatisfy({ known.entries[$0.id]?.digest == $0.digest }),
-            entry.files.allSatisfy({ !known.changedAtStart.contains($0) })
+            !known.changedOperations.contains(id)
         else { return nil }
         if dependenciesUntouched(node, in: plan) { return (stored, true) }
         let unchanged = (try? await BlockingIO.run { entry.files.allSatisfy(known.isUnchanged) }) ?? false

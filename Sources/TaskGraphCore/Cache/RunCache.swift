@@ -85,10 +85,13 @@ public final class RunCache: Sendable {
     /// as it was (nothing restored), or ran and was recorded, or has a constant result.
     public var wouldReuseEverything: Bool {
         state.withLock { state in
-            state.memos.allSatisfy { memo in
-                guard !memo.isConstant else { return true }
-                guard memo.stored != nil, let decision = memo.decision else { return false }
-                return decision.status == .miss || decision.reason == .unchanged
+            // Field by field in place: a copy of each memo would retain everything it holds.
+            state.memos.withUnsafeBufferPointer { memos in
+                memos.indices.allSatisfy { node in
+                    guard !memos[node].isConstant else { return true }
+                    guard memos[node].stored != nil, let decision = memos[node].decision else { return false }
+                    return decision.status == .miss || decision.reason == .unchanged
+                }
             }
         }
     }
@@ -147,6 +150,11 @@ public final class RunCache: Sendable {
     /// Updates the memo of `node`.
     func update(_ node: Int, _ body: (inout NodeMemo) -> Void) {
         state.withLock { body(&$0.memos[node]) }
+    }
+
+    /// Updates every node's memo at once, given which nodes `--force` covers.
+    func updateAll(_ body: (_ memos: inout [NodeMemo], _ forced: [Bool]) -> Void) {
+        state.withLock { state in body(&state.memos, state.forced) }
     }
 
     /// `path` relative to `displayDirectory` when it is inside it.

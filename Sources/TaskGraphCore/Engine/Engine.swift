@@ -58,18 +58,19 @@ public struct Engine: Sendable {
         let clock = RunClock()
         let plan = RunPlan(graph)
         cache?.begin(plan)
+        // Nodes the cache shows unchanged, with all they need, end before the workers start.
+        let settled = cache?.settledAtStart(plan) ?? []
         let pools = PoolLayout(plan: plan, options: options)
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
-            laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock)
+            laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock,
+            settled: settled)
         let watchdog = TimeoutWatchdog()
         let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog,
             cache: cache, fusion: cache?.remote.map { FusedRuns(plan: plan, remote: $0) })
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
-            for node in 0..<plan.count where plan.dependencies.successors(of: node).isEmpty {
-                events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeQueued(node: node)))
-            }
+            Self.announceReady(in: plan, settled: settled, to: events, clock: clock)
         }
 
         control?.attach { paused in
@@ -91,6 +92,10 @@ public struct Engine: Sendable {
                                 events: events, clock: clock)
                         }
                     }
+                }
+                if let events, !settled.isEmpty {
+                    // Beside the workers: thousands of lines that nothing waits for.
+                    group.addTask { Self.announceSettled(in: plan, settled: settled, to: events, clock: clock) }
                 }
                 group.addTask { await watchdog.run() }
                 let reason = await coordinator.waitForStop()
@@ -116,6 +121,28 @@ public struct Engine: Sendable {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runFinished(report)))
         }
         return report
+    }
+
+    /// Queues, before any worker starts, every node that is ready at once: it needs nothing, or
+    /// only nodes settled before the run (`RunCache.settledAtStart`), and was not settled itself.
+    private static func announceReady(in plan: RunPlan, settled: [StoredResult?], to events: any EventSink, clock: RunClock) {
+        for node in 0..<plan.count where settled.isEmpty || settled[node] == nil {
+            guard plan.dependencies.successors(of: node).allSatisfy({ !settled.isEmpty && settled[Int($0)] != nil }) else {
+                continue
+            }
+            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeQueued(node: node)))
+        }
+    }
+
+    /// The events of the nodes settled before the run: each queued, decided (a hit, unchanged)
+    /// and cached, after the nodes it needs. The workers run meanwhile: these nodes never start,
+    /// so each one's events keep their order (docs/events.md).
+    private static func announceSettled(in plan: RunPlan, settled: [StoredResult?], to events: any EventSink, clock: RunClock) {
+        for node in plan.dependenciesFirst() where settled[node] != nil {
+            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeQueued(node: node)))
+            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeCacheDecided(node: node, CacheDecision(.hit, .unchanged))))
+            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeFinished(node: node, outcome: .cached)))
+        }
     }
 
     /// Pauses a run (nothing starts, children stop, time limits stop counting) or resumes it.

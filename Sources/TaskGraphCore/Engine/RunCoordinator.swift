@@ -25,10 +25,11 @@ final class RunCoordinator: Sendable {
     private let nodesLayout: (base: UInt, stride: UInt)
 
     /// Prepares a run of `plan`, where `poolOfNode[i]` indexes one of `poolCount` pools, which
-    /// have `laneCount` workers in all.
+    /// have `laneCount` workers in all, and the nodes with a result in `settled` ended before it
+    /// (`RunState.init`).
     init(
         plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, failFast: Bool,
-        tracksReadiness: Bool, clock: RunClock
+        tracksReadiness: Bool, clock: RunClock, settled: [StoredResult?] = []
     ) {
         self.plan = plan
         nodesLayout = plan.nodes.withUnsafeBufferPointer { nodes in
@@ -38,7 +39,8 @@ final class RunCoordinator: Sendable {
         self.clock = clock
         self.tracksReadiness = tracksReadiness
         state = Locked(RunState(
-            plan: plan, poolOfNode: poolOfNode, poolCount: poolCount, laneCount: laneCount, clock: clock))
+            plan: plan, poolOfNode: poolOfNode, poolCount: poolCount, laneCount: laneCount, clock: clock,
+            settled: settled))
         (progressLayout, histories) = state.withLock { ($0.progressLayout, $0.histories) }
     }
 

@@ -72,8 +72,13 @@ struct RunState {
     var stopWaiter: CheckedContinuation<StopReason, Never>?
 
     /// The state before anything ran, where `poolOfNode[i]` indexes one of `poolCount` pools,
-    /// which have `laneCount` workers in all.
-    init(plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, clock: RunClock) {
+    /// which have `laneCount` workers in all. The nodes with a result in `settled` (by index;
+    /// empty for none) have ended before the run, reused from the store
+    /// (`RunCache.settledAtStart`): the nodes that need only them are ready from the start.
+    init(
+        plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, clock: RunClock,
+        settled: [StoredResult?] = []
+    ) {
         precondition(poolCount <= Int(UInt16.max) + 1, "Too many pools")
         self.plan = plan
         self.clock = clock
@@ -91,10 +96,37 @@ struct RunState {
         scopes = ExclusiveScopes(poolCount: poolCount)
         histories = NodeHistories(count: count)
         waiters = Array(repeating: [], count: poolCount)
-        for node in 0..<count where progress[node].remainingDependencies == 0 {
-            ready[Int(poolOfNode[node])].appendRoot(node, priority: progress[node].priority)
+        if !settled.isEmpty { settle(settled) }
+        for node in 0..<count where progress[node].remainingDependencies == 0 && !progress[node].hasEnded {
+            if plan.dependencies.successorPositions(of: node).isEmpty {
+                ready[Int(poolOfNode[node])].appendRoot(node, priority: progress[node].priority)
+            } else {
+                enqueue(node)
+            }
         }
-        if count == 0 { stopReason = .completed }
+        if finishedCount == count { stopReason = .completed }
+    }
+
+    /// Ends each node with a result in `settled` as reused before the run, in any order: its
+    /// dependents count it as ended, and its result stays for those that are not settled.
+    private mutating func settle(_ settled: [StoredResult?]) {
+        for (node, stored) in settled.enumerated() {
+            guard let stored else { continue }
+            progress[node].hasEnded = true
+            finishedCount += 1
+            histories.record(NodeHistory(outcome: .cached, start: 0, end: 0, summary: stored.summary), for: node)
+            for dependency in plan.dependencies.successors(of: node) { _ = takeResult(of: Int(dependency)) }
+            let depth = progress[node].depth + 1
+            for position in plan.dependents.successorPositions(of: node) {
+                // Settled nodes have no dependent that runs only on failure: it waits or is ready.
+                _ = progress[plan.dependents.successor(at: position)].dependencyEnded(.succeeded, depth: depth)
+            }
+        }
+        for (node, stored) in settled.enumerated() where stored != nil {
+            if progress[node].pendingConsumers > 0 || plan.dependents.successorPositions(of: node).isEmpty {
+                progress[node].result = stored
+            }
+        }
     }
 
     /// The next node for a worker of `pool`, if one may start now (`now`: nanoseconds since the

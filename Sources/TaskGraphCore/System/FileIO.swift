@@ -20,20 +20,35 @@ package enum FileIO {
         guard fstat(descriptor, &info) == 0 else { throw .readFailed(path: path, reason: lastErrorText()) }
         if let kind = nonRegularKind(info.st_mode) { throw .readFailed(path: path, reason: kind) }
         guard Int(info.st_size) <= limit else { throw .fileTooLarge(path: path, limit: limit) }
-        var data = Data(capacity: max(Int(info.st_size), 0))
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        // Read straight into the buffer the data keeps: a store's files are megabytes, read at
+        // every run. One byte more than the size shows a file that grew while it was read.
+        var capacity = max(Int(info.st_size), 0) + 1
+        guard var buffer = malloc(capacity) else { throw .readFailed(path: path, reason: String(cString: strerror(ENOMEM))) }
+        var filled = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
+            if filled == capacity {
+                guard filled <= limit, let grown = realloc(buffer, 2 * capacity) else {
+                    free(buffer)
+                    throw filled > limit ? .fileTooLarge(path: path, limit: limit)
+                        : .readFailed(path: path, reason: String(cString: strerror(ENOMEM)))
+                }
+                (buffer, capacity) = (grown, 2 * capacity)
+            }
+            let count = Foundation.read(descriptor, buffer + filled, capacity - filled)
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .readFailed(path: path, reason: lastErrorText())
+                let reason = lastErrorText()
+                free(buffer)
+                throw .readFailed(path: path, reason: reason)
             }
-            // The file may grow while it is read.
-            guard data.count + count <= limit else { throw .fileTooLarge(path: path, limit: limit) }
-            data.append(contentsOf: chunk[0..<count])
+            filled += count
         }
-        return data
+        guard filled <= limit else {
+            free(buffer)
+            throw .fileTooLarge(path: path, limit: limit)
+        }
+        return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
     }
 
     /// What a file of `mode` is, as the reason a whole-file read refuses it; nil for a regular file.

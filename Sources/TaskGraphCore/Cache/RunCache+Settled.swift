@@ -1,0 +1,44 @@
+extension RunCache {
+    /// The nodes reused before any worker starts: each is one `known` shows unchanged
+    /// (cacheable, not forced, its own files unchanged when the run started, its result
+    /// stored), every node it needs is one too, and no node that needs it runs only on failure.
+    /// `lookup` would reuse each of them as it was, untouched; on a large graph after a small
+    /// change they are most of the nodes, and they are settled here in one pass instead of one
+    /// by one through the workers. Records their memos and decisions as `lookup` and `hit` do.
+    /// - Returns: each node's stored result, nil for the nodes left to the workers; empty when
+    ///   the run starts from nothing known.
+    func settledAtStart(_ plan: RunPlan) -> [StoredResult?] {
+        guard reuse, let known else { return [] }
+        var settled = [StoredResult?](repeating: nil, count: plan.count)
+        let order = plan.dependenciesFirst()
+        updateAll { memos, forced in
+            for node in order where !forced[node] {
+                guard plan.dependencies.successors(of: node).allSatisfy({ settled[Int($0)] != nil }),
+                    let (id, stored) = Self.unchangedResult(of: node, in: plan, known: known)
+                else { continue }
+                settled[node] = stored
+                memos[node].id = id
+                memos[node].digest = stored.digest
+                memos[node].stored = stored
+                memos[node].decision = CacheDecision(.hit, .unchanged)
+                memos[node].reusedFromKnown = true
+                memos[node].untouched = true
+            }
+        }
+        return settled
+    }
+
+    /// The id of `node` and the stored result `known` has for it when its own files were unchanged at the start
+    /// and nothing keeps it from being settled (see `settledAtStart`).
+    private static func unchangedResult(
+        of node: Int, in plan: RunPlan, known: KnownResults
+    ) -> (id: String, stored: StoredResult)? {
+        let id = plan.id(of: node)
+        guard !known.changedOperations.contains(id), let stored = known.entries[id]?.stored,
+            plan.read(node, { $0.pointee.settings.cache }),
+            let cacheable = plan.read(node, { $0.pointee.action }) as? any CacheableAction, cacheable.constantResult == nil,
+            plan.dependents.successors(of: node).allSatisfy({ plan.read(Int($0)) { $0.pointee.settings.when } != .failure })
+        else { return nil }
+        return (id, stored)
+    }
+}
