@@ -114,9 +114,7 @@ struct UpToDateRun {
         start: Start, in session: CacheSession
     ) async {
         guard !warnings, !onCluster, !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
-            !graph.nodes.withUnsafeBufferPointer({ nodes in
-                nodes.indices.contains { (nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true }
-            }),
+            !graph.nodes.indices.contains(where: { (graph.nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true }),
             let operations = cache.entriesForNextRun
         else { return }
         await session.store.rememberUpToDate(

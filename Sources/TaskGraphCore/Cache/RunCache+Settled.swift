@@ -5,18 +5,19 @@ extension RunCache {
     /// `lookup` would reuse each of them as it was, untouched; on a large graph after a small
     /// change they are most of the nodes, and they are settled here in one pass instead of one
     /// by one through the workers. Records their memos and decisions as `lookup` and `hit` do.
-    /// - Returns: each node's stored result, nil for the nodes left to the workers; empty when
-    ///   the run starts from nothing known.
-    func settledAtStart(_ plan: RunPlan) -> [StoredResult?] {
-        guard reuse, let known else { return [] }
-        var settled = [StoredResult?](repeating: nil, count: plan.count)
-        let order = plan.dependenciesFirst()
+    /// - Returns: the settled nodes with their stored results, each after the nodes it needs;
+    ///   none when the run starts from nothing known.
+    func settledAtStart(_ plan: RunPlan) -> [(node: Int, stored: StoredResult)] {
+        guard reuse, let known, let order = dependencyOrder(plan.dependencies) else { return [] }
+        var isSettled = [Bool](repeating: false, count: plan.count)
+        var settled: [(node: Int, stored: StoredResult)] = []
         updateAll { memos, forced in
             for node in order where !forced[node] {
-                guard plan.dependencies.successors(of: node).allSatisfy({ settled[Int($0)] != nil }),
+                guard plan.dependencies.successors(of: node).allSatisfy({ isSettled[Int($0)] }),
                     let (id, stored) = Self.unchangedResult(of: node, in: plan, known: known)
                 else { continue }
-                settled[node] = stored
+                isSettled[node] = true
+                settled.append((node, stored))
                 memos[node].id = id
                 memos[node].digest = stored.digest
                 memos[node].stored = stored
@@ -28,8 +29,8 @@ extension RunCache {
         return settled
     }
 
-    /// The id of `node` and the stored result `known` has for it when its own files were unchanged at the start
-    /// and nothing keeps it from being settled (see `settledAtStart`).
+    /// The id of `node` and the stored result `known` has for it when its own files were
+    /// unchanged at the start and nothing keeps it from being settled (see `settledAtStart`).
     private static func unchangedResult(
         of node: Int, in plan: RunPlan, known: KnownResults
     ) -> (id: String, stored: StoredResult)? {

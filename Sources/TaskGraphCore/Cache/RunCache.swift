@@ -85,13 +85,10 @@ public final class RunCache: Sendable {
     /// as it was (nothing restored), or ran and was recorded, or has a constant result.
     public var wouldReuseEverything: Bool {
         state.withLock { state in
-            // Field by field in place: a copy of each memo would retain everything it holds.
-            state.memos.withUnsafeBufferPointer { memos in
-                memos.indices.allSatisfy { node in
-                    guard !memos[node].isConstant else { return true }
-                    guard memos[node].stored != nil, let decision = memos[node].decision else { return false }
-                    return decision.status == .miss || decision.reason == .unchanged
-                }
+            state.memos.allSatisfy { memo in
+                guard !memo.isConstant else { return true }
+                guard memo.stored != nil, let decision = memo.decision else { return false }
+                return decision.status == .miss || decision.reason == .unchanged
             }
         }
     }

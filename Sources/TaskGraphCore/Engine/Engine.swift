@@ -95,7 +95,7 @@ public struct Engine: Sendable {
                 }
                 if let events, !settled.isEmpty {
                     // Beside the workers: thousands of lines that nothing waits for.
-                    group.addTask { Self.announceSettled(in: plan, settled: settled, to: events, clock: clock) }
+                    group.addTask { Self.announceSettled(settled, to: events, clock: clock) }
                 }
                 group.addTask { await watchdog.run() }
                 let reason = await coordinator.waitForStop()
@@ -125,20 +125,26 @@ public struct Engine: Sendable {
 
     /// Queues, before any worker starts, every node that is ready at once: it needs nothing, or
     /// only nodes settled before the run (`RunCache.settledAtStart`), and was not settled itself.
-    private static func announceReady(in plan: RunPlan, settled: [StoredResult?], to events: any EventSink, clock: RunClock) {
-        for node in 0..<plan.count where settled.isEmpty || settled[node] == nil {
-            guard plan.dependencies.successors(of: node).allSatisfy({ !settled.isEmpty && settled[Int($0)] != nil }) else {
+    private static func announceReady(
+        in plan: RunPlan, settled: [(node: Int, stored: StoredResult)], to events: any EventSink, clock: RunClock
+    ) {
+        var isSettled = [Bool](repeating: false, count: settled.isEmpty ? 0 : plan.count)
+        for (node, _) in settled { isSettled[node] = true }
+        for node in 0..<plan.count where isSettled.isEmpty || !isSettled[node] {
+            guard plan.dependencies.successors(of: node).allSatisfy({ !isSettled.isEmpty && isSettled[Int($0)] }) else {
                 continue
             }
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeQueued(node: node)))
         }
     }
 
-    /// The events of the nodes settled before the run: each queued, decided (a hit, unchanged)
-    /// and cached, after the nodes it needs. The workers run meanwhile: these nodes never start,
-    /// so each one's events keep their order (docs/events.md).
-    private static func announceSettled(in plan: RunPlan, settled: [StoredResult?], to events: any EventSink, clock: RunClock) {
-        for node in plan.dependenciesFirst() where settled[node] != nil {
+    /// The events of the nodes settled before the run, in their order (each after the nodes it
+    /// needs): each queued, decided (a hit, unchanged) and cached. The workers run meanwhile:
+    /// these nodes never start, so each one's events keep their order (docs/events.md).
+    private static func announceSettled(
+        _ settled: [(node: Int, stored: StoredResult)], to events: any EventSink, clock: RunClock
+    ) {
+        for (node, _) in settled {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeQueued(node: node)))
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeCacheDecided(node: node, CacheDecision(.hit, .unchanged))))
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeFinished(node: node, outcome: .cached)))

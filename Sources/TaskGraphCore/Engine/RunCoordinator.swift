@@ -25,11 +25,10 @@ final class RunCoordinator: Sendable {
     private let nodesLayout: (base: UInt, stride: UInt)
 
     /// Prepares a run of `plan`, where `poolOfNode[i]` indexes one of `poolCount` pools, which
-    /// have `laneCount` workers in all, and the nodes with a result in `settled` ended before it
-    /// (`RunState.init`).
+    /// have `laneCount` workers in all, and the `settled` nodes ended before it (`RunState.init`).
     init(
         plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, failFast: Bool,
-        tracksReadiness: Bool, clock: RunClock, settled: [StoredResult?] = []
+        tracksReadiness: Bool, clock: RunClock, settled: [(node: Int, stored: StoredResult)] = []
     ) {
         self.plan = plan
         nodesLayout = plan.nodes.withUnsafeBufferPointer { nodes in

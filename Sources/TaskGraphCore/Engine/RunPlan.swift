@@ -28,22 +28,6 @@ struct RunPlan: Sendable {
         TaskContext.Input(id: id(of: Int(result.node)), artifact: result.artifact)
     }
 
-    /// Every node, each after all the nodes it needs.
-    func dependenciesFirst() -> [Int] {
-        var remaining = (0..<count).map { dependencies.successorPositions(of: $0).count }
-        var order = (0..<count).filter { remaining[$0] == 0 }
-        order.reserveCapacity(count)
-        var next = 0
-        while next < order.count {
-            for dependent in dependents.successors(of: order[next]) {
-                remaining[Int(dependent)] -= 1
-                if remaining[Int(dependent)] == 0 { order.append(Int(dependent)) }
-            }
-            next += 1
-        }
-        return order
-    }
-
     /// Reads fields of `node` in place (`$0.pointee.field`): `nodes[node].field` copies the
     /// whole node (parameters included) first, which costs more than scheduling it.
     func read<Value>(_ node: Int, _ body: (UnsafePointer<ExecutionGraph.Node>) -> Value) -> Value {

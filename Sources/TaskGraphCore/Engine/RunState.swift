@@ -72,12 +72,12 @@ struct RunState {
     var stopWaiter: CheckedContinuation<StopReason, Never>?
 
     /// The state before anything ran, where `poolOfNode[i]` indexes one of `poolCount` pools,
-    /// which have `laneCount` workers in all. The nodes with a result in `settled` (by index;
-    /// empty for none) have ended before the run, reused from the store
-    /// (`RunCache.settledAtStart`): the nodes that need only them are ready from the start.
+    /// which have `laneCount` workers in all. The `settled` nodes have ended before the run,
+    /// reused from the store (`RunCache.settledAtStart`): the nodes that need only them are
+    /// ready from the start.
     init(
         plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, clock: RunClock,
-        settled: [StoredResult?] = []
+        settled: [(node: Int, stored: StoredResult)] = []
     ) {
         precondition(poolCount <= Int(UInt16.max) + 1, "Too many pools")
         self.plan = plan
@@ -107,11 +107,10 @@ struct RunState {
         if finishedCount == count { stopReason = .completed }
     }
 
-    /// Ends each node with a result in `settled` as reused before the run, in any order: its
-    /// dependents count it as ended, and its result stays for those that are not settled.
-    private mutating func settle(_ settled: [StoredResult?]) {
-        for (node, stored) in settled.enumerated() {
-            guard let stored else { continue }
+    /// Ends each of the `settled` nodes as reused before the run, in any order: its dependents
+    /// count it as ended, and its result stays for those that are not settled.
+    private mutating func settle(_ settled: [(node: Int, stored: StoredResult)]) {
+        for (node, stored) in settled {
             progress[node].hasEnded = true
             finishedCount += 1
             histories.record(NodeHistory(outcome: .cached, start: 0, end: 0, summary: stored.summary), for: node)
@@ -122,7 +121,7 @@ struct RunState {
                 _ = progress[plan.dependents.successor(at: position)].dependencyEnded(.succeeded, depth: depth)
             }
         }
-        for (node, stored) in settled.enumerated() where stored != nil {
+        for (node, stored) in settled {
             if progress[node].pendingConsumers > 0 || plan.dependents.successorPositions(of: node).isEmpty {
                 progress[node].result = stored
             }
