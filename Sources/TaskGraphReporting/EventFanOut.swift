@@ -11,4 +11,8 @@ public struct EventFanOut: EventSink {
     public func receive(_ event: EngineEvent) {
         for sink in sinks { sink.receive(event) }
     }
+
+    public func receiveSettled(_ nodes: [Int], elapsed: Duration) {
+        for sink in sinks { sink.receiveSettled(nodes, elapsed: elapsed) }
+    }
 }

@@ -23,7 +23,18 @@ public struct PlainLogReporter: EventSink {
 
     public func receive(_ event: EngineEvent) {
         guard let line = line(for: event.kind) else { return }
-        let tenths = Int64((max(0, event.elapsed.inSeconds) * 10).rounded())
+        write(line, at: event.elapsed)
+    }
+
+    /// One line for all the operations reused before the run started, as for a run where
+    /// nothing changed: `cached    9886 operations: unchanged since the last run`.
+    public func receiveSettled(_ nodes: [Int], elapsed: Duration) {
+        guard !nodes.isEmpty else { return }
+        write("cached    \(nodes.count) operation\(nodes.count == 1 ? "" : "s"): unchanged since the last run", at: elapsed)
+    }
+
+    private func write(_ line: String, at elapsed: Duration) {
+        let tenths = Int64((max(0, elapsed.inSeconds) * 10).rounded())
         // Ids, paths and reasons come from outside: no control character reaches the log raw.
         output.write("[" + DurationText.fixed(tenths, decimals: 1, width: 7) + "s] " + DisplayText.escaped(line) + "\n")
     }

@@ -10,12 +10,12 @@ extension ContentStore {
     public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
         let serialized = try await SerializedResult(of: artifact)
         let layout = layout
-        let group = group
+        let flush = flushesWrites
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
             let encoded = serialized.encoded
             let digest = ContentDigest.sha256(of: encoded)
-            if Self.keepBlob(digest, layout, group) { return (digest, 0) }
-            try StoreIO.writeFile(encoded, to: layout.blob(digest), layout, group: group)
+            if Self.keepBlob(digest, layout) { return (digest, 0) }
+            try StoreIO.writeFile(encoded, to: layout.blob(digest), layout, flush: flush)
             return (digest, Int64(encoded.count))
         }
         bytesAdded.withLock { $0 += added }
@@ -45,20 +45,20 @@ extension ContentStore {
     public func storeFile(at path: String) async throws -> ContentDigest {
         let layout = layout
         let statCache = statCache
-        let group = group
+        let flush = flushesWrites
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
-            if let stat = FileStat.of(path), let digest = statCache.remembered(path, stat), Self.keepBlob(digest, layout, group) {
+            if let stat = FileStat.of(path), let digest = statCache.remembered(path, stat), Self.keepBlob(digest, layout) {
                 return (digest, 0)
             }
             let (hashed, descriptor, temporary) = try FileHasher.copy(path, into: layout)
             statCache.remember(path, hashed)
-            if Self.keepBlob(hashed.digest, layout, group) {
+            if Self.keepBlob(hashed.digest, layout) {
                 close(descriptor)
                 unlink(temporary)
                 return (hashed.digest, 0)
             }
             let size = FileStat.of(descriptor: descriptor)?.size ?? 0
-            try StoreIO.commit(descriptor, temporary, to: layout.blob(hashed.digest), layout, group: group)
+            try StoreIO.commit(descriptor, temporary, to: layout.blob(hashed.digest), layout, flush: flush)
             return (hashed.digest, size)
         }
         bytesAdded.withLock { $0 += added }
@@ -92,12 +92,10 @@ extension ContentStore {
         }
     }
 
-    /// Whether the blob `digest` is present, or handed to `group` to be placed; if present,
-    /// marks it recent when it is older than half the grace period, so that a collection
-    /// running beside this one keeps it. Blocking.
-    static func keepBlob(_ digest: ContentDigest, _ layout: StoreLayout, _ group: GroupCommit? = nil) -> Bool {
+    /// Whether the blob `digest` is present; if so, marks it recent when it is older than half
+    /// the grace period, so that a collection running beside this one keeps it. Blocking.
+    static func keepBlob(_ digest: ContentDigest, _ layout: StoreLayout) -> Bool {
         let path = layout.blob(digest)
-        if group?.isUnplaced(path) == true { return true }
         guard let stat = FileStat.of(path) else { return false }
         StoreIO.touch(path, ifOlderThan: gracePeriod / 2, modified: stat.modifiedSeconds)
         return true

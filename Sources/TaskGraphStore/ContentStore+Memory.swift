@@ -53,22 +53,23 @@ extension ContentStore {
     public func rememberComponents(_ components: [String: KeyComponents], pipeline: String) async throws {
         let path = layout.components(pipeline: pipeline)
         let layout = layout
+        let flush = flushesWrites
         let read = await memoriesRead.withLock { $0.removeValue(forKey: path) }?.value
         try await BlockingIO.run {
             if let read {
                 guard let update = ComponentMemory.update(components, over: read, pipeline: pipeline) else { return }
-                if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout) { return }
+                if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }
             }
             // Rewritten from the file as it is now: what other runs appended since it was read stays.
             let data = (try? StoreIO.read(path, layout)) ?? nil
             let current = data.flatMap { ComponentMemory.load($0, pipeline: pipeline) }
             guard let update = ComponentMemory.update(components, over: current, pipeline: pipeline) else { return }
-            if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout) { return }
+            if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }
             // The file went since it was read (`cache clear`): written whole.
             guard let whole = update.isWholeFile
                 ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
             else { return }
-            try StoreIO.writeFile(whole.data, to: path, layout)
+            try StoreIO.writeFile(whole.data, to: path, layout, flush: flush)
         }
     }
 
@@ -79,9 +80,10 @@ extension ContentStore {
     public func recordRun(pipeline: String, hits: Int, misses: Int) async throws {
         let run = CacheRun(date: Double(wallClockNanoseconds()) / 1e9, hits: hits, misses: misses, pipeline: pipeline)
         let layout = layout
+        let flush = flushesWrites
         try await BlockingIO.run {
             let runs = (Self.readRuns(layout) + [run]).suffix(CacheRun.kept)
-            try StoreIO.writeFile(Data(runs.map(\.line).joined().utf8), to: layout.runLog, layout)
+            try StoreIO.writeFile(Data(runs.map(\.line).joined().utf8), to: layout.runLog, layout, flush: flush)
         }
     }
 

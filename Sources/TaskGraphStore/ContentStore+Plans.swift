@@ -39,11 +39,12 @@ extension ContentStore {
     public func rememberPlan(_ pipeline: Pipeline, invocation: ContentDigest, key: ContentDigest) async {
         let path = layout.plan(invocation)
         let layout = layout
+        let flush = flushesWrites
         _ = try? await BlockingIO.run {
             guard let data = PlanCoder.encode(pipeline, key: key),
                 PlanCoder.decode(data, key: key)?.matches(pipeline) == true
             else { return }
-            try StoreIO.writeFile(data, to: path, layout)
+            try StoreIO.writeFile(data, to: path, layout, flush: flush)
         }
     }
 }

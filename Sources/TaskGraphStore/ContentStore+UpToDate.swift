@@ -43,7 +43,8 @@ extension ContentStore {
         else { return false }
         let path = layout.snapshot(invocation)
         let layout = layout
-        return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil
+        let flush = flushesWrites
+        return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout, flush: flush) }) != nil
     }
 
     /// The snapshot remembered for `invocation`, unless it is too old to trust, the paths it

@@ -22,9 +22,8 @@ public final class ContentStore: ResultStore {
     let memoriesRead = Locked<[String: Task<ComponentMemory.Loaded?, Never>]>([:])
     /// Bytes this process added to the store since its last `evictIfNeeded`.
     let bytesAdded = Locked<Int64>(0)
-    /// Where blobs and records are flushed and placed many at a time, when the store was made
-    /// to group them (`groupingCommits`).
-    let group: GroupCommit?
+    /// Whether each file written is flushed to disk before it is renamed into place (`init`).
+    public let flushesWrites: Bool
 
     /// A record read more than this long after its last use is marked used again (its
     /// modification time set to now): least-recently-used eviction works to the hour, and a
@@ -36,27 +35,18 @@ public final class ContentStore: ResultStore {
 
     /// A store at `root`, reading results back through `registry`. Nothing is created until
     /// something is written.
-    /// - Parameter groupingCommits: whether the blobs and records written are flushed and
-    ///   renamed into place many at a time, on a thread of their own, instead of before each
-    ///   write returns (`GroupCommit`): other processes and lookups see them only once placed,
-    ///   and `placeWrites()` waits for that. For a run whose operations read results from
-    ///   memory, not from the store (not one on a cluster, whose jobs read their inputs there).
-    public init(root: String, registry: ResultRegistry, groupingCommits: Bool = false) {
+    /// - Parameter flushingWrites: whether each file written is flushed to disk (`fsync`)
+    ///   before it is renamed into place. Without, the system writes it later: a crash of the
+    ///   machine may leave it empty or cut short, which every read of it notices (a blob is
+    ///   checked against its digest, every other file fails to decode) and takes for absent, so
+    ///   the work runs again; nothing wrong is ever reused (docs/cache.md, "Writing"). For a run
+    ///   on this machine, where flushing 20,000 files costs more than it protects.
+    public init(root: String, registry: ResultRegistry, flushingWrites: Bool = true) {
         self.root = root
         self.registry = registry
         layout = StoreLayout(root: root)
-        statCache = StatCache(layout: layout)
-        group = groupingCommits ? GroupCommit(layout: layout) : nil
-    }
-
-    /// Whether blobs and records are flushed and placed many at a time (`init`).
-    public var groupsCommits: Bool { group != nil }
-
-    /// Waits until every blob and record written so far is in place (at once for a store that
-    /// does not group commits).
-    /// - Returns: why some could not be placed, each reason once: those results are not cached.
-    public func placeWrites() async -> [String] {
-        await group?.drain() ?? []
+        statCache = StatCache(layout: layout, flushingWrites: flushingWrites)
+        flushesWrites = flushingWrites
     }
 
     /// Where the store is by default: `$TASKGRAPH_CACHE_DIR`, else `$XDG_CACHE_HOME/taskgraph`
@@ -128,8 +118,8 @@ public final class ContentStore: ResultStore {
         let data = ActionRecordCoder.encode(record)
         let path = layout.record(key)
         let layout = layout
-        let group = group
-        try await BlockingIO.run { try StoreIO.writeFile(data, to: path, layout, group: group) }
+        let flush = flushesWrites
+        try await BlockingIO.run { try StoreIO.writeFile(data, to: path, layout, flush: flush) }
         bytesAdded.withLock { $0 += Int64(data.count) }
     }
 

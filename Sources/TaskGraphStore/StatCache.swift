@@ -44,10 +44,13 @@ final class StatCache: Sendable {
     static let version: UInt8 = 1
 
     private let layout: StoreLayout
+    /// Whether `save` flushes the file before renaming it into place (`ContentStore.init`).
+    private let flushesWrites: Bool
     private let state = Locked(State())
 
-    init(layout: StoreLayout) {
+    init(layout: StoreLayout, flushingWrites: Bool = true) {
         self.layout = layout
+        flushesWrites = flushingWrites
     }
 
     /// How many files were read to hash them.
@@ -125,7 +128,7 @@ final class StatCache: Sendable {
             }
         }
         merged = merged.filter { now - $0.value.checked < Self.keptFor }
-        try StoreIO.writeFile(Self.encode(merged), to: layout.statCache, layout)
+        try StoreIO.writeFile(Self.encode(merged), to: layout.statCache, layout, flush: flushesWrites)
         let saved = FileStat.of(layout.statCache)
         state.withLock { state in
             state.changes -= changes

@@ -2,8 +2,8 @@ import Foundation
 import TaskGraphCore
 
 /// The store's blocking file operations: directories of mode 0700, files of mode 0600 written
-/// into `tmp/` and renamed into place once complete and flushed, whole-file reads. Call them
-/// through `BlockingIO.run`.
+/// into `tmp/` and renamed into place once complete (and flushed, unless the caller says not to:
+/// docs/cache.md, "Writing"), whole-file reads. Call them through `BlockingIO.run`.
 enum StoreIO {
     /// How a temporary file's name starts: `tmp/write-<pid>-XXXXXX`. No blob or record is named
     /// like this, so a leftover of a killed process is never taken for one.
@@ -67,21 +67,20 @@ enum StoreIO {
         return true
     }
 
-    /// Flushes the temporary file open as `descriptor` to disk, closes it and renames it to
-    /// `path`, creating `path`'s directory if missing; with `group`, hands all that to it when it
-    /// takes it. On failure the temporary file is removed.
+    /// Flushes the temporary file open as `descriptor` to disk (unless `flush` is false), closes
+    /// it and renames it to `path`, creating `path`'s directory if missing. On failure the
+    /// temporary file is removed.
     static func commit(
-        _ descriptor: Int32, _ temporary: String, to path: String, _ layout: StoreLayout, group: GroupCommit? = nil
+        _ descriptor: Int32, _ temporary: String, to path: String, _ layout: StoreLayout, flush: Bool = true
     ) throws(StoreError) {
-        if let group, group.add(GroupCommit.Entry(descriptor: descriptor, temporary: temporary, path: path)) { return }
-        try finish(descriptor, temporary, layout)
+        try finish(descriptor, temporary, layout, flush: flush)
         try place(temporary, at: path, layout)
     }
 
-    /// Flushes the temporary file open as `descriptor` to disk and closes it. On failure the
-    /// temporary file is removed.
-    static func finish(_ descriptor: Int32, _ temporary: String, _ layout: StoreLayout) throws(StoreError) {
-        let synced = fsync(descriptor) == 0
+    /// Flushes the temporary file open as `descriptor` to disk (unless `flush` is false) and
+    /// closes it. On failure the temporary file is removed.
+    static func finish(_ descriptor: Int32, _ temporary: String, _ layout: StoreLayout, flush: Bool = true) throws(StoreError) {
+        let synced = !flush || fsync(descriptor) == 0
         let failure = errno
         close(descriptor)
         guard synced else { try abandon(temporary, layout, failure) }
@@ -103,10 +102,10 @@ enum StoreIO {
         throw .writeFailed(root: layout.root, reason: errorText(code))
     }
 
-    /// Writes `data` as the file at `path` in the store: into a temporary file, flushed, then
-    /// renamed over `path` (by `group` when given). Readers see the old file or the new one,
+    /// Writes `data` as the file at `path` in the store: into a temporary file, flushed (unless
+    /// `flush` is false), then renamed over `path`. Readers see the old file or the new one,
     /// never a partial one.
-    static func writeFile(_ data: Data, to path: String, _ layout: StoreLayout, group: GroupCommit? = nil) throws(StoreError) {
+    static func writeFile(_ data: Data, to path: String, _ layout: StoreLayout, flush: Bool = true) throws(StoreError) {
         let (descriptor, temporary) = try createTemporary(layout)
         let written = data.withUnsafeBytes { writeAll(descriptor, $0) }
         guard written else {
@@ -114,20 +113,21 @@ enum StoreIO {
             close(descriptor)
             try abandon(temporary, layout, failure)
         }
-        try commit(descriptor, temporary, to: path, layout, group: group)
+        try commit(descriptor, temporary, to: path, layout, flush: flush)
     }
 
     /// Appends `data` to the file at `path` in one `write` (`O_APPEND`: appends of several
-    /// processes do not interleave on a local file system), then flushes it to disk.
+    /// processes do not interleave on a local file system), then flushes it to disk (unless
+    /// `flush` is false).
     /// - Returns: false, writing nothing, when there is no file at `path`.
-    static func append(_ data: Data, to path: String, _ layout: StoreLayout) throws(StoreError) -> Bool {
+    static func append(_ data: Data, to path: String, _ layout: StoreLayout, flush: Bool = true) throws(StoreError) -> Bool {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else {
             guard errno == ENOENT else { throw .writeFailed(root: layout.root, reason: errorText()) }
             return false
         }
         defer { close(descriptor) }
-        guard data.withUnsafeBytes({ writeAll(descriptor, $0) }), fsync(descriptor) == 0 else {
+        guard data.withUnsafeBytes({ writeAll(descriptor, $0) }), !flush || fsync(descriptor) == 0 else {
             throw .writeFailed(root: layout.root, reason: errorText())
         }
         return true

@@ -18,8 +18,8 @@ struct CacheArguments: ParsableArguments {
     }
 
     /// The store, reading results back as `registry`'s kinds.
-    func store(registry: ResultRegistry = .core, groupingCommits: Bool = false) -> ContentStore {
-        ContentStore(root: root, registry: registry, groupingCommits: groupingCommits)
+    func store(registry: ResultRegistry = .core, flushingWrites: Bool = true) -> ContentStore {
+        ContentStore(root: root, registry: registry, flushingWrites: flushingWrites)
     }
 
     /// The size bound: `option` (a `--max-size` or `--cache-max-size` value, checked in

@@ -17,11 +17,11 @@ struct CacheSession {
     let currentDirectory: String
 
     /// The store `arguments` name (or `storeRoot`, `--store`, when given), for `pipelineFile`;
-    /// `groupingCommits` for a run on this machine (`ContentStore.init`). `prepared` is used
-    /// when it is that store and groups commits as asked (what it read already is not read
+    /// not `flushingWrites` for a run on this machine (`ContentStore.init`). `prepared` is used
+    /// when it is that store and flushes its writes as asked (what it read already is not read
     /// again).
     static func open(
-        _ arguments: CachingArguments, pipelineFile: String, storeRoot: String? = nil, groupingCommits: Bool = false,
+        _ arguments: CachingArguments, pipelineFile: String, storeRoot: String? = nil, flushingWrites: Bool = true,
         prepared: ContentStore? = nil
     ) async -> CacheSession {
         let currentDirectory = FileManager.default.currentDirectoryPath
@@ -33,10 +33,10 @@ struct CacheSession {
             maxSize = CacheConfiguration.defaultMaxSize
         }
         let root = storeRoot.map { PathResolver.resolve($0, in: currentDirectory) } ?? arguments.location.root
-        let store = if let prepared, prepared.root == root, prepared.groupsCommits == groupingCommits {
+        let store = if let prepared, prepared.root == root, prepared.flushesWrites == flushingWrites {
             prepared
         } else {
-            ContentStore(root: root, registry: .builtIn, groupingCommits: groupingCommits)
+            ContentStore(root: root, registry: .builtIn, flushingWrites: flushingWrites)
         }
         return CacheSession(
             store: store, maxSize: maxSize,
@@ -50,12 +50,6 @@ struct CacheSession {
         RunCache(
             store: store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
             forcing: forcing, displayDirectory: currentDirectory, remote: remote, known: known)
-    }
-
-    /// After a run, before anything names what it stored: waits until every blob and record
-    /// it wrote is in place, warning of those that could not be.
-    func placeWrites() async {
-        for failure in await store.placeWrites() { Self.warn("caching skipped for some results: \(failure)") }
     }
 
     /// After a run: remembers its key components, records its hits and misses and saves the

@@ -107,7 +107,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
         let session = await CacheSession.open(
-            cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store, groupingCommits: !onCluster,
+            cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store, flushingWrites: onCluster,
             prepared: upToDate?.store)
         let clusterSession = onCluster
             ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
@@ -133,7 +133,6 @@ struct RunCommand: AsyncParsableCommand {
         await clusterSession?.finish(
             cancelled: outcome.signal != nil, failed: outcome.report.hasFailures, resources: resources)
         await resources.shutDown()
-        await session.placeWrites()
         // The snapshot and the cache's other files are written at once.
         async let snapshot: Void = {
             guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil else { return }

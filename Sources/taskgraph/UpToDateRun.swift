@@ -41,8 +41,8 @@ struct UpToDateRun {
         invocation = ContentDigest.sha256(of: Data(identity.utf8))
         watched = [pipeline, executable] + searchPath
         // The run's own store when the pipeline names no other and runs on this machine
-        // (`CacheSession.open`): it groups commits.
-        store = command.cache.location.store(registry: .builtIn, groupingCommits: true)
+        // (`CacheSession.open`): it does not flush its writes.
+        store = command.cache.location.store(registry: .builtIn, flushingWrites: false)
     }
 
     /// What the last snapshot of this command shows, read before anything else.

@@ -83,25 +83,6 @@ static inline int tg_epoll_wait(int epoll, uint64_t *tokens, int capacity, int t
 static inline int tg_eventfd_create(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }
-
-/// Starts writing the file open as `fd` to disk without waiting (`sync_file_range` with
-/// `SYNC_FILE_RANGE_WRITE`), so that the `fsync`s of many files written one after the other
-/// find their data on its way and share journal commits. Only a head start: 0, or -1 with
-/// `errno` set where it is not available.
-static inline int tg_start_writeback(int fd) {
-#if defined(SYS_sync_file_range)
-    return (int)syscall(SYS_sync_file_range, fd, (int64_t)0, (int64_t)0, 2 /* SYNC_FILE_RANGE_WRITE */);
-#else
-    errno = ENOSYS;
-    return -1;
-#endif
-}
-#else
-/// Elsewhere than Linux: nothing is started (`fsync` alone flushes).
-static inline int tg_start_writeback(int fd) {
-    (void)fd;
-    return -1;
-}
 #endif
 
 #endif

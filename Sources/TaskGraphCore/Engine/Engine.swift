@@ -94,8 +94,9 @@ public struct Engine: Sendable {
                     }
                 }
                 if let events, !settled.isEmpty {
-                    // Beside the workers: thousands of lines that nothing waits for.
-                    group.addTask { Self.announceSettled(settled, to: events, clock: clock) }
+                    // Beside the workers: thousands of events that nothing waits for. These
+                    // nodes never start, so each one's events keep their order (docs/events.md).
+                    group.addTask { events.receiveSettled(settled.map(\.node), elapsed: clock.elapsed) }
                 }
                 group.addTask { await watchdog.run() }
                 let reason = await coordinator.waitForStop()
@@ -135,19 +136,6 @@ public struct Engine: Sendable {
                 continue
             }
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeQueued(node: node)))
-        }
-    }
-
-    /// The events of the nodes settled before the run, in their order (each after the nodes it
-    /// needs): each queued, decided (a hit, unchanged) and cached. The workers run meanwhile:
-    /// these nodes never start, so each one's events keep their order (docs/events.md).
-    private static func announceSettled(
-        _ settled: [(node: Int, stored: StoredResult)], to events: any EventSink, clock: RunClock
-    ) {
-        for (node, _) in settled {
-            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeQueued(node: node)))
-            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeCacheDecided(node: node, CacheDecision(.hit, .unchanged))))
-            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeFinished(node: node, outcome: .cached)))
         }
     }
 

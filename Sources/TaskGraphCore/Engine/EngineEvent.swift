@@ -41,4 +41,20 @@ public struct EngineEvent: Sendable {
 public protocol EventSink: Sendable {
     /// Handles one event.
     func receive(_ event: EngineEvent)
+
+    /// Handles the nodes a run reused before its workers started, at `elapsed`: each unchanged
+    /// since the last run with all it needs (`RunCache.settledAtStart`), listed after the nodes
+    /// it needs. By default, each node's events in turn: queued, its cache decision (a hit,
+    /// unchanged) and its end (cached); a sink may take them all at once instead.
+    func receiveSettled(_ nodes: [Int], elapsed: Duration)
+}
+
+extension EventSink {
+    public func receiveSettled(_ nodes: [Int], elapsed: Duration) {
+        for node in nodes {
+            receive(EngineEvent(elapsed: elapsed, kind: .nodeQueued(node: node)))
+            receive(EngineEvent(elapsed: elapsed, kind: .nodeCacheDecided(node: node, CacheDecision(.hit, .unchanged))))
+            receive(EngineEvent(elapsed: elapsed, kind: .nodeFinished(node: node, outcome: .cached)))
+        }
+    }
 }

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+import TaskGraphCore
+
+@testable import TaskGraphStore
+
+/// Strings read back from the store's encodings: ASCII and other UTF-8 as written, anything
+/// else refused.
+@Suite struct ByteReaderTests {
+    /// The string encoding (`u64` big-endian length, then the bytes) of `bytes`.
+    private func encoded(_ bytes: [UInt8]) -> [UInt8] {
+        (0..<8).reversed().map { UInt8(truncatingIfNeeded: UInt64(bytes.count) >> ($0 * 8)) } + bytes
+    }
+
+    /// The string `bytes` read back, or nil when the reader refuses them.
+    private func read(_ bytes: [UInt8]) -> String? {
+        encoded(bytes).withUnsafeBytes { buffer in
+            var reader = ByteReader(buffer)
+            return try? reader.string()
+        }
+    }
+
+    @Test func asciiAndOtherUTF8ReadBackAsWritten() {
+        for text in ["", "out/n1224.txt", "/data/Zürich/été – 写真.jpg"] {
+            var writer = ResultWriter()
+            writer.append(string: text)
+            #expect(read(Array(writer.data.dropFirst(8))) == text)
+        }
+    }
+
+    @Test func bytesThatAreNotUTF8AreRefused() {
+        #expect(read([0x61, 0xFF]) == nil)
+        #expect(read([0x61, 0xC3]) == nil, "a sequence cut short")
+        #expect(read([0xC0, 0xAF]) == nil, "an overlong encoding of '/'")
+    }
+}
