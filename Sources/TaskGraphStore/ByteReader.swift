@@ -70,7 +70,7 @@ struct ByteReader {
     mutating func string() throws(Malformed) -> String {
         let count = try uint64()
         guard count <= UInt64(bytes.count - offset) else { throw Malformed() }
-        let utf8 = try take(Int(count)).assumingMemoryBound(to: UInt8.self)
+        let utf8 = try take(Int(count))
         // ASCII (nearly every id and path) is valid UTF-8 as it is: made into a string without
         // the generic validation, which costs a metadata lookup per call.
         if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }

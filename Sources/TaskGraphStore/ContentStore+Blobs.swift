@@ -14,7 +14,7 @@ extension ContentStore {
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
             let encoded = serialized.encoded
             let digest = ContentDigest.sha256(of: encoded)
-            if Self.keepBlob(digest, layout) { return (digest, 0) }
+            if Self.keepBlob(digest, layout, size: Int64(encoded.count)) { return (digest, 0) }
             try StoreIO.writeFile(encoded, to: layout.blob(digest), layout, flush: flush)
             return (digest, Int64(encoded.count))
         }
@@ -47,17 +47,19 @@ extension ContentStore {
         let statCache = statCache
         let flush = flushesWrites
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
-            if let stat = FileStat.of(path), let digest = statCache.remembered(path, stat), Self.keepBlob(digest, layout) {
+            if let stat = FileStat.of(path), let digest = statCache.remembered(path, stat),
+                Self.keepBlob(digest, layout, size: stat.size)
+            {
                 return (digest, 0)
             }
             let (hashed, descriptor, temporary) = try FileHasher.copy(path, into: layout)
             statCache.remember(path, hashed)
-            if Self.keepBlob(hashed.digest, layout) {
+            let size = FileStat.of(descriptor: descriptor)?.size ?? 0
+            if Self.keepBlob(hashed.digest, layout, size: size) {
                 close(descriptor)
                 unlink(temporary)
                 return (hashed.digest, 0)
             }
-            let size = FileStat.of(descriptor: descriptor)?.size ?? 0
             try StoreIO.commit(descriptor, temporary, to: layout.blob(hashed.digest), layout, flush: flush)
             return (hashed.digest, size)
         }
@@ -92,11 +94,14 @@ extension ContentStore {
         }
     }
 
-    /// Whether the blob `digest` is present; if so, marks it recent when it is older than half
-    /// the grace period, so that a collection running beside this one keeps it. Blocking.
-    static func keepBlob(_ digest: ContentDigest, _ layout: StoreLayout) -> Bool {
+    /// Whether the blob `digest` is present with its `size` in bytes; if so, marks it recent
+    /// when it is older than half the grace period, so that a collection running beside this
+    /// one keeps it. A blob of another size (emptied or cut short by a crash of the machine
+    /// before the system wrote it, docs/cache.md, "Writing") counts as absent: it is written
+    /// again. Blocking.
+    static func keepBlob(_ digest: ContentDigest, _ layout: StoreLayout, size: Int64) -> Bool {
         let path = layout.blob(digest)
-        guard let stat = FileStat.of(path) else { return false }
+        guard let stat = FileStat.of(path), stat.size == size else { return false }
         StoreIO.touch(path, ifOlderThan: gracePeriod / 2, modified: stat.modifiedSeconds)
         return true
     }

@@ -39,12 +39,13 @@ extension ContentStore {
     public func rememberPlan(_ pipeline: Pipeline, invocation: ContentDigest, key: ContentDigest) async {
         let path = layout.plan(invocation)
         let layout = layout
-        let flush = flushesWrites
         _ = try? await BlockingIO.run {
             guard let data = PlanCoder.encode(pipeline, key: key),
                 PlanCoder.decode(data, key: key)?.matches(pipeline) == true
             else { return }
-            try StoreIO.writeFile(data, to: path, layout, flush: flush)
+            // Flushed even by a store that flushes nothing else, like the snapshot: a plan that a
+            // crash left with zeros in it could still decode (docs/cache.md, "Writing").
+            try StoreIO.writeFile(data, to: path, layout)
         }
     }
 }

@@ -43,8 +43,9 @@ extension ContentStore {
         else { return false }
         let path = layout.snapshot(invocation)
         let layout = layout
-        let flush = flushesWrites
-        return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout, flush: flush) }) != nil
+        // Flushed even by a store that flushes nothing else: a snapshot that a crash left with
+        // zeros in it could still decode, and a run would trust it (docs/cache.md, "Writing").
+        return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil
     }
 
     /// The snapshot remembered for `invocation`, unless it is too old to trust, the paths it

@@ -37,10 +37,10 @@ public final class ContentStore: ResultStore {
     /// something is written.
     /// - Parameter flushingWrites: whether each file written is flushed to disk (`fsync`)
     ///   before it is renamed into place. Without, the system writes it later: a crash of the
-    ///   machine may leave it empty or cut short, which every read of it notices (a blob is
-    ///   checked against its digest, every other file fails to decode) and takes for absent, so
-    ///   the work runs again; nothing wrong is ever reused (docs/cache.md, "Writing"). For a run
-    ///   on this machine, where flushing 20,000 files costs more than it protects.
+    ///   machine may leave it damaged, which its reads notice and take for absent, so the work
+    ///   runs again (docs/cache.md, "Writing"); the up-to-date snapshot and the plan, which
+    ///   could decode damaged, are flushed all the same. False for a run on this machine, where
+    ///   flushing 20,000 files costs more than it protects.
     public init(root: String, registry: ResultRegistry, flushingWrites: Bool = true) {
         self.root = root
         self.registry = registry

@@ -48,7 +48,7 @@ final class StatCache: Sendable {
     private let flushesWrites: Bool
     private let state = Locked(State())
 
-    init(layout: StoreLayout, flushingWrites: Bool = true) {
+    init(layout: StoreLayout, flushingWrites: Bool) {
         self.layout = layout
         flushesWrites = flushingWrites
     }

@@ -71,24 +71,26 @@ enum StoreIO {
     /// it and renames it to `path`, creating `path`'s directory if missing. On failure the
     /// temporary file is removed.
     static func commit(
-        _ descriptor: Int32, _ temporary: String, to path: String, _ layout: StoreLayout, flush: Bool = true
+        _ descriptor: Int32, _ temporary: String, to path: String, _ layout: StoreLayout, flush: Bool
     ) throws(StoreError) {
         try finish(descriptor, temporary, layout, flush: flush)
         try place(temporary, at: path, layout)
     }
 
     /// Flushes the temporary file open as `descriptor` to disk (unless `flush` is false) and
-    /// closes it. On failure the temporary file is removed.
-    static func finish(_ descriptor: Int32, _ temporary: String, _ layout: StoreLayout, flush: Bool = true) throws(StoreError) {
+    /// closes it; either may report that the data could not be written (on NFS, `close` reports
+    /// what the server refused). On failure the temporary file is removed.
+    private static func finish(_ descriptor: Int32, _ temporary: String, _ layout: StoreLayout, flush: Bool) throws(StoreError) {
         let synced = !flush || fsync(descriptor) == 0
-        let failure = errno
-        close(descriptor)
-        guard synced else { try abandon(temporary, layout, failure) }
+        var failure = errno
+        let closed = close(descriptor) == 0
+        if synced, !closed { failure = errno }
+        guard synced, closed else { try abandon(temporary, layout, failure) }
     }
 
     /// Renames the complete temporary file `temporary` to `path`, creating `path`'s directory
     /// if missing. On failure the temporary file is removed.
-    static func place(_ temporary: String, at path: String, _ layout: StoreLayout) throws(StoreError) {
+    private static func place(_ temporary: String, at path: String, _ layout: StoreLayout) throws(StoreError) {
         if rename(temporary, path) == 0 { return }
         guard errno == ENOENT else { try abandon(temporary, layout, errno) }
         let made = makeDirectory((path as NSString).deletingLastPathComponent)
@@ -120,16 +122,17 @@ enum StoreIO {
     /// processes do not interleave on a local file system), then flushes it to disk (unless
     /// `flush` is false).
     /// - Returns: false, writing nothing, when there is no file at `path`.
-    static func append(_ data: Data, to path: String, _ layout: StoreLayout, flush: Bool = true) throws(StoreError) -> Bool {
+    static func append(_ data: Data, to path: String, _ layout: StoreLayout, flush: Bool) throws(StoreError) -> Bool {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard descriptor >= 0 else {
             guard errno == ENOENT else { throw .writeFailed(root: layout.root, reason: errorText()) }
             return false
         }
-        defer { close(descriptor) }
-        guard data.withUnsafeBytes({ writeAll(descriptor, $0) }), !flush || fsync(descriptor) == 0 else {
-            throw .writeFailed(root: layout.root, reason: errorText())
-        }
+        let written = data.withUnsafeBytes({ writeAll(descriptor, $0) }) && (!flush || fsync(descriptor) == 0)
+        var failure = errno
+        let closed = close(descriptor) == 0
+        if written, !closed { failure = errno }
+        guard written, closed else { throw .writeFailed(root: layout.root, reason: errorText(failure)) }
         return true
     }
 

@@ -16,8 +16,8 @@ struct CacheSession {
     /// The current directory, for showing paths.
     let currentDirectory: String
 
-    /// The store `arguments` name (or `storeRoot`, `--store`, when given), for `pipelineFile`;
-    /// not `flushingWrites` for a run on this machine (`ContentStore.init`). `prepared` is used
+    /// The store `arguments` name (or `storeRoot`, `--store`, when given), for `pipelineFile`,
+    /// `flushingWrites` as `ContentStore.init` says (false for a run on this machine). `prepared` is used
     /// when it is that store and flushes its writes as asked (what it read already is not read
     /// again).
     static func open(

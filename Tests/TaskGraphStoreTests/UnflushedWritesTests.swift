@@ -47,6 +47,19 @@ import TaskGraphCore
         #expect(temporaryFiles(of: store) == [])
     }
 
+    @Test func aBlobACrashLeftEmptyIsWrittenAgainWhenItsResultIsStoredAgain() async throws {
+        let store = try unflushedStore()
+        let source = try emptyDirectory() + "/out.txt"
+        try writeFile("written", to: source)
+        let file = try await store.storeFile(at: source)
+        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        for digest in [file, result] { try Data().write(to: URL(fileURLWithPath: store.blobPath(digest))) }
+        #expect(try await store.storeFile(at: source) == file)
+        #expect(try await store.storeResult(BytesArtifact(Data("hello".utf8))) == result)
+        #expect(try readFile(store.blobPath(file)) == "written")
+        #expect(try await store.loadResult(result) as? BytesArtifact == BytesArtifact(Data("hello".utf8)))
+    }
+
     @Test func filesACrashLeftEmptyReadAsAbsent() async throws {
         let store = try unflushedStore()
         let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
