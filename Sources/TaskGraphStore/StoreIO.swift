@@ -81,11 +81,15 @@ enum StoreIO {
     /// closes it; either may report that the data could not be written (on NFS, `close` reports
     /// what the server refused). On failure the temporary file is removed.
     private static func finish(_ descriptor: Int32, _ temporary: String, _ layout: StoreLayout, flush: Bool) throws(StoreError) {
-        let synced = !flush || fsync(descriptor) == 0
-        var failure = errno
-        let closed = close(descriptor) == 0
-        if synced, !closed { failure = errno }
-        guard synced, closed else { try abandon(temporary, layout, failure) }
+        if let failure = flushAndClose(descriptor, flush: flush) { try abandon(temporary, layout, failure) }
+    }
+
+    /// Flushes the file open as `descriptor` to disk (unless `flush` is false) and closes it.
+    /// - Returns: the `errno` of the first of the two that failed, or nil.
+    private static func flushAndClose(_ descriptor: Int32, flush: Bool) -> Int32? {
+        var failure: Int32? = flush && fsync(descriptor) != 0 ? errno : nil
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        return failure
     }
 
     /// Renames the complete temporary file `temporary` to `path`, creating `path`'s directory
@@ -128,11 +132,14 @@ enum StoreIO {
             guard errno == ENOENT else { throw .writeFailed(root: layout.root, reason: errorText()) }
             return false
         }
-        let written = data.withUnsafeBytes({ writeAll(descriptor, $0) }) && (!flush || fsync(descriptor) == 0)
-        var failure = errno
-        let closed = close(descriptor) == 0
-        if written, !closed { failure = errno }
-        guard written, closed else { throw .writeFailed(root: layout.root, reason: errorText(failure)) }
+        guard data.withUnsafeBytes({ writeAll(descriptor, $0) }) else {
+            let failure = errno
+            close(descriptor)
+            throw .writeFailed(root: layout.root, reason: errorText(failure))
+        }
+        if let failure = flushAndClose(descriptor, flush: flush) {
+            throw .writeFailed(root: layout.root, reason: errorText(failure))
+        }
         return true
     }
 
