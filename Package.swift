@@ -59,7 +59,7 @@ let package = Package(
             name: "taskgraph",
             dependencies: [
                 "TaskGraphCore", "TaskGraphImaging", "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting",
-                "TaskGraphStore", "TaskGraphSlurm", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TaskGraphStore", "TaskGraphSlurm", "CSystemShims", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             // The Swift runtime and Foundation linked in, not loaded from two dozen shared

@@ -7,7 +7,7 @@ extension ContentStore {
     public func previousComponents(pipeline: String) async -> [String: KeyComponents] {
         let path = layout.components(pipeline: pipeline)
         let layout = layout
-        let data = (try? await BlockingIO.run { try StoreIO.read(path, layout) }) ?? nil
+        let data = (try? await BlockingIO.run { try StoreIO.mapped(path, layout) }) ?? nil
         return data.map { ComponentMemory.decode($0, pipeline: pipeline) } ?? [:]
     }
 
@@ -37,7 +37,7 @@ extension ContentStore {
             if let started = reads[path] { return started }
             let reading = Task {
                 (try? await BlockingIO.run { () throws -> ComponentMemory.Loaded? in
-                    try StoreIO.read(path, layout).flatMap { ComponentMemory.load($0, pipeline: pipeline) }
+                    try StoreIO.mapped(path, layout).flatMap { ComponentMemory.load($0, pipeline: pipeline) }
                 }) ?? nil
             }
             reads[path] = reading
@@ -61,7 +61,7 @@ extension ContentStore {
                 if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }
             }
             // Rewritten from the file as it is now: what other runs appended since it was read stays.
-            let data = (try? StoreIO.read(path, layout)) ?? nil
+            let data = (try? StoreIO.mapped(path, layout)) ?? nil
             let current = data.flatMap { ComponentMemory.load($0, pipeline: pipeline) }
             guard let update = ComponentMemory.update(components, over: current, pipeline: pipeline) else { return }
             if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }

@@ -28,7 +28,7 @@ extension ContentStore {
         let path = layout.plan(invocation)
         let layout = layout
         return try? await BlockingIO.run { () -> Pipeline? in
-            guard let data = try StoreIO.read(path, layout), let plan = PlanCoder.decode(data, key: key) else { return nil }
+            guard let data = try StoreIO.mapped(path, layout), let plan = PlanCoder.decode(data, key: key) else { return nil }
             return plan.pipeline(registry: registry)
         }
     }

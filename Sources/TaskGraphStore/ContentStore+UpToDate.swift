@@ -57,7 +57,7 @@ extension ContentStore {
         let path = layout.snapshot(invocation)
         let layout = layout
         return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, changed: Set<String>, checked: Int64)? in
-            guard let data = try StoreIO.read(path, layout), let snapshot = UpToDateSnapshot.decode(data) else { return nil }
+            guard let data = try StoreIO.mapped(path, layout), let snapshot = UpToDateSnapshot.decode(data) else { return nil }
             let checked = wallClockNanoseconds()
             guard snapshot.isTrusted(now: checked) else { return nil }
             return (snapshot, snapshot.changedPaths(), checked)

@@ -122,7 +122,7 @@ final class StatCache: Sendable {
         var merged = entries
         // Read again only when another process saved since (its file is another one then).
         if loadedFrom == nil || FileStat.of(layout.statCache) != loadedFrom {
-            merged = Self.decode(try StoreIO.read(layout.statCache, layout) ?? Data())
+            merged = Self.decode(try StoreIO.mapped(layout.statCache, layout) ?? Data())
             for (path, entry) in entries where (merged[path]?.checked ?? .min) < entry.checked {
                 merged[path] = entry
             }
@@ -148,7 +148,7 @@ final class StatCache: Sendable {
             if !state.isLoaded {
                 // The `stat` first: a file replaced between the two is read again when saving.
                 state.fileStat = FileStat.of(layout.statCache)
-                state.entries = Self.decode(((try? StoreIO.read(layout.statCache, layout)) ?? nil) ?? Data())
+                state.entries = Self.decode(((try? StoreIO.mapped(layout.statCache, layout)) ?? nil) ?? Data())
                 state.isLoaded = true
             }
             return body(&state)

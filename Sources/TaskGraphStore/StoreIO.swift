@@ -1,3 +1,4 @@
+import CSystemShims
 import Foundation
 import TaskGraphCore
 
@@ -155,6 +156,46 @@ enum StoreIO {
             throw .readFailed(root: layout.root, reason: reason)
         }
     }
+
+    /// The size from which `mapped` maps a file rather than reading it.
+    static let mappingThreshold = 256 * 1024
+
+    /// `read`, but a regular file of `mappingThreshold` bytes or more is mapped into memory
+    /// (read-only, unmapped when the data goes) instead of copied: the snapshot, the plan, the
+    /// stat cache and the components memory are megabytes read at every run, and copying them
+    /// into fresh memory cost ten times as much as mapping them (every page of it faulted in).
+    /// Only for the store's files that are replaced by a rename or only appended to, never
+    /// truncated or rewritten in place, so the mapped bytes stay as they were while mapped
+    /// (a blob, verified before it is used, is read); and only on a local file system: on a
+    /// network one, another machine's rename can take the file away under the mapping, and
+    /// touching it then kills the process (`SIGBUS`) where a read fails cleanly.
+    /// - Throws: `StoreError.readFailed` when it exists but cannot be read.
+    static func mapped(_ path: String, _ layout: StoreLayout) throws(StoreError) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return try read(path, layout) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= mappingThreshold,
+            isOnLocalFileSystem(descriptor), let address = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
+        else { return try read(path, layout) }
+        return Data(bytesNoCopy: address, count: Int(info.st_size), deallocator: .custom { munmap($0, $1) })
+    }
+
+    /// Whether the open file `descriptor` is on a file system of this machine's own disks or
+    /// memory (ext4, XFS, Btrfs, ZFS, F2FS, tmpfs, overlayfs): not NFS, SMB, FUSE or a cluster
+    /// file system, nor one unknown.
+    private static func isOnLocalFileSystem(_ descriptor: Int32) -> Bool {
+        #if os(Linux)
+        return localFileSystems.contains(UInt32(truncatingIfNeeded: tg_file_system_type(descriptor)))
+        #else
+        return false
+        #endif
+    }
+
+    /// The `statfs` magic numbers of `isOnLocalFileSystem`'s file systems (linux/magic.h).
+    private static let localFileSystems: Set<UInt32> = [
+        0xEF53, 0x5846_5342, 0x9123_683E, 0x2FC1_2FC1, 0xF2F5_2010, 0x0102_1994, 0x794C_7630,
+    ]
 
     /// Sets the modification time of `path` to now if it is older than `seconds`.
     static func touch(_ path: String, ifOlderThan seconds: Double, modified: Double) {

@@ -28,7 +28,13 @@ public struct UpToDateSnapshot: Sendable, Equatable {
 
         /// Whether the path still has `stat` (and, with `digest`, those contents). Blocking.
         func isCurrent() -> Bool {
-            guard FileStat.of(path) == stat else { return false }
+            var statter = DirectoryStatter()
+            return isCurrent(statting: &statter)
+        }
+
+        /// `isCurrent()`, looking the path up through `statter`. Blocking.
+        func isCurrent(statting statter: inout DirectoryStatter) -> Bool {
+            guard statter.stat(path) == stat else { return false }
             guard let digest else { return true }
             return (try? FileHasher.hash(path))?.digest == digest
         }
@@ -92,7 +98,9 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         let piece = 1_024
         let changed = Locked(Set<String>())
         ParallelWork.forEach((files.count + piece - 1) / piece) { index in
-            let paths = files[index * piece..<min(files.count, (index + 1) * piece)].filter { !$0.isCurrent() }.map(\.path)
+            var statter = DirectoryStatter()
+            let paths = files[index * piece..<min(files.count, (index + 1) * piece)]
+                .filter { !$0.isCurrent(statting: &statter) }.map(\.path)
             if !paths.isEmpty { changed.withLock { $0.formUnion(paths) } }
         }
         return changed.withLock { $0 }
@@ -129,6 +137,18 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     /// summary (strings) or `u8` 0 for a constant result, and a `u32` count of files, each the
     /// `u32` index of its path among the paths above.
     func encoded() -> Data {
+        // The paths and the operations are encoded on two threads, then joined: the snapshot
+        // is written at the end of the run, when nothing else runs beside it.
+        let parts = Locked([Data](repeating: Data(), count: 2))
+        ParallelWork.forEach(2, threads: 2) { part in
+            let data = part == 0 ? encodedFiles() : encodedOperations()
+            parts.withLock { $0[part] = data }
+        }
+        return parts.withLock { $0[0] + $0[1] }
+    }
+
+    /// The encoding up to the operations' count: the header and the paths.
+    private func encodedFiles() -> Data {
         var writer = ResultWriter(capacity: 64 + files.count * 90)
         writer.append(raw: Self.magic)
         writer.append(Self.version)
@@ -149,6 +169,12 @@ public struct UpToDateSnapshot: Sendable, Equatable {
             writer.append(stat.device)
             if let digest = entry.digest { writer.append(digest: digest) }
         }
+        return writer.data
+    }
+
+    /// The encoding from the operations' count to the end.
+    private func encodedOperations() -> Data {
+        var writer = ResultWriter(capacity: 16 + operationEntries.count * 120)
         writer.append(count: operationEntries.count)
         // The ids alone are sorted: sorting the entries would copy one at each comparison.
         for id in operationEntries.keys.sorted() {

@@ -133,16 +133,17 @@ struct RunCommand: AsyncParsableCommand {
         await clusterSession?.finish(
             cancelled: outcome.signal != nil, failed: outcome.report.hasFailures, resources: resources)
         await resources.shutDown()
-        // The snapshot and the cache's other files are written at once.
+        // The snapshot and the cache's other files are written at once, and the summary rendered.
         async let snapshot: Void = {
             guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil else { return }
             await upToDate.remember(
                 outcome.report, of: graph, cache: runCache, warnings: !loaded.warnings.isEmpty, onCluster: onCluster,
                 start: start, in: session)
         }()
+        async let summary = presenter.summary(of: outcome.report, graph: graph)
         await session.finish(runCache)
         await snapshot
-        await presenter.finish(report: outcome.report, graph: graph)
+        await presenter.finish(summary: await summary)
         if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {
             throw ExitCode(CLIExitCode.operationFailed)
         }

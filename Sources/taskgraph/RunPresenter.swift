@@ -85,8 +85,17 @@ struct RunPresenter {
         display?.show()
     }
 
-    /// Finishes the event stream and trace, prints the summary table.
-    func finish(report: RunReport, graph: ExecutionGraph) async {
+    /// The summary table of the run that ended with `report`, rendered while the store is
+    /// updated (on a run of many operations, that takes one core, and the table another).
+    func summary(of report: RunReport, graph: ExecutionGraph) -> String {
+        var summary = RunSummary(report: report, graph: graph)
+        summary.remoteJobs = remoteJobs.lastStatuses
+        return summary.render()
+    }
+
+    /// Finishes the event stream and trace, prints `summary` (the table `summary(of:graph:)`
+    /// rendered).
+    func finish(summary: String) async {
         eventOutput?.flush()
         let output = TextOutput.standardError
         if let (recorder, path) = trace {
@@ -96,9 +105,7 @@ struct RunPresenter {
                 output.write("taskgraph: cannot write the trace: \(error)\n")
             }
         }
-        var summary = RunSummary(report: report, graph: graph)
-        summary.remoteJobs = remoteJobs.lastStatuses
-        output.write("\n" + summary.render())
+        output.write("\n" + summary)
         output.flush()
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSystemShims
 import TaskGraphCore
 import TaskGraphImaging
 import TaskGraphNetwork
@@ -30,7 +31,7 @@ struct TaskGraphCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
     /// Answers `taskgraph --version` at once (scripts and editors call it to probe for the tool);
-    /// otherwise raises the open-file limit, traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
+    /// otherwise keeps freed memory for reuse (`tg_keep_freed_memory`), raises the open-file limit, traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
     /// dies by them) and the job-control signals (SIGTSTP, SIGCONT, SIGUSR1), then parses the
     /// arguments and runs the command, with the signal handlers beside it in one task group.
     static func main() async {
@@ -38,6 +39,9 @@ struct TaskGraphCommand: AsyncParsableCommand {
             print(version)
             return
         }
+        #if canImport(Glibc)
+        tg_keep_freed_memory()
+        #endif
         FileDescriptorLimit.raiseToHardLimit()
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sigcont, .sigusr1)
         await withDiscardingTaskGroup { group in

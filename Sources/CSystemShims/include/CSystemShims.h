@@ -31,7 +31,29 @@ void tg_mark_blocking_thread(void);
 /// Whether `tg_mark_blocking_thread` marked the calling thread: 1 or 0.
 int tg_is_blocking_thread(void);
 
+#if defined(__linux__) && defined(__GLIBC__)
+#include <malloc.h>
+
+/// Tells glibc's allocator to keep the memory a short process frees and to grow its heaps 64 MiB
+/// at a time: memory freed and allocated again is then reused rather than returned to the
+/// system and faulted in anew, page by page (a run after a change decodes and encodes megabytes
+/// of store files). For a process's `main`, never a library: it is the process's allocator.
+static inline void tg_keep_freed_memory(void) {
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_TOP_PAD, 64 << 20);
+}
+#endif
+
 #if defined(__linux__)
+#include <sys/vfs.h>
+
+/// The type (`f_type`, a magic number of linux/magic.h) of the file system holding the open
+/// file `fd`, or 0 when `fstatfs` fails.
+static inline uint64_t tg_file_system_type(int fd) {
+    struct statfs info;
+    return fstatfs(fd, &info) == 0 ? (uint64_t)info.f_type : 0;
+}
+
 /// `getrusage(RUSAGE_THREAD, usage)`: the calling thread's CPU times (Swift does not see the GNU
 /// `RUSAGE_THREAD`). 0 on success, -1 with `errno` set.
 static inline int tg_thread_rusage(struct rusage *usage) {
