@@ -18,7 +18,8 @@ struct DirectoryStatter: ~Copyable {
 
     /// What `FileStat.of(path)` says: the file at `path`, following symbolic links, or nil.
     mutating func stat(_ path: String) -> FileStat? {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return FileStat.of(path) }
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex, path.index(after: slash) != path.endIndex
+        else { return FileStat.of(path) }
         let parent = path[..<slash]
         if parent != directory {
             if descriptor >= 0 { close(descriptor) }

@@ -166,7 +166,7 @@ enum StoreIO {
     /// into fresh memory cost ten times as much as mapping them (every page of it faulted in).
     /// Only for the store's files that are replaced by a rename or only appended to, never
     /// truncated or rewritten in place, so the mapped bytes stay as they were while mapped
-    /// (a blob, verified before it is used, is read); and only on a local file system: on a
+    /// (blobs, of any size and read once each, are read); and only on a local file system: on a
     /// network one, another machine's rename can take the file away under the mapping, and
     /// touching it then kills the process (`SIGBUS`) where a read fails cleanly.
     /// - Throws: `StoreError.readFailed` when it exists but cannot be read.

@@ -28,13 +28,18 @@ public struct UpToDateSnapshot: Sendable, Equatable {
 
         /// Whether the path still has `stat` (and, with `digest`, those contents). Blocking.
         func isCurrent() -> Bool {
-            var statter = DirectoryStatter()
-            return isCurrent(statting: &statter)
+            isCurrent(now: FileStat.of(path))
         }
 
         /// `isCurrent()`, looking the path up through `statter`. Blocking.
         func isCurrent(statting statter: inout DirectoryStatter) -> Bool {
-            guard statter.stat(path) == stat else { return false }
+            isCurrent(now: statter.stat(path))
+        }
+
+        /// Whether the path, whose `stat` is now `now`, still has `stat` (and, with `digest`,
+        /// those contents). Blocking.
+        private func isCurrent(now: FileStat?) -> Bool {
+            guard now == stat else { return false }
             guard let digest else { return true }
             return (try? FileHasher.hash(path))?.digest == digest
         }
@@ -137,8 +142,8 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     /// summary (strings) or `u8` 0 for a constant result, and a `u32` count of files, each the
     /// `u32` index of its path among the paths above.
     func encoded() -> Data {
-        // The paths and the operations are encoded on two threads, then joined: the snapshot
-        // is written at the end of the run, when nothing else runs beside it.
+        // The paths and the operations are encoded on two threads, then joined: at the end of
+        // a run, only the store's other, smaller updates and the summary run beside it.
         let parts = Locked([Data](repeating: Data(), count: 2))
         ParallelWork.forEach(2, threads: 2) { part in
             let data = part == 0 ? encodedFiles() : encodedOperations()

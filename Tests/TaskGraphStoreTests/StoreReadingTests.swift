@@ -47,7 +47,8 @@ import Testing
         let paths = [
             directory + "/gone/x.txt", directory + "/out/a.txt", directory + "/out/b.txt", directory + "/out/link",
             directory + "/out/missing.txt", directory + "/out/c.txt", directory + "/top.txt", directory + "/out/a.txt",
-            directory + "/top.txt/inside", "/", "/proc", "relative-and-missing",
+            directory + "/top.txt/inside", directory + "/out/", directory + "/out/../top.txt", "/", "/proc",
+            "relative-and-missing",
         ]
         var statter = DirectoryStatter()
         for path in paths {

@@ -34,10 +34,14 @@ int tg_is_blocking_thread(void);
 #if defined(__linux__) && defined(__GLIBC__)
 #include <malloc.h>
 
-/// Tells glibc's allocator to keep the memory a short process frees and to grow its heaps 64 MiB
-/// at a time: memory freed and allocated again is then reused rather than returned to the
-/// system and faulted in anew, page by page (a run after a change decodes and encodes megabytes
-/// of store files). For a process's `main`, never a library: it is the process's allocator.
+/// Tells glibc's allocator to keep the heap memory a short process frees and to grow its heaps
+/// 64 MiB at a time: the many small and medium allocations of a run (strings, arrays, tables
+/// under 128 KiB) then reuse pages already faulted in rather than returning them to the system
+/// and faulting them in anew. It also fixes the threshold above which an allocation gets its
+/// own mapping at glibc's initial 128 KiB (setting these options stops glibc raising it): large
+/// buffers, such as images, are still returned to the system when freed. Raising that threshold
+/// to 32 MiB as well measured no faster (bench/README.md, "One source changed, round 6"). For a
+/// process's `main`, never a library: it is the process's allocator.
 static inline void tg_keep_freed_memory(void) {
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
     mallopt(M_TOP_PAD, 64 << 20);

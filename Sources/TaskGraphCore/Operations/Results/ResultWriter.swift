@@ -4,8 +4,9 @@ import Foundation
 /// strings and byte fields as a `u64` length followed by the bytes.
 public struct ResultWriter: Sendable {
     /// What was written so far. Kept as an array: appending many small fields to `Data` costs
-    /// several times more. The appends are inlinable so that the store's encoders, in other
-    /// modules, get them specialised rather than as generic calls for each field.
+    /// several times more. The appends are inlinable so that the store's encoders, in another
+    /// module, get them inlined (and the generic ones specialised) rather than as a call for
+    /// each field.
     @usableFromInline var bytes: [UInt8] = []
 
     /// What was written so far.
