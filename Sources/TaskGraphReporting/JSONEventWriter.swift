@@ -27,10 +27,10 @@ public struct JSONEventWriter: EventSink {
 
     /// A writer that hands every line (newline included) to `emit`.
     init(graph: ExecutionGraph, pipeline: String, command: [String], emit: @escaping @Sendable (String) -> Void) {
-        ids = graph.nodes.map(\.id)
-        types = graph.nodes.map(\.type)
-        pools = graph.nodes.map(\.settings.pool)
-        needs = graph.nodes.map(\.dependencies)
+        ids = graph.nodes.map { $0.id }
+        types = graph.nodes.map { $0.type }
+        pools = graph.nodes.map { $0.settings.pool }
+        needs = graph.nodes.map { $0.dependencies }
         self.pipeline = pipeline
         self.command = command
         self.emit = emit

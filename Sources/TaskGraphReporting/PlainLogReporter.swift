@@ -16,8 +16,10 @@ public struct PlainLogReporter: EventSink {
 
     /// A reporter for a run of `graph` writing to `output`.
     public init(graph: ExecutionGraph, output: TextOutput = .standardError) {
-        ids = graph.nodes.map(\.id)
-        types = graph.nodes.map(\.type)
+        // Closures, not key paths: a key path into the core's node copied each whole node
+        // first (5 ms for 10,000 nodes).
+        ids = graph.nodes.map { $0.id }
+        types = graph.nodes.map { $0.type }
         self.output = output
     }
 

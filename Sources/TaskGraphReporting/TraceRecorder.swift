@@ -38,8 +38,8 @@ public final class TraceRecorder: EventSink, Sendable {
 
     /// A recorder for a run of `graph`.
     public init(graph: ExecutionGraph) {
-        ids = graph.nodes.map(\.id)
-        types = graph.nodes.map(\.type)
+        ids = graph.nodes.map { $0.id }
+        types = graph.nodes.map { $0.type }
     }
 
     public func receive(_ event: EngineEvent) {
