@@ -15,7 +15,7 @@ extension ContentStore {
             let encoded = serialized.encoded
             let digest = ContentDigest.sha256(of: encoded)
             if Self.keepBlob(digest, layout, size: Int64(encoded.count)) { return (digest, 0) }
-            try StoreIO.writeFile(encoded, to: layout.blob(digest), layout, flush: flush)
+            try StoreIO.writeFile(encoded, to: layout.blob(digest), layout, flush: flush, besideIt: true)
             return (digest, Int64(encoded.count))
         }
         bytesAdded.withLock { $0 += added }

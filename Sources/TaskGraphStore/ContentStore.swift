@@ -119,7 +119,7 @@ public final class ContentStore: ResultStore {
         let path = layout.record(key)
         let layout = layout
         let flush = flushesWrites
-        try await BlockingIO.run { try StoreIO.writeFile(data, to: path, layout, flush: flush) }
+        try await BlockingIO.run { try StoreIO.writeFile(data, to: path, layout, flush: flush, besideIt: true) }
         bytesAdded.withLock { $0 += Int64(data.count) }
     }
 

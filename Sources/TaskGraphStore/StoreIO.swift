@@ -31,10 +31,14 @@ enum StoreIO {
         }
     }
 
-    /// Creates an empty temporary file of mode 0600 in the store's `tmp/`.
+    /// Creates an empty temporary file of mode 0600 in `directory` (made if missing), by
+    /// default the store's `tmp/`.
     /// - Returns: its open descriptor and its path.
-    static func createTemporary(_ layout: StoreLayout) throws(StoreError) -> (descriptor: Int32, path: String) {
-        let template = layout.temporary + "/" + temporaryPrefix + "\(getpid())-XXXXXX"
+    static func createTemporary(
+        _ layout: StoreLayout, in directory: String? = nil
+    ) throws(StoreError) -> (descriptor: Int32, path: String) {
+        let directory = directory ?? layout.temporary
+        let template = directory + "/" + temporaryPrefix + "\(getpid())-XXXXXX"
         for attempt in 0..<2 {
             var bytes = template.utf8CString
             let descriptor = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -47,7 +51,7 @@ enum StoreIO {
                 return (descriptor, bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
             }
             guard errno == ENOENT, attempt == 0 else { break }
-            let failure = makeDirectory(layout.temporary)
+            let failure = makeDirectory(directory)
             guard failure == 0 else { throw .writeFailed(root: layout.root, reason: errorText(failure)) }
         }
         throw .writeFailed(root: layout.root, reason: errorText())
@@ -111,9 +115,15 @@ enum StoreIO {
 
     /// Writes `data` as the file at `path` in the store: into a temporary file, flushed (unless
     /// `flush` is false), then renamed over `path`. Readers see the old file or the new one,
-    /// never a partial one.
-    static func writeFile(_ data: Data, to path: String, _ layout: StoreLayout, flush: Bool = true) throws(StoreError) {
-        let (descriptor, temporary) = try createTemporary(layout)
+    /// never a partial one. The temporary file is in `tmp/`, or with `besideIt` in `path`'s
+    /// own directory (a blob's or record's fan-out directory): a rename within one directory
+    /// takes no lock of the whole file system, which a rename across directories does, and
+    /// concurrent writers of blobs and records queued on it (bench/README.md, "round 6").
+    static func writeFile(
+        _ data: Data, to path: String, _ layout: StoreLayout, flush: Bool = true, besideIt: Bool = false
+    ) throws(StoreError) {
+        let directory = besideIt ? (path as NSString).deletingLastPathComponent : nil
+        let (descriptor, temporary) = try createTemporary(layout, in: directory)
         let written = data.withUnsafeBytes { writeAll(descriptor, $0) }
         guard written else {
             let failure = errno

@@ -88,16 +88,26 @@ import TaskGraphCore
     @Test func leftoversOfKilledWritersAreNeverEntriesAndGoWhenStale() async throws {
         let (store, keys) = try await filledStore(1)
         let leftover = store.root + "/v1/tmp/write-12345-AbCdEf"
+        try FileManager.default.createDirectory(atPath: store.root + "/v1/tmp", withIntermediateDirectories: true)
         try writeFile("half a blob", to: leftover)
         let fresh = store.root + "/v1/tmp/write-12345-GhIjKl"
         try writeFile("being written", to: fresh)
-        backdate(leftover, by: 2 * ContentStore.gracePeriod)
+        // Records, and blobs written from memory, are written beside where they go.
+        try FileManager.default.createDirectory(atPath: store.root + "/v1/records/ab", withIntermediateDirectories: true)
+        let besideRecords = store.root + "/v1/records/ab/write-12345-MnOpQr"
+        try writeFile("half a record", to: besideRecords)
+        let freshBesideBlobs = store.root + "/v1/blobs/ab/write-12345-StUvWx"
+        try FileManager.default.createDirectory(atPath: store.root + "/v1/blobs/ab", withIntermediateDirectories: true)
+        try writeFile("being written", to: freshBesideBlobs)
+        for path in [leftover, besideRecords] { backdate(path, by: 2 * ContentStore.gracePeriod) }
         let status = await store.status()
         #expect(status.records == 1 && status.blobs == 1)
         let report = try await store.collectGarbage(maxSize: nil, maxAge: nil)
-        #expect(report.temporariesRemoved == 1)
+        #expect(report.temporariesRemoved == 2)
         #expect(!FileManager.default.fileExists(atPath: leftover))
+        #expect(!FileManager.default.fileExists(atPath: besideRecords))
         #expect(FileManager.default.fileExists(atPath: fresh))
+        #expect(FileManager.default.fileExists(atPath: freshBesideBlobs))
         #expect(await store.record(for: keys[0]) != nil)
     }
 
