@@ -114,7 +114,9 @@ public struct Engine: Sendable {
             // A run that ended paused leaves no child; children of a later run start running.
             resources.childProcesses.setStopped(false)
         }
-        let report = coordinator.report(wasCancelled: stopReason == .cancelled)
+        // Cancelled also when every node ended before the cancellation reached the coordinator:
+        // a cluster run's jobs, cancelled with the run, can all report so first.
+        let report = coordinator.report(wasCancelled: stopReason == .cancelled || Task.isCancelled)
         if let events {
             for (index, record) in report.nodes.enumerated() where record.outcome == .notStarted {
                 events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeFinished(node: index, outcome: .notStarted)))
