@@ -110,8 +110,7 @@ import TaskGraphCore
         let record = try #require(await store.record(for: key))
         #expect((try await store.loadResult(record.result) as? BytesArtifact) == artifact)
         // No temporary file is left, in `tmp/` or beside the blob and the record.
-        let everything = FileManager.default.enumerator(atPath: store.root + "/v1")?.allObjects as? [String] ?? []
-        #expect(everything.filter { ($0 as NSString).lastPathComponent.hasPrefix(StoreIO.temporaryPrefix) } == [])
+        #expect(temporaryFilesAnywhere(in: store) == [])
     }
 
     @Test func filesAreTheOwnersOnly() async throws {

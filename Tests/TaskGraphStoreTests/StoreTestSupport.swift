@@ -78,3 +78,10 @@ extension ContentStore {
     /// The path of the record of `key`.
     func recordPath(_ key: ContentDigest) -> String { layout.record(key) }
 }
+
+/// The temporary files (`write-…`) anywhere in `store`: in `tmp/` or beside the blobs and
+/// records, where those are written.
+func temporaryFilesAnywhere(in store: ContentStore) -> [String] {
+    let everything = FileManager.default.enumerator(atPath: store.root + "/v1")?.allObjects as? [String] ?? []
+    return everything.filter { ($0 as NSString).lastPathComponent.hasPrefix(StoreIO.temporaryPrefix) }
+}

@@ -34,8 +34,7 @@ import TaskGraphCore
         #expect(try readFile(store.blobPath(ContentDigest.sha256(of: Data("written".utf8)))) == "written")
         #expect(temporaryFiles(of: store) == [])
         // Nor beside the records and blobs, where those are written.
-        let everything = FileManager.default.enumerator(atPath: store.root + "/v1")?.allObjects as? [String] ?? []
-        #expect(everything.filter { ($0 as NSString).lastPathComponent.hasPrefix(StoreIO.temporaryPrefix) } == [])
+        #expect(temporaryFilesAnywhere(in: store) == [])
     }
 
     @Test func aRecordThatCannotBePlacedThrowsItsReasonAndLeavesNoTemporaryFile() async throws {
