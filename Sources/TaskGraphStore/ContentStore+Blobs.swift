@@ -47,10 +47,19 @@ extension ContentStore {
         let statCache = statCache
         let flush = flushesWrites
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
-            if let stat = FileStat.of(path), let digest = statCache.remembered(path, stat),
-                Self.keepBlob(digest, layout, size: stat.size)
-            {
+            let stat = FileStat.of(path)
+            if let stat, let digest = statCache.remembered(path, stat), Self.keepBlob(digest, layout, size: stat.size) {
                 return (digest, 0)
+            }
+            if let stat, stat.size <= Self.filesReadWhole {
+                // Hashed before it is written, so written in its own fan-out directory, as a
+                // result is (`StoreIO.writeFile`'s `besideIt`).
+                let (hashed, contents) = try FileHasher.readWhole(path, expectedSize: stat.size)
+                statCache.remember(path, hashed)
+                let size = Int64(contents.count)
+                if Self.keepBlob(hashed.digest, layout, size: size) { return (hashed.digest, 0) }
+                try StoreIO.writeFile(contents, to: layout.blob(hashed.digest), layout, flush: flush, besideIt: true)
+                return (hashed.digest, size)
             }
             let (hashed, descriptor, temporary) = try FileHasher.copy(path, into: layout)
             statCache.remember(path, hashed)
@@ -93,6 +102,10 @@ extension ContentStore {
             return true
         }
     }
+
+    /// The size up to which `storeFile` reads a file into memory before writing its blob;
+    /// a larger one is copied through `tmp/` as it is read.
+    static let filesReadWhole: Int64 = 1 << 20
 
     /// Whether the blob `digest` is present with its `size` in bytes; if so, marks it recent
     /// when it is older than half the grace period, so that a collection running beside this

@@ -17,12 +17,12 @@ enum FileHasher {
     /// The bytes read at a time.
     static let chunkSize = 1 << 20
 
-    /// Hashes the regular file at `path` (anything else is refused: a device may never end);
-    /// with `copy`, also writes every byte read to that descriptor (a temporary file of the
-    /// store `layout`).
-    /// - Throws: `OperationError.readFailed` naming `path`; `StoreError.writeFailed` when the
-    ///   copy cannot be written.
-    static func hash(_ path: String, copyingTo copy: (descriptor: Int32, layout: StoreLayout)? = nil) throws -> Hashed {
+    /// Hashes the regular file at `path` (anything else is refused: a device may never end),
+    /// handing every piece read to `consume` as well.
+    /// - Throws: `OperationError.readFailed` naming `path`; what `consume` throws.
+    static func hash(
+        _ path: String, consuming consume: ((UnsafeRawBufferPointer) throws -> Void)? = nil
+    ) throws -> Hashed {
         let started = wallClockNanoseconds()
         // Without blocking: a FIFO without a writer is refused below instead of hanging here.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -48,9 +48,7 @@ enum FileHasher {
             }
             let chunk = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
             hasher.update(chunk)
-            if let copy, !StoreIO.writeAll(copy.descriptor, chunk) {
-                throw StoreError.writeFailed(root: copy.layout.root, reason: StoreIO.errorText())
-            }
+            try consume?(chunk)
         }
         let after = FileStat.of(descriptor: descriptor)
         return Hashed(digest: hasher.finalize(), stableStat: after == before ? before : nil, started: started)
@@ -65,12 +63,25 @@ enum FileHasher {
         let (descriptor, temporary) = try StoreIO.createTemporary(layout)
         let hashed: Hashed
         do {
-            hashed = try hash(path, copyingTo: (descriptor, layout))
+            hashed = try hash(path) { chunk in
+                guard StoreIO.writeAll(descriptor, chunk) else {
+                    throw StoreError.writeFailed(root: layout.root, reason: StoreIO.errorText())
+                }
+            }
         } catch {
             close(descriptor)
             unlink(temporary)
             throw error
         }
         return (hashed, descriptor, temporary)
+    }
+
+    /// Reads the file at `path` into memory, hashing it on the way (for small files: a large
+    /// one is better `copy`'d).
+    /// - Returns: what was hashed and the contents read.
+    static func readWhole(_ path: String, expectedSize: Int64) throws -> (hashed: Hashed, contents: Data) {
+        var contents = Data(capacity: Int(max(0, expectedSize)))
+        let hashed = try hash(path) { contents.append($0.assumingMemoryBound(to: UInt8.self)) }
+        return (hashed, contents)
     }
 }

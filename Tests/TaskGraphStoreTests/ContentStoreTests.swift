@@ -29,6 +29,20 @@ import TaskGraphCore
         #expect(try readFile(store.blobPath(digest)) == "pixels")
     }
 
+    /// Up to `filesReadWhole` a file is read into memory and written beside its blob; a larger
+    /// one is copied through `tmp/`. Either way the blob holds its bytes and no temporary is left.
+    @Test(arguments: [0, ContentStore.filesReadWhole, ContentStore.filesReadWhole + 1, 3 << 20])
+    func aFileOfAnySizeRoundTripsWithoutTemporaries(size: Int64) async throws {
+        let store = try temporaryStore()
+        let source = try emptyDirectory() + "/data.bin"
+        let bytes = Data((0..<Int(size)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try bytes.write(to: URL(fileURLWithPath: source))
+        let digest = try await store.storeFile(at: source)
+        #expect(digest == ContentDigest.sha256(of: bytes))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store.blobPath(digest))) == bytes)
+        #expect(temporaryFilesAnywhere(in: store) == [])
+    }
+
     @Test func aRecordRoundTripsWhenItsBlobsArePresent() async throws {
         let store = try temporaryStore()
         let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
