@@ -27,7 +27,29 @@ SNAKEMAKE=${SNAKEMAKE:-1}
 SNAKEMAKE_COLD_MAX=${SNAKEMAKE_COLD_MAX:-2000}
 JOBS=2
 work=$root/bench/.work/cache
-rm -rf "$work" && mkdir -p "$work"
+# Files removed between timed runs are moved aside, and removed when the bench ends. On ext4
+# without a journal (this VM's disk), every new inode's allocation passes over the inodes freed
+# in the last minute, reading each (fs/ext4/ialloc.c, recently_deleted): a run started right
+# after `rm -rf` of the last run's 30,000 files paid for that removal in every file it created
+# (bench/README.md, "round 7"). A removal at the start is waited out for the same reason.
+if [[ -e $work ]]; then
+  rm -rf "$work" && sync
+  echo "waiting 61 s: ext4 without a journal passes over inodes freed in the last minute" >&2
+  sleep 61
+fi
+mkdir -p "$work"
+trash=$work/removed
+trashed=0
+trap 'rm -rf "$trash"' EXIT
+# set_aside PATH...: moves each PATH that exists into its own directory of $trash
+set_aside() {
+  local path
+  for path; do
+    [[ -e $path ]] || continue
+    trashed=$((trashed + 1))
+    mkdir -p "$trash/$trashed" && mv "$path" "$trash/$trashed/"
+  done
+}
 
 bin=$(swift build -c release --show-bin-path)
 if [[ -n ${TASKGRAPH:-} ]]; then
@@ -112,7 +134,7 @@ echo "taskgraph $tg; ninja $(ninja --version 2>/dev/null || echo -); $(make --ve
 if [[ $tg_cache == 1 ]]; then
   mkdir -p "$work/photos"
   for _ in $(seq "$RUNS"); do
-    rm -rf "$work/photos/out" "$work/photos/cache" && mkdir -p "$work/photos/out"
+    set_aside "$work/photos/out" "$work/photos/cache" && mkdir -p "$work/photos/out"
     for name in photos-first photos-second; do
       run_in "$name" "$work/photos" "$tg" run "$root/pipelines/photos.yaml" --jobs "$JOBS" \
         --output "$work/photos/out" --cache-dir "$work/photos/cache" --no-progress
@@ -158,7 +180,7 @@ run_tool() {
 # clean TOOL: removes TOOL's outputs and everything it remembers of earlier runs
 clean() {
   local dir=$dag/${1%-nocache}
-  rm -rf "$dir/out" "$dir/tgout" "$dir/.tgcache" "$dir/.ninja_log" "$dir/.ninja_deps" "$dir/.snakemake"
+  set_aside "$dir/out" "$dir/tgout" "$dir/.tgcache" "$dir/.ninja_log" "$dir/.ninja_deps" "$dir/.snakemake"
   mkdir -p "$dir/out"
 }
 # (c) Cold: --no-cache before the cached run, so the cached run's store is what stays.
