@@ -16,6 +16,7 @@
 #   BENCH_NODES=1000 bench/run-cache.sh   # quick check
 #   SNAKEMAKE=0 bench/run-cache.sh        # without Snakemake (the slowest peer by far)
 #   TASKGRAPH=path/to/taskgraph bench/run-cache.sh   # that binary instead of a release build
+#   SETTLE=0 bench/run-cache.sh           # no wait after removing an earlier run's files
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -32,10 +33,11 @@ work=$root/bench/.work/cache
 # in the last minute, reading each (fs/ext4/ialloc.c, recently_deleted): a run started right
 # after `rm -rf` of the last run's 30,000 files paid for that removal in every file it created
 # (bench/README.md, "round 7"). A removal at the start is waited out for the same reason.
+SETTLE=${SETTLE:-61}
 if [[ -e $work ]]; then
   rm -rf "$work" && sync
-  echo "waiting 61 s: ext4 without a journal passes over inodes freed in the last minute" >&2
-  sleep 61
+  echo "waiting $SETTLE s (SETTLE): ext4 without a journal passes over inodes freed in the last minute" >&2
+  sleep "$SETTLE"
 fi
 mkdir -p "$work"
 trash=$work/removed
@@ -47,7 +49,8 @@ set_aside() {
   for path; do
     [[ -e $path ]] || continue
     trashed=$((trashed + 1))
-    mkdir -p "$trash/$trashed" && mv "$path" "$trash/$trashed/"
+    mkdir -p "$trash/$trashed" || exit 1
+    mv "$path" "$trash/$trashed/" || exit 1
   done
 }
 
@@ -134,7 +137,8 @@ echo "taskgraph $tg; ninja $(ninja --version 2>/dev/null || echo -); $(make --ve
 if [[ $tg_cache == 1 ]]; then
   mkdir -p "$work/photos"
   for _ in $(seq "$RUNS"); do
-    set_aside "$work/photos/out" "$work/photos/cache" && mkdir -p "$work/photos/out"
+    set_aside "$work/photos/out" "$work/photos/cache"
+    mkdir -p "$work/photos/out"
     for name in photos-first photos-second; do
       run_in "$name" "$work/photos" "$tg" run "$root/pipelines/photos.yaml" --jobs "$JOBS" \
         --output "$work/photos/out" --cache-dir "$work/photos/cache" --no-progress

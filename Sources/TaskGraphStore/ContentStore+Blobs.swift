@@ -38,8 +38,10 @@ extension ContentStore {
         }
     }
 
-    /// Stores a copy of the file at `path` as a blob, hashing it while copying; nothing is
-    /// read when the stat cache knows the file unchanged and its blob is present.
+    /// Stores a copy of the file at `path` as a blob: a file of up to `filesReadWhole` bytes is
+    /// read and hashed first, then written beside its blob; a larger one is hashed while it is
+    /// copied through `tmp/`. Nothing is read when the stat cache knows the file unchanged and
+    /// its blob is present.
     /// - Returns: the digest of its contents.
     /// - Throws: `OperationError.readFailed` naming `path`, `StoreError.writeFailed`.
     public func storeFile(at path: String) async throws -> ContentDigest {
@@ -51,15 +53,17 @@ extension ContentStore {
             if let stat, let digest = statCache.remembered(path, stat), Self.keepBlob(digest, layout, size: stat.size) {
                 return (digest, 0)
             }
-            if let stat, stat.size <= Self.filesReadWhole {
-                // Hashed before it is written, so written in its own fan-out directory, as a
-                // result is (`StoreIO.writeFile`'s `besideIt`).
-                let (hashed, contents) = try FileHasher.readWhole(path, expectedSize: stat.size)
-                statCache.remember(path, hashed)
-                let size = Int64(contents.count)
-                if Self.keepBlob(hashed.digest, layout, size: size) { return (hashed.digest, 0) }
-                try StoreIO.writeFile(contents, to: layout.blob(hashed.digest), layout, flush: flush, besideIt: true)
-                return (hashed.digest, size)
+            // Hashed before it is written, so written in its own fan-out directory, as a result
+            // is (`StoreIO.writeFile`'s `besideIt`).
+            if let stat, stat.size <= Self.filesReadWhole,
+                let read = try FileHasher.readWhole(path, limit: Self.filesReadWhole, expectedSize: stat.size)
+            {
+                statCache.remember(path, read.hashed)
+                let digest = read.hashed.digest
+                let size = Int64(read.contents.count)
+                if Self.keepBlob(digest, layout, size: size) { return (digest, 0) }
+                try StoreIO.writeFile(read.contents, to: layout.blob(digest), layout, flush: flush, besideIt: true)
+                return (digest, size)
             }
             let (hashed, descriptor, temporary) = try FileHasher.copy(path, into: layout)
             statCache.remember(path, hashed)

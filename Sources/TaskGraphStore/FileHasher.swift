@@ -1,8 +1,8 @@
 import Foundation
 import TaskGraphCore
 
-/// Reads files in pieces, hashing them, and optionally copying them into the store. Blocking:
-/// call through `BlockingIO.run`.
+/// Reads files in pieces, hashing them, and optionally copying them into the store or reading
+/// a small one into memory. Blocking: call through `BlockingIO.run`.
 enum FileHasher {
     /// A file read to its end.
     struct Hashed {
@@ -76,12 +76,25 @@ enum FileHasher {
         return (hashed, descriptor, temporary)
     }
 
-    /// Reads the file at `path` into memory, hashing it on the way (for small files: a large
-    /// one is better `copy`'d).
-    /// - Returns: what was hashed and the contents read.
-    static func readWhole(_ path: String, expectedSize: Int64) throws -> (hashed: Hashed, contents: Data) {
-        var contents = Data(capacity: Int(max(0, expectedSize)))
-        let hashed = try hash(path) { contents.append($0.assumingMemoryBound(to: UInt8.self)) }
-        return (hashed, contents)
+    /// Reads the file at `path` into memory, hashing it on the way, unless it holds more than
+    /// `limit` bytes (it may have grown since its size was looked up): such a file is better
+    /// `copy`'d.
+    /// - Returns: what was hashed and the contents read, or nil when there were more than
+    ///   `limit` bytes.
+    /// - Throws: `OperationError.readFailed` naming `path`.
+    static func readWhole(_ path: String, limit: Int64, expectedSize: Int64) throws -> (hashed: Hashed, contents: Data)? {
+        var contents = Data(capacity: Int(min(limit, max(0, expectedSize))))
+        do {
+            let hashed = try hash(path) { chunk in
+                guard Int64(contents.count + chunk.count) <= limit else { throw OverLimit() }
+                contents.append(chunk.assumingMemoryBound(to: UInt8.self))
+            }
+            return (hashed, contents)
+        } catch is OverLimit {
+            return nil
+        }
     }
+
+    /// `readWhole` found more than its limit.
+    private struct OverLimit: Error {}
 }

@@ -41,6 +41,19 @@ import TaskGraphCore
         #expect(digest == ContentDigest.sha256(of: bytes))
         #expect(try Data(contentsOf: URL(fileURLWithPath: store.blobPath(digest))) == bytes)
         #expect(temporaryFilesAnywhere(in: store) == [])
+        // `tmp/` is made by the first write through it.
+        #expect(FileManager.default.fileExists(atPath: store.root + "/v1/tmp") == (size > ContentStore.filesReadWhole))
+    }
+
+    /// A file that grew past `filesReadWhole` after its size was looked up is copied whole.
+    @Test func aFileLargerThanItsStatSaidIsStoredWhole() throws {
+        let source = try emptyDirectory() + "/growing.bin"
+        let bytes = Data(repeating: 7, count: Int(ContentStore.filesReadWhole) + 10)
+        try bytes.write(to: URL(fileURLWithPath: source))
+        #expect(try FileHasher.readWhole(source, limit: ContentStore.filesReadWhole, expectedSize: 10) == nil)
+        let read = try #require(try FileHasher.readWhole(source, limit: Int64(bytes.count), expectedSize: 10))
+        #expect(read.contents == bytes)
+        #expect(read.hashed.digest == ContentDigest.sha256(of: bytes))
     }
 
     @Test func aRecordRoundTripsWhenItsBlobsArePresent() async throws {
@@ -149,14 +162,28 @@ import TaskGraphCore
         #expect(await store.record(for: sampleKey("a")) == nil)
     }
 
+    /// Blobs are written beside where they go (results, small files) or through `tmp/` (large
+    /// files): either way a read-only store is a `StoreError`.
     @Test(.enabled(if: geteuid() != 0, "root writes through any mode"))
     func aReadOnlyStoreThrowsPermissionDenied() async throws {
         let store = try temporaryStore()
-        _ = try await store.storeResult(BytesArtifact(Data("x".utf8)))
-        chmod(store.root + "/v1/tmp", 0o500)
-        defer { chmod(store.root + "/v1/tmp", 0o700) }
-        let error = await #expect(throws: StoreError.self) { try await store.storeResult(BytesArtifact(Data("y".utf8))) }
-        #expect(error?.description == "cannot write to the cache at \(store.root): Permission denied")
+        let large = try emptyDirectory() + "/large.bin"
+        try Data(repeating: 1, count: Int(ContentStore.filesReadWhole) + 1).write(to: URL(fileURLWithPath: large))
+        _ = try await store.storeFile(at: large)  // makes `tmp/`
+        let directories = ["/v1/tmp", "/v1/blobs"] + ((try? FileManager.default.contentsOfDirectory(
+            atPath: store.root + "/v1/blobs")) ?? []).map { "/v1/blobs/" + $0 }
+        for directory in directories { chmod(store.root + directory, 0o500) }
+        defer { for directory in directories { chmod(store.root + directory, 0o700) } }
+        try Data(repeating: 2, count: Int(ContentStore.filesReadWhole) + 1).write(to: URL(fileURLWithPath: large))
+        let small = try emptyDirectory() + "/small.txt"
+        try writeFile("small", to: small)
+        let expected = "cannot write to the cache at \(store.root): Permission denied"
+        let result = await #expect(throws: StoreError.self) { try await store.storeResult(BytesArtifact(Data("y".utf8))) }
+        #expect(result?.description == expected)
+        let smallFile = await #expect(throws: StoreError.self) { try await store.storeFile(at: small) }
+        #expect(smallFile?.description == expected)
+        let largeFile = await #expect(throws: StoreError.self) { try await store.storeFile(at: large) }
+        #expect(largeFile?.description == expected)
     }
 
     @Test func storesAreFoundWhereTheEnvironmentSays() {

@@ -45,9 +45,12 @@ import Testing
         }
         let child = try #require(pid)
         control.pause()
-        #expect(try await state(of: child) { $0 == "T" } == "T")
+        // Read first: the macro shows no value of an expression that awaits.
+        let paused = try await state(of: child) { $0 == "T" }
+        #expect(paused == "T", "child \(child) was in state \(paused ?? "gone") after the pause")
         control.resume()
-        #expect(try await state(of: child) { $0 != "T" } != "T")
+        let resumed = try await state(of: child) { $0 != "T" }
+        #expect(resumed != "T", "child \(child) was in state \(resumed ?? "gone") after resuming")
         // The child waits for this file, so however slow the machine it is still running when paused.
         #expect(FileManager.default.createFile(atPath: goFile, contents: nil))
         #expect(await run.value.succeeded)
