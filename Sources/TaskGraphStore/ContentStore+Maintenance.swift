@@ -106,6 +106,8 @@ extension ContentStore {
         let layout = layout
         return try await BlockingIO.run { () throws -> (records: Int, blobs: Int) in
             let scan = StoreScan.take(layout, readingRecords: false)
+            // Up-to-date snapshots see the removal marker change now, and gone after.
+            Self.markRemovals(layout)
             for directory in [layout.records, layout.blobs, layout.base] where FileStat.of(directory) != nil {
                 do {
                     try FileManager.default.removeItem(atPath: directory)

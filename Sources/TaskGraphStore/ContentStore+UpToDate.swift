@@ -3,13 +3,16 @@ import TaskGraphCore
 
 extension ContentStore {
     /// Takes, before a run reads its pipeline, the `stat` of `paths` (the pipeline file, the
-    /// executable, the directories of `PATH`) and of the store's own state: its records
-    /// directory (gone after `cache clear`) and its removal marker (rewritten before anything
-    /// else is removed).
+    /// executable, the directories of `PATH`) and of the store's own state: its removal marker,
+    /// made now if missing, rewritten before anything is removed and gone after `cache clear`.
+    /// (Not the records directory: the run itself changes it when it makes a fan-out directory,
+    /// so the run after a first one would look every operation up.)
     public func upToDateBaseline(watching paths: [String]) async -> UpToDateSnapshot.Baseline {
-        let watched = paths + [layout.records, layout.removals]
-        return (try? await BlockingIO.run { UpToDateSnapshot.baseline(of: watched) })
-            ?? UpToDateSnapshot.Baseline(files: [:], isSettled: false)
+        let layout = layout
+        return (try? await BlockingIO.run {
+            Self.makeRemovalMarker(layout)
+            return UpToDateSnapshot.baseline(of: paths, replacedOnly: [layout.removals])
+        }) ?? UpToDateSnapshot.Baseline(files: [:], isSettled: false)
     }
 
     /// From now on, notes every file whose digest is used, with its `stat` then: what
@@ -50,7 +53,10 @@ extension ContentStore {
 
     /// The snapshot remembered for `invocation`, unless it is too old to trust, the paths it
     /// rests on that changed since (every one checked) and when the check started: when none
-    /// changed, running the same command again would reuse every operation.
+    /// changed, running the same command again would reuse every operation. Then the files it
+    /// kept with a digest (changed just before it was taken) that are now old enough to be kept
+    /// by their `stat` alone are so kept from now on: the snapshot is written again with them,
+    /// so the next check hashes nothing.
     public func upToDateSnapshot(invocation: ContentDigest) async
         -> (snapshot: UpToDateSnapshot, changed: Set<String>, checked: Int64)?
     {
@@ -60,7 +66,12 @@ extension ContentStore {
             guard let data = try StoreIO.mapped(path, layout), let snapshot = UpToDateSnapshot.decode(data) else { return nil }
             let checked = wallClockNanoseconds()
             guard snapshot.isTrusted(now: checked) else { return nil }
-            return (snapshot, snapshot.changedPaths(), checked)
+            let changed = snapshot.changedPaths()
+            if changed.isEmpty, let settled = snapshot.settled(checkedAt: checked) {
+                // Flushed, as every snapshot is (`rememberUpToDate`); not written is no harm.
+                try? StoreIO.writeFile(settled.encoded(), to: path, layout)
+            }
+            return (snapshot, changed, checked)
         }
     }
 
@@ -69,7 +80,7 @@ extension ContentStore {
     /// among `watched` (the pipeline file, the executable, `PATH`'s directories) or the
     /// store's own state (a record may have been removed): then every operation is looked up.
     public func knownResults(from snapshot: UpToDateSnapshot, changed: Set<String>, watched: [String]) -> KnownResults? {
-        guard snapshot.hasUnchanged(watched + [layout.records, layout.removals], changed: changed) else { return nil }
+        guard snapshot.hasUnchanged(watched + [layout.removals], changed: changed) else { return nil }
         let files = snapshot.files
         return KnownResults(
             entries: snapshot.operationEntries, changedAtStart: changed, changedOperations: snapshot.operations(touching: changed)
@@ -85,9 +96,19 @@ extension ContentStore {
     }
 
     /// Rewrites the removal marker, which up-to-date snapshots watch: call before removing
-    /// anything from the store. Blocking; a store that cannot be written has nothing to remove.
+    /// anything from the store. It is only ever replaced by a rename, so any change shows in its
+    /// inode, however soon after a `stat`. Blocking; a store that cannot be written has nothing
+    /// to remove.
     static func markRemovals(_ layout: StoreLayout) {
         guard FileStat.of(layout.base) != nil else { return }
         try? StoreIO.writeFile(Data(String(wallClockNanoseconds()).utf8), to: layout.removals, layout)
+    }
+
+    /// Makes the removal marker, and the store's directory, unless the marker exists: a
+    /// snapshot then sees `cache clear` as the marker gone. Blocking; a store that cannot be
+    /// written is left as it is.
+    static func makeRemovalMarker(_ layout: StoreLayout) {
+        guard FileStat.of(layout.removals) == nil, StoreIO.makeDirectory(layout.base) == 0 else { return }
+        markRemovals(layout)
     }
 }

@@ -76,6 +76,17 @@ extension UpToDateSnapshot {
             fileIndices: fileIndices)
     }
 
+    /// This snapshot, whose paths were all found current at `checked`, with each file kept with
+    /// a digest whose last change was long enough before that kept by its `stat` alone
+    /// (`Entry.settled(checkedAt:)`); nil when there is no such file.
+    func settled(checkedAt checked: Int64) -> UpToDateSnapshot? {
+        let settledFiles = files.map { $0.settled(checkedAt: checked) }
+        guard settledFiles != files else { return nil }
+        return UpToDateSnapshot(
+            operations: operations, taken: taken, files: settledFiles, operationEntries: operationEntries,
+            fileIndices: fileIndices)
+    }
+
     /// The position of `path` in `files`, sorted by path, if it is there.
     static func index(of path: String, in files: [Entry]) -> Int? {
         var (low, high) = (0, files.count)

@@ -22,6 +22,17 @@ import Testing
     /// to show any later change, run again (every operation reused): the next identical command
     /// takes the fast path.
     private func settledCopy(inputs: String = "[in.txt]") async throws -> URL {
+        let directory = try copyFixture(inputs: inputs)
+        _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        // Files changed within the file system's timestamp granularity are not trusted by `stat`.
+        try await Task.sleep(for: .milliseconds(2_200))
+        let reused = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(!reused.stderr.contains(unchanged), "\(reused.stderr)")
+        return directory
+    }
+
+    /// A directory with `copy.yaml` and `in.txt`, not run yet.
+    private func copyFixture(inputs: String = "[in.txt]") throws -> URL {
         let directory = try fixtureDirectory()
         try write("""
             version: 1
@@ -35,12 +46,26 @@ import Testing
               all: {op: group, needs: copy}
             """, to: "copy.yaml", in: directory)
         try write("one\n", to: "in.txt", in: directory)
-        _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
-        // Files changed within the file system's timestamp granularity are not trusted by `stat`.
-        try await Task.sleep(for: .milliseconds(2_200))
-        let reused = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
-        #expect(!reused.stderr.contains(unchanged), "\(reused.stderr)")
         return directory
+    }
+
+    /// The first run on an empty store leaves a snapshot the next run uses: what the run changed
+    /// in the store itself (the record directories it made) is no change.
+    @Test func theRunAfterTheFirstOnAnEmptyStoreSaysNothingChanged() async throws {
+        let directory = try copyFixture()
+        // Old enough for their `stat` to show any later change, as is the executable.
+        let anHourAgo = Date(timeIntervalSinceNow: -3_600)
+        for name in ["copy.yaml", "in.txt"] {
+            try FileManager.default.setAttributes(
+                [.modificationDate: anHourAgo], ofItemAtPath: directory.appendingPathComponent(name).path)
+        }
+        let built = try FileManager.default.attributesOfItem(atPath: TaskGraphProcess.binary.path)[.modificationDate] as? Date
+        if let age = built.map({ -$0.timeIntervalSinceNow }), age < 2.2 { try await Task.sleep(for: .seconds(2.2 - age)) }
+        let first = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(!first.stderr.contains(unchanged), "\(first.stderr)")
+        let second = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
+        #expect(second.stderr.contains(unchanged), "\(second.stderr)")
+        #expect(lines(of: "runs.log", in: directory).count == 1)
     }
 
     @Test func theSameCommandAgainSaysNothingChangedWithoutRunningAnything() async throws {

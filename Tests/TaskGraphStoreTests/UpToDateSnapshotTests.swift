@@ -113,25 +113,71 @@ import TaskGraphCore
             unknown, observed: observed, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7) == nil)
     }
 
-    @Test func aKeptFileHashedAgainLongAfterItsLastChangeIsKeptByItsStatAlone() throws {
-        let second: Int64 = 1_000_000_000
+    private static let second: Int64 = 1_000_000_000
+
+    /// `/old` and `/recent`, kept with their digest, last changed at 10 s and 19 s; with
+    /// `settled`, `/old` by its `stat` alone.
+    private static func oldAndRecentFiles(settled: Bool = false) -> [UpToDateSnapshot.Entry] {
         let stat = { (modified: Int64) in FileStat(size: 1, modified: modified, changed: modified, inode: 4, device: 5) }
         let digest = ContentDigest.sha256(of: Data())
-        let previous = UpToDateSnapshot(
-            operations: 1, taken: 10 * second,
-            files: [
-                .init(path: "/old", stat: stat(10 * second), digest: digest),
-                .init(path: "/recent", stat: stat(19 * second), digest: digest),
-            ],
+        return [
+            .init(path: "/old", stat: stat(10 * second), digest: settled ? nil : digest),
+            .init(path: "/recent", stat: stat(19 * second), digest: digest),
+        ]
+    }
+
+    /// A snapshot taken at 10 s of one operation resting on `oldAndRecentFiles()`.
+    private static func oldAndRecent() -> UpToDateSnapshot {
+        let digest = ContentDigest.sha256(of: Data())
+        return UpToDateSnapshot(
+            operations: 1, taken: 10 * second, files: oldAndRecentFiles(),
             operationEntries: ["x": KnownResults.Entry(digest: digest, stored: nil, files: ["/old", "/recent"])])
+    }
+
+    @Test func aKeptFileHashedAgainLongAfterItsLastChangeIsKeptByItsStatAlone() throws {
+        let second = Self.second
+        let previous = Self.oldAndRecent()
         let baseline = UpToDateSnapshot.Baseline(files: [:], isSettled: true)
         let next = try #require(UpToDateSnapshot.after(
             previous.operationEntries, observed: [:], baseline: baseline, previous: previous, reused: ["x"],
             taken: 20 * second, checked: 20 * second))
         // Changed 10 s before the check: a later change shows in its `stat`. 1 s before: hashed again.
-        #expect(next.files == [.init(path: "/old", stat: stat(10 * second)), .init(path: "/recent", stat: stat(19 * second), digest: digest)])
+        #expect(next.files == Self.oldAndRecentFiles(settled: true))
         let unchecked = try #require(UpToDateSnapshot.after(
             previous.operationEntries, observed: [:], baseline: baseline, previous: previous, reused: ["x"], taken: 20 * second))
         #expect(unchecked.files == previous.files)
+    }
+
+    @Test func aSnapshotFoundCurrentKeepsItsSettledFilesByStatAlone() throws {
+        let second = Self.second
+        let snapshot = Self.oldAndRecent()
+        let settled = try #require(snapshot.settled(checkedAt: 20 * second))
+        #expect(settled.files == Self.oldAndRecentFiles(settled: true))
+        #expect(settled.taken == snapshot.taken && settled.fileIndices == snapshot.fileIndices)
+        // Nothing more to settle a second later.
+        #expect(settled.settled(checkedAt: 20 * second) == nil)
+    }
+
+    /// The store's check rewrites a current snapshot with its settled files, and leaves a
+    /// changed one alone; `cache clear` is seen as the removal marker gone.
+    @Test func theStoreRewritesACurrentSnapshotWithItsSettledFiles() async throws {
+        let store = try temporaryStore()
+        let path = try emptyDirectory("snapshot") + "/file.txt"
+        try writeFile("one", to: path)
+        backdate(path, by: 60)
+        // The removal marker, made just now, does not unsettle the baseline.
+        #expect(await store.upToDateBaseline(watching: [path]).isSettled)
+        #expect(FileStat.of(store.layout.removals) != nil)
+        let invocation = ContentDigest.sha256(of: Data("command".utf8))
+        let kept = UpToDateSnapshot.Entry(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8)))
+        let written = UpToDateSnapshot(
+            operations: 1, taken: wallClockNanoseconds(), files: [kept], operationEntries: [:])
+        try StoreIO.writeFile(written.encoded(), to: store.layout.snapshot(invocation), store.layout)
+        let found = try #require(await store.upToDateSnapshot(invocation: invocation))
+        #expect(found.changed.isEmpty && found.snapshot == written)
+        let reread = try #require(await store.upToDateSnapshot(invocation: invocation))
+        #expect(reread.snapshot.files == [.init(path: path, stat: FileStat.of(path))])
+        _ = try await store.clear()
+        #expect(FileStat.of(store.layout.removals) == nil)
     }
 }
