@@ -129,8 +129,7 @@ extension ContentStore {
         let path = layout.blob(digest)
         guard let contents = try StoreIO.read(path, layout) else { throw .missingEntry(digest) }
         guard ContentDigest.sha256(of: contents) == digest else {
-            markRemovals(layout)
-            unlink(path)
+            whileRemoving(layout) { _ = unlink(path) }
             throw .corruptEntry(digest)
         }
         return contents

@@ -59,8 +59,8 @@ extension ContentStore {
             let collector = GarbageCollector(
                 maxSize: maxSize, targetSize: targetSize, maxAge: maxAgeSeconds, now: now, grace: Self.gracePeriod)
             let plan = collector.plan(scan)
-            if !plan.records.isEmpty || !plan.blobs.isEmpty { Self.markRemovals(layout) }
-            let removed = collector.execute(plan, scan)
+            let removed = plan.records.isEmpty && plan.blobs.isEmpty
+                ? collector.execute(plan, scan) : Self.whileRemoving(layout) { collector.execute(plan, scan) }
             let report = GarbageCollectionReport(
                 scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,
                 recordsRemoved: removed.records, blobsRemoved: removed.blobs, temporariesRemoved: removed.strays,
@@ -79,19 +79,21 @@ extension ContentStore {
         let layout = layout
         return try await BlockingIO.run {
             let scan = StoreScan.take(layout, readingRecords: true)
-            Self.markRemovals(layout)
-            let corrupt = Locked(Set<Int32>())
-            DispatchQueue.concurrentPerform(iterations: scan.blobs.count) { index in
-                let blob = scan.blobs[index]
-                let path = scan.path(of: blob)
-                guard let hashed = try? FileHasher.hash(path), EntryName(hashed.digest) != blob.name else { return }
-                if unlink(path) == 0 { corrupt.withLock { _ = $0.insert(Int32(index)) } }
-            }
-            let removed = corrupt.withLock { $0 }
-            var recordsRemoved = 0
-            for record in scan.records {
-                let intact = !record.missesBlob && record.blobs?.allSatisfy { !removed.contains($0) } ?? false
-                if !intact, unlink(scan.path(of: record.entry)) == 0 { recordsRemoved += 1 }
+            let (removed, recordsRemoved) = Self.whileRemoving(layout) { () -> (Set<Int32>, Int) in
+                let corrupt = Locked(Set<Int32>())
+                DispatchQueue.concurrentPerform(iterations: scan.blobs.count) { index in
+                    let blob = scan.blobs[index]
+                    let path = scan.path(of: blob)
+                    guard let hashed = try? FileHasher.hash(path), EntryName(hashed.digest) != blob.name else { return }
+                    if unlink(path) == 0 { corrupt.withLock { _ = $0.insert(Int32(index)) } }
+                }
+                let removed = corrupt.withLock { $0 }
+                var recordsRemoved = 0
+                for record in scan.records {
+                    let intact = !record.missesBlob && record.blobs?.allSatisfy { !removed.contains($0) } ?? false
+                    if !intact, unlink(scan.path(of: record.entry)) == 0 { recordsRemoved += 1 }
+                }
+                return (removed, recordsRemoved)
             }
             return VerificationReport(
                 blobsChecked: scan.blobs.count, corruptBlobsRemoved: removed.count, recordsChecked: scan.records.count,
@@ -106,13 +108,14 @@ extension ContentStore {
         let layout = layout
         return try await BlockingIO.run { () throws -> (records: Int, blobs: Int) in
             let scan = StoreScan.take(layout, readingRecords: false)
-            // Up-to-date snapshots see the removal marker change now, and gone after.
-            Self.markRemovals(layout)
-            for directory in [layout.records, layout.blobs, layout.base] where FileStat.of(directory) != nil {
-                do {
-                    try FileManager.default.removeItem(atPath: directory)
-                } catch {
-                    throw StoreError.writeFailed(root: layout.root, reason: Self.reason(of: error))
+            // The removal marker goes with the rest (and is made again by the next run's baseline).
+            try Self.whileRemoving(layout) {
+                for directory in [layout.records, layout.blobs, layout.base] where FileStat.of(directory) != nil {
+                    do {
+                        try FileManager.default.removeItem(atPath: directory)
+                    } catch {
+                        throw StoreError.writeFailed(root: layout.root, reason: Self.reason(of: error))
+                    }
                 }
             }
             return (scan.records.count, scan.blobs.count)

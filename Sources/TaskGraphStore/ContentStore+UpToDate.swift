@@ -11,7 +11,7 @@ extension ContentStore {
         let layout = layout
         return (try? await BlockingIO.run {
             Self.makeRemovalMarker(layout)
-            return UpToDateSnapshot.baseline(of: paths, replacedOnly: [layout.removals])
+            return UpToDateSnapshot.baseline(of: paths, markers: [layout.removals])
         }) ?? UpToDateSnapshot.Baseline(files: [:], isSettled: false)
     }
 
@@ -95,13 +95,26 @@ extension ContentStore {
         statCache.noteUncheckableDependency()
     }
 
-    /// Rewrites the removal marker, which up-to-date snapshots watch: call before removing
-    /// anything from the store. It is only ever replaced by a rename, so any change shows in its
-    /// inode, however soon after a `stat`. Blocking; a store that cannot be written has nothing
-    /// to remove.
-    static func markRemovals(_ layout: StoreLayout) {
+    /// Runs `removal`, which removes entries of the store, with the removal marker rewritten
+    /// before and again after it: a run whose baseline saw the marker while entries were being
+    /// removed finds it changed afterwards. Blocking.
+    static func whileRemoving<Result>(_ layout: StoreLayout, _ removal: () throws -> Result) rethrows -> Result {
+        markRemovals(layout)
+        defer { markRemovals(layout) }
+        return try removal()
+    }
+
+    /// Rewrites the removal marker, which up-to-date snapshots watch. It is only ever replaced
+    /// by a rename, and its modification time is set to the nanosecond (not the file system's
+    /// clock tick), so no two markers share a `stat`, however soon one follows another and even
+    /// when one gets the other's inode number. Blocking; a store that cannot be written has
+    /// nothing to remove.
+    private static func markRemovals(_ layout: StoreLayout) {
         guard FileStat.of(layout.base) != nil else { return }
-        try? StoreIO.writeFile(Data(String(wallClockNanoseconds()).utf8), to: layout.removals, layout)
+        let now = wallClockNanoseconds()
+        guard (try? StoreIO.writeFile(Data(String(now).utf8), to: layout.removals, layout)) != nil else { return }
+        let time = timespec(tv_sec: Int(now / 1_000_000_000), tv_nsec: Int(now % 1_000_000_000))
+        _ = [time, time].withUnsafeBufferPointer { utimensat(AT_FDCWD, layout.removals, $0.baseAddress, 0) }
     }
 
     /// Makes the removal marker, and the store's directory, unless the marker exists: a

@@ -85,16 +85,22 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     static let magic: [UInt8] = Array("TGUD".utf8)
     static let version: UInt8 = 1
 
-    /// Takes a baseline of `paths` and `replacedOnly`, files only ever replaced by a rename
-    /// (a new inode), whose changes show in their `stat` however recent the last. Blocking.
-    static func baseline(of paths: [String], replacedOnly: [String] = []) -> Baseline {
+    /// Takes a baseline of `paths` and `markers`: files only ever replaced by a rename, each
+    /// with its own modification time to the nanosecond (the store's removal marker), whose
+    /// changes show in their `stat` however recent the last. A missing marker leaves the
+    /// baseline unsettled: its removal would not show. Blocking.
+    static func baseline(of paths: [String], markers: [String] = []) -> Baseline {
         let taken = wallClockNanoseconds()
         var files: [String: FileStat?] = [:]
         for path in paths { files[path] = FileStat.of(path) }
-        let isSettled = files.values.allSatisfy { stat in
+        var isSettled = files.values.allSatisfy { stat in
             stat.map { $0.modified < taken - StatCache.racyWindow } ?? true
         }
-        for path in replacedOnly { files[path] = FileStat.of(path) }
+        for path in markers {
+            let stat = FileStat.of(path)
+            files[path] = stat
+            if stat == nil { isSettled = false }
+        }
         return Baseline(files: files, isSettled: isSettled)
     }
 

@@ -180,4 +180,26 @@ import TaskGraphCore
         _ = try await store.clear()
         #expect(FileStat.of(store.layout.removals) == nil)
     }
+
+    /// A run whose baseline saw the removal marker while entries were being removed finds it
+    /// changed afterwards, however quickly the removals follow one another.
+    @Test func theRemovalMarkerChangesAfterEveryRemovalAndNeverRepeatsAStat() async throws {
+        let store = try temporaryStore()
+        _ = await store.upToDateBaseline(watching: [])
+        var seen: [FileStat] = []
+        for _ in 0..<20 {
+            let during = ContentStore.whileRemoving(store.layout) { FileStat.of(store.layout.removals) }
+            seen += [try #require(during), try #require(FileStat.of(store.layout.removals))]
+        }
+        #expect(Set(seen).count == seen.count)
+    }
+
+    /// A store that cannot be written has no removal marker, whose removal would not show: no
+    /// snapshot rests on it.
+    @Test func aBaselineWithoutTheRemovalMarkerIsNotSettled() async throws {
+        let file = try emptyDirectory() + "/plain"
+        try writeFile("", to: file)
+        let store = ContentStore(root: file + "/cache", registry: .core)
+        #expect(!(await store.upToDateBaseline(watching: [])).isSettled)
+    }
 }
