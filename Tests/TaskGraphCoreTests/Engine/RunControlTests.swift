@@ -45,28 +45,42 @@ import Testing
         }
         let child = try #require(pid)
         control.pause()
-        // Read first: the macro shows no value of an expression that awaits.
-        let paused = try await state(of: child) { $0 == "T" }
-        #expect(paused == "T", "child \(child) was in state \(paused ?? "gone") after the pause")
+        // Stopped; a shell caught in `vfork` (dash runs `sleep` so) waits in state D for its
+        // stopped child to exec, which it will not do until the group is continued.
+        let paused = try await states(ofGroup: child) { $0.contains("T") && $0.allSatisfy { $0 == "T" || $0 == "D" } }
+        #expect(paused.contains("T") && paused.allSatisfy { $0 == "T" || $0 == "D" }, "group \(child) after the pause: \(paused)")
         control.resume()
-        let resumed = try await state(of: child) { $0 != "T" }
-        #expect(resumed != "T", "child \(child) was in state \(resumed ?? "gone") after resuming")
+        let resumed = try await states(ofGroup: child) { !$0.contains("T") }
+        #expect(!resumed.isEmpty && !resumed.contains("T"), "group \(child) after resuming: \(resumed)")
         // The child waits for this file, so however slow the machine it is still running when paused.
         #expect(FileManager.default.createFile(atPath: goFile, contents: nil))
         #expect(await run.value.succeeded)
         await resources.shutDown()
     }
 
-    /// The state letter of `pid` once `accepts` it (the kernel applies a stop or continue soon
-    /// after the signal), or the last one seen after a guard of ten seconds.
-    private func state(of pid: Int32, _ accepts: (String) -> Bool) async throws -> String? {
-        var state: String?
+    /// The state letters of the processes of group `group` once `accepts` them (the kernel
+    /// applies a stop or continue soon after the signal), or the last seen after a guard of ten
+    /// seconds.
+    private func states(ofGroup group: Int32, _ accepts: ([String]) -> Bool) async throws -> [String] {
+        var states: [String] = []
         for _ in 0..<400 {
-            let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-            state = stat?.split(separator: ")").last?.split(separator: " ").first.map(String.init)
-            if let state, accepts(state) { break }
+            states = groupStates(group)
+            if accepts(states) { break }
             try await Task.sleep(for: .milliseconds(25))
         }
-        return state
+        return states
+    }
+
+    /// The state letter of each process in group `group`, from `/proc/<pid>/stat` (after the
+    /// command's closing parenthesis: state, parent, group).
+    private func groupStates(_ group: Int32) -> [String] {
+        let pids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.filter { Int32($0) != nil } ?? []
+        return pids.compactMap { pid -> String? in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 2,
+                Int32(fields[2]) == group
+            else { return nil }
+            return String(fields[0])
+        }.sorted()
     }
 }
