@@ -39,6 +39,7 @@ package enum ParallelBands {
                 }
             }
         }
+        schedule.joinWorkers()
         try Task.checkCancellation()
     }
 
@@ -60,6 +61,7 @@ package enum ParallelBands {
         let finished = DispatchSemaphore(value: 0)
         schedule.whenFinished(.signal(finished))
         finished.wait()
+        schedule.joinWorkers()
     }
 
     /// How many workers run `bands` bands: one per core, at most one per band.
@@ -121,6 +123,14 @@ private final class BandSchedule: Sendable {
             state.waiter = waiter
             return state.finishedWaiter()
         }?.wake()
+    }
+
+    /// Takes the lock once more, after the waiter was woken, so that every band's writes are
+    /// seen to happen before what the waiter does next. They do anyway, but ThreadSanitizer
+    /// does not see it through a continuation resumed before its task suspended (the runtime's
+    /// fast path) or a semaphore; it sees the lock's annotations (`Locked`).
+    func joinWorkers() {
+        state.withLock { _ in }
     }
 
     /// Takes bands and runs `body` on them until none is left or `isCancelled()`.
