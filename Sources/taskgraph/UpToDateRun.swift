@@ -36,7 +36,7 @@ struct UpToDateRun {
         let currentDirectory = FileManager.default.currentDirectoryPath
         pipeline = PathResolver.resolve(command.file, in: currentDirectory)
         // With the executable: another build run the same way has its own snapshots.
-        var identity = "taskgraph run, up-to-date snapshot 2\0" + executable + "\0" + currentDirectory + "\0"
+        var identity = "taskgraph run, up-to-date snapshot 3\0" + executable + "\0" + currentDirectory + "\0"
         for argument in CommandLine.arguments.dropFirst() { identity += argument + "\0" }
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { identity += name + "=" + value + "\0" }
         invocation = ContentDigest.sha256(of: Data(identity.utf8))

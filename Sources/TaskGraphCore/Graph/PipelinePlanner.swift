@@ -18,10 +18,16 @@ struct PipelinePlanner {
         let expansion = InstanceExpansion(spec.operations, declared: declared, diagnostics: &diagnostics)
         DataFlowChecker(registry: registry, declared: declared)
             .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
-        diagnostics += CycleReporter(expansion: expansion, operations: spec.operations).diagnostics()
-        let nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
-        if let nodes {
-            diagnostics += OutputWriters.diagnostics(nodes, outputDirectory: outputDirectory)
+        let cycles = CycleReporter(expansion: expansion, operations: spec.operations)
+        diagnostics += cycles.diagnostics()
+        var nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
+        if var planned = nodes {
+            diagnostics += OutputWriters.diagnostics(planned, outputDirectory: outputDirectory)
+            FileEdges(planned).apply(to: &planned)
+            diagnostics += FileEdges.cycleDiagnostics(
+                planned, displayPath: displayPath, needLocation: cycles.needLocation,
+                readLocation: { node, path in readLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation]) })
+            nodes = planned
         }
         let unique = Array(Set(diagnostics)).sortedForDisplay()
         guard !unique.containsErrors, let nodes else { return (nil, unique) }
@@ -124,6 +130,27 @@ struct PipelinePlanner {
                 diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))
             }
         }
+    }
+
+    /// Where `operation` names `path` (absolute) among the files `node` reads: the entry of its
+    /// list (an `exec`'s `inputs:`) or its value (a `load`'s `path:`).
+    private func readLocation(of path: String, by node: ExecutionGraph.Node, in operation: OperationSpec) -> SourceLocation {
+        guard let action = node.action as? any FileReadingAction,
+            let value = operation.parameter(action.filesReadParameter)
+        else { return operation.id.location }
+        guard case .sequence(let entries, _) = value, entries.count == action.filesRead.count,
+            let position = action.filesRead.firstIndex(where: {
+                let pattern = PathResolver.normalized($0)
+                return pattern == path || (PathGlob.isPattern($0) && PathGlob.matches(pattern, path: path))
+            })
+        else { return value.location }
+        return entries[position].location
+    }
+
+    /// `path` relative to the pipeline file's directory when inside it.
+    private func displayPath(_ path: String) -> String {
+        let directory = PathResolver.normalized(pipelineDirectory)
+        return path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
     }
 
     /// The instance id chosen by `input:`: the paired instance for a `foreach` dependency.

@@ -16,6 +16,8 @@ public enum OperationError: Error, Equatable, Sendable {
     case writeFailed(path: String, reason: String)
     /// A setup names an operation type the registry does not hold.
     case unknownType(String)
+    /// A setup made in code names a parameter its operation type does not have.
+    case unknownParameter(type: String, name: String, suggestion: String?)
     /// A parameter names an environment variable that no environment can hold.
     case invalidEnvironmentName(parameter: String, name: String)
     /// A list of paths (`exec`'s `inputs`, `outputs`) holds an empty one.
@@ -50,6 +52,8 @@ extension OperationError: CustomStringConvertible {
             "cannot write '\(path)': \(reason)"
         case .unknownType(let name):
             "no operation type '\(name)' is registered"
+        case .unknownParameter(let type, let name, let suggestion):
+            "'\(type)' has no parameter '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         case .invalidEnvironmentName(let parameter, let name):
             "'\(parameter)' names '\(name)', which is not an environment variable name "
                 + "(non-empty, without '=' or NUL)"

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `exec`: runs a program (no shell unless the command asks for one), capturing its output.
+/// `exec`: runs a program (no shell unless the command asks for one), capturing its output; its
+/// result is that output and the digests of the files it declares in `outputs:`.
 ///
 /// The program's environment is declared, never inherited whole: `env:`, over the variables of
 /// `passedThroughNames` and `env_passthrough` that the pipeline's environment sets. The files it
@@ -71,24 +72,25 @@ struct ExecOperation: TaskAction {
             await removeOutputs(context)
             throw error
         }
-        let output = ProcessOutput(result)
         do {
             guard result.status == .exited(0) else {
+                let output = ProcessOutput(result)
                 throw OperationError.processFailed(
                     program: command[0], status: output.statusText, stderrTail: output.errorTail(lines: 3))
             }
             guard !result.standardOutputTruncated else {
                 throw OperationError.outputTooLarge(program: command[0], limit: ChildProcesses.defaultOutputLimit)
             }
+            var files: [ProcessOutput.DeclaredFile] = []
             if !declaredFiles.outputs.isEmpty {
                 let declaredFiles = declaredFiles
-                try await context.resources.blockingIO.run { try declaredFiles.checkOutputsCreated() }
+                files = try await context.resources.blockingIO.run { try declaredFiles.createdOutputs() }
             }
+            return ProcessOutput(result, files: files)
         } catch {
             await removeOutputs(context)
             throw error
         }
-        return output
     }
 
     /// Removes the declared outputs of a failed run, even when the task is cancelled; what cannot
