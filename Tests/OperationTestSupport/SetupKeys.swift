@@ -22,6 +22,7 @@ public struct NotCacheable: Error {
 /// The keyed parameters of the types of `registry` whose change leaves the key as it was (none
 /// should), as `type.parameter`: each is changed alone from a setup of `base` values (a type's
 /// required parameters, and what its key needs to be computed) and defaults, in `directory`.
+/// A change its type refuses (two parameters that exclude each other) is left out.
 public func parametersLeavingTheKey(
     registry: OperationRegistry, base: [String: [String: ParameterValue]], directory: String
 ) async throws -> [String] {
@@ -39,6 +40,7 @@ public func parametersLeavingTheKey(
         for parameter in type.parameters where !action.unkeyedParameters.contains(parameter.name) {
             var changed = made.setup.parameters.values
             changed[parameter.name] = otherValue(of: parameter.type, than: changed[parameter.name])
+            guard (try? registry.makeAction(for: setup(changed))) != nil else { continue }
             if try await key(of: setup(changed), registry: registry) == original {
                 unchanged.append("\(type.name).\(parameter.name)")
             }
