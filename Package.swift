@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "TaskGraphStore", targets: ["TaskGraphStore"]),
         .library(name: "TaskGraphSlurm", targets: ["TaskGraphSlurm"]),
         .executable(name: "taskgraph", targets: ["taskgraph"]),
+        // The file-access tracer `run --lint` loads into `exec` programs (LD_PRELOAD); found
+        // beside the taskgraph executable, never linked into it.
+        .library(name: "TaskGraphFileTrace", type: .dynamic, targets: ["CFileAccessTrace"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -31,6 +34,12 @@ let package = Package(
         .target(name: "CSystemShims"),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
+        .target(
+            name: "CFileAccessTrace",
+            // No Swift runtime in every traced program: without Swift's startup object nothing
+            // needs it, and linked statically it adds nothing (a link that loads libswiftCore
+            // took 5 ms more per program started; libstdc++ and libm are still named).
+            linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]),
 
         // The engine and the pipeline format: no image, network or cipher library (swift-crypto
         // only for the SHA-256 of content digests).

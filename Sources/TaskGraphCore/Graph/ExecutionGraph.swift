@@ -21,6 +21,9 @@ public struct ExecutionGraph: Sendable {
         public var setup: OperationSetup?
         /// Where the operation is declared, when it comes from a pipeline file.
         public var location: SourceLocation?
+        /// Where each parameter's value is written, by name, when the operation comes from a
+        /// pipeline file (shared by the instances of one operation; `run --lint` names `inputs:`).
+        public var parameterLocations: [String: SourceLocation] = [:]
 
         /// A node with every field given (a plan read back from a cache).
         package init(

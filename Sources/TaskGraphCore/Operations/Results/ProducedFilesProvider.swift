@@ -1,0 +1,6 @@
+/// A result that stands for files its operation wrote besides itself (an `exec`'s declared
+/// `outputs:`). `run --lint` lets an operation read them when it needs that result.
+public protocol ProducedFilesProvider: Artifact {
+    /// The absolute paths of the files the result stands for.
+    var producedFiles: [String] { get }
+}
