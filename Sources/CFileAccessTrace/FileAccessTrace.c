@@ -80,7 +80,8 @@ static void record(char kind, int directory_fd, const char *path) {
     if (!append(line, sizeof line, &length, path)) return;
     line[length++] = '\0';
     if (is_pseudo_file(line + 1)) return;
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, trace_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    // Never created here: a child that outlives the run finds the file gone and records nothing.
+    int fd = (int)syscall(SYS_openat, AT_FDCWD, trace_path, O_WRONLY | O_APPEND | O_CLOEXEC);
     if (fd < 0) return;
     ssize_t ignored = write(fd, line, length);
     (void)ignored;
