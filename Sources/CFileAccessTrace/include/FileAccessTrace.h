@@ -16,7 +16,7 @@
 // write(2) on a descriptor opened with O_APPEND for that record alone, so the records of a
 // program's children (which inherit LD_PRELOAD) land whole, in order, in the same file, and no
 // descriptor of the program is ever used or kept. Paths under /proc, /dev and /sys are left out.
-// FileAccessTrace.swift reads this format.
+// Written by TraceRecords.c; FileAccessTrace.swift reads it.
 
 /// The environment variable naming the file the records are appended to.
 #define TASKGRAPH_FILE_TRACE_VARIABLE "TASKGRAPH_FILE_TRACE"
