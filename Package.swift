@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
         .target(
             name: "CFileAccessTrace",
+            // Never instrumented (--sanitize): it runs inside programs without a sanitizer's runtime.
+            cSettings: [.unsafeFlags(["-fno-sanitize=all"])],
             // No Swift runtime in every traced program: without Swift's startup object nothing
             // needs it, and linked statically it adds nothing (a link that loads libswiftCore
             // took 5 ms more per program started; libstdc++ and libm are still named).
