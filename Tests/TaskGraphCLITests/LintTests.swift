@@ -177,6 +177,15 @@ import Testing
                 + "'swift build' builds it there ('swift build --product TaskGraphFileTrace' alone)\n"), "\(result.stderr)")
     }
 
+    @Test func lintDoesNotGoWithTheSlurmExecutor() async throws {
+        let directory = try fixtureDirectory()
+        try write("version: 1\nname: one\noperations:\n  one: {op: exec, command: [true]}\n", to: "one.yaml", in: directory)
+        let result = try await TaskGraphProcess.run(["run", "one.yaml", "--lint", "--executor", "slurm"], in: directory)
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix(
+            "Error: --lint traces the programs this process runs; it does not go with the slurm executor\n"), "\(result.stderr)")
+    }
+
     /// The text of each `warning` line of a plain log, in order.
     private func warnings(in log: String) -> [String] {
         log.split(separator: "\n").compactMap { line in
