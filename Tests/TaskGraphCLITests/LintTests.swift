@@ -177,6 +177,26 @@ import Testing
                 + "'swift build' builds it there ('swift build --product TaskGraphFileTrace' alone)\n"), "\(result.stderr)")
     }
 
+    @Test func anInterruptedTracedRunLeavesNoTraceFile() async throws {
+        let directory = try fixtureDirectory()
+        let temporary = directory.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        try write("""
+            version: 1
+            name: slow
+            operations:
+              slow: {op: exec, command: [sh, -c, 'echo $$ > pid-shell; exec sleep 300']}
+            """, to: "slow.yaml", in: directory)
+        let process = try TaskGraphProcess(
+            ["run", "slow.yaml", "--lint", "--no-progress"], in: directory, environment: ["TMPDIR": temporary.path])
+        _ = try await waitForFiles("pid-", count: 1, in: directory)
+        let traces = { (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] }
+        #expect(traces().count == 1 && traces()[0].hasPrefix(".taskgraph-file-trace.tmp-"), "\(traces())")
+        process.send(SIGINT)
+        #expect(await process.waitForTermination() == .killed(by: SIGINT))
+        #expect(traces() == [])
+    }
+
     @Test func lintDoesNotGoWithTheSlurmExecutor() async throws {
         let directory = try fixtureDirectory()
         try write("version: 1\nname: one\noperations:\n  one: {op: exec, command: [true]}\n", to: "one.yaml", in: directory)
