@@ -38,10 +38,10 @@ let package = Package(
             name: "CFileAccessTrace",
             // Never instrumented (--sanitize): it runs inside programs without a sanitizer's runtime.
             cSettings: [.unsafeFlags(["-fno-sanitize=all"])],
-            // No Swift runtime in every traced program: without Swift's startup object nothing
-            // needs it, and linked statically it adds nothing (a link that loads libswiftCore
-            // took 5 ms more per program started; libstdc++ and libm are still named).
-            linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]),
+            // Nothing but libc in every traced program: without Swift's startup object nothing
+            // needs the Swift runtime, and TraceRecords.c has the link drop what is not needed
+            // (a link that loaded libswiftCore took 5 ms more per program started).
+            linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"])]),
 
         // The engine and the pipeline format: no image, network or cipher library (swift-crypto
         // only for the SHA-256 of content digests).

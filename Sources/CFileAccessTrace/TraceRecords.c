@@ -6,6 +6,15 @@
 #include "FileAccessTrace.h"
 #include "TraceRecords.h"
 
+// The library needs libc alone. SwiftPM links it with swiftc, whose link line names the Swift
+// runtime, libstdc++ and libm right after the objects and before any flag of the target, so a
+// linker setting `--as-needed` comes too late: every traced program would load them (about 1 ms
+// of CPU per program, bench/README.md). swiftc hands the linker the entries of its inputs'
+// `.swift1_autolink_entries` sections right after the objects; this entry puts --as-needed
+// there. The section ("e": excluded) is not copied into the library. LintTests checks that a
+// traced program maps no libstdc++.
+__asm__(".section .swift1_autolink_entries,\"e\"\n.asciz \"-Wl,--as-needed\"\n.previous");
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

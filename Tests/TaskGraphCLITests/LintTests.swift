@@ -164,6 +164,26 @@ import Testing
         ])
     }
 
+    @Test func aTracedProgramLoadsTheTracerAndNoLibraryBesideLibc() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            name: maps
+            operations:
+              maps: {op: exec, command: [cat, /proc/self/maps]}
+              keep: {op: save, needs: maps, path: maps.txt}
+            """, to: "maps.yaml", in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["run", "maps.yaml", "--lint", "--output", "out", "--no-progress"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let mapped = Set(lines(of: "out/maps.txt", in: directory).compactMap { line in
+            line.split(separator: "/").last.map(String.init).flatMap { $0.contains(".so") ? $0 : nil }
+        })
+        #expect(mapped.contains("libTaskGraphFileTrace.so"), "\(mapped)")
+        // Loaded into every traced program, the tracer needs libc alone (TraceRecords.c).
+        #expect(!mapped.contains { $0.hasPrefix("libstdc++") || $0.hasPrefix("libswiftCore") }, "\(mapped)")
+    }
+
     @Test func aMissingTracerIsAUsageError() async throws {
         let directory = try fixtureDirectory()
         try write("version: 1\nname: one\noperations:\n  one: {op: exec, command: [true]}\n", to: "one.yaml", in: directory)
