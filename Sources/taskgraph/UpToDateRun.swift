@@ -22,12 +22,12 @@ struct UpToDateRun {
     let watched: [String]
 
     /// The fast path for `command`, or nil when its options need the full run: events, a trace,
-    /// a report, explanations, a dry run, `--no-cache`, `--force`, a cluster, or a `PATH`
-    /// with relative directories.
+    /// a report, explanations, a dry run, `--no-cache`, `--force`, a cluster, `--lint` (its
+    /// messages name locations a plan read back does not keep), or a `PATH` with relative directories.
     init?(_ command: RunCommand) {
         guard !command.dryRun, !command.json, !command.explain, command.events == nil, command.trace == nil,
             command.report == nil, !command.cache.noCache, !command.cache.force, command.cluster.executor == nil,
-            command.cluster.store == nil,
+            command.cluster.store == nil, command.lint.mode == nil,
             let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         else { return nil }
         let environment = ProcessInfo.processInfo.environment

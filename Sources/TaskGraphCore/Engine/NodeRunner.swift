@@ -104,7 +104,12 @@ struct NodeRunner: Sendable {
         guard let events else { return nil }
         let clock = clock
         return { update in
-            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeProgress(node: index, update)))
+            let kind: EngineEvent.Kind = if let warning = update.warning {
+                .warning(node: index, message: warning)
+            } else {
+                .nodeProgress(node: index, update)
+            }
+            events.receive(EngineEvent(elapsed: clock.elapsed, kind: kind))
         }
     }
 

@@ -25,6 +25,9 @@ public struct ExecutionGraph: Sendable {
         /// node index among `dependencies`, the absolute path of the file this node reads and
         /// that one writes. (Not kept in a saved plan: only drawings use it.)
         public var fileDependencies: [Int: String] = [:]
+        /// Where each parameter's value is written, by name, when the operation comes from a
+        /// pipeline file (shared by the instances of one operation; `run --lint` names `inputs:`).
+        public var parameterLocations: [String: SourceLocation] = [:]
 
         /// A node with every field given (a plan read back from a cache).
         package init(

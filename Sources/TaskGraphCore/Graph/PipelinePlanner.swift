@@ -89,6 +89,8 @@ struct PipelinePlanner {
         var environments = DeclaredEnvironments(spec.variables.environment)
         var checker = ParameterChecker(variables: spec.variables, item: .unavailable)
         var values: [(String, ParameterValue)] = []  // reused: the dictionary is made at its final size
+        // Made once per operation and shared by its instances (instances of one are adjacent).
+        var parameterLocations: (operation: Int, locations: [String: SourceLocation])?
         for index in instances {
             // Fields are read in place: a whole `OperationSpec` is costly to copy.
             let operation = expansion.instances[index].operation
@@ -120,12 +122,18 @@ struct PipelinePlanner {
                 preferredInput: preferredInput(of: spec.operations[operation].input?.value, item: item, expansion),
                 environment: environments.variables(named: type.environmentNames(parameters)),
                 pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
+            if parameterLocations?.operation != operation {
+                let pairs = spec.operations[operation].parameters.map { ($0.key.text, $0.value.location) }
+                parameterLocations = (operation, Dictionary(pairs) { first, _ in first })
+            }
             do {
                 let action = try type.makeAction(setup)
-                nodes.append(ExecutionGraph.Node(
+                var node = ExecutionGraph.Node(
                     id: id, type: type.name, action: action, dependencies: dependencies,
                     settings: spec.operations[operation].settings, setup: setup,
-                    location: spec.operations[operation].id.location))
+                    location: spec.operations[operation].id.location)
+                node.parameterLocations = parameterLocations?.locations ?? [:]
+                nodes.append(node)
             } catch {
                 diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))
             }

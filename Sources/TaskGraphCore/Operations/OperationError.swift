@@ -32,6 +32,9 @@ public enum OperationError: Error, Equatable, Sendable {
     case declaredOutputMissing(operation: String, path: String)
     /// A path of an `exec`'s `outputs` names a directory or another non-file after it ran.
     case declaredOutputNotAFile(operation: String, path: String)
+    /// With `run --lint=error`: an `exec` program read or wrote files it does not declare; one
+    /// message per file (`UndeclaredFileAccesses`).
+    case undeclaredFileAccess([String])
 }
 
 extension OperationError: CustomStringConvertible {
@@ -69,6 +72,8 @@ extension OperationError: CustomStringConvertible {
             "exec '\(operation)': declared output '\(path)' was not created"
         case .declaredOutputNotAFile(let operation, let path):
             "exec '\(operation)': declared output '\(path)' is not a file"
+        case .undeclaredFileAccess(let messages):
+            messages.joined(separator: "; ")
         }
     }
 

@@ -40,6 +40,7 @@ struct ExecOperation: TaskAction {
                 command: parameters.list("command") ?? [],
                 environment: setup.environment.merging(variables) { _, new in new },
                 workingDirectory: parameters.string("cwd").map { PathResolver.resolve($0, in: setup.pipelineDirectory) },
+                outputDirectory: setup.outputDirectory,
                 gracePeriod: parameters.duration("grace_period") ?? .seconds(2),
                 declaredFiles: try ExecDeclaredFiles(
                     operation: setup.id, directory: setup.pipelineDirectory,
@@ -57,18 +58,29 @@ struct ExecOperation: TaskAction {
     let command: [String]
     let environment: [String: String]
     let workingDirectory: String?
+    /// The run's output directory: with `run --lint`, files it writes there must be declared too.
+    let outputDirectory: String
     let gracePeriod: Duration
     let declaredFiles: ExecDeclaredFiles
 
     func run(in context: TaskContext) async throws -> any Artifact {
+        // With `run --lint`, the program runs under the file-access tracer (ExecOperation+Lint).
+        let lint = context.resources.fileAccessLint
+        let recording = lint == nil ? nil : try await startRecording(context)
+        let childEnvironment = if let lint, let recording {
+            recording.environment(environment, tracer: lint.tracerLibrary)
+        } else {
+            environment
+        }
         let result: ProcessResult
         do {
             result = try await context.resources.childProcesses.run(
-                arguments: command, environment: environment, workingDirectory: workingDirectory,
+                arguments: command, environment: childEnvironment, workingDirectory: workingDirectory,
                 gracePeriod: gracePeriod)
         } catch {
             // Cancelled (Ctrl-C, a timeout) or never started: `run` returns only once the
             // child's whole process group is dead, so nothing writes the outputs any more.
+            await discard(recording, context)
             await removeOutputs(context)
             throw error
         }
@@ -86,8 +98,10 @@ struct ExecOperation: TaskAction {
                 let declaredFiles = declaredFiles
                 files = try await context.resources.blockingIO.run { try declaredFiles.createdOutputs() }
             }
+            if let lint, let recording { try await checkFileAccesses(recording, lint: lint, context: context) }
             return ProcessOutput(result, files: files)
         } catch {
+            await discard(recording, context)
             await removeOutputs(context)
             throw error
         }

@@ -6,7 +6,7 @@ import Foundation
 /// The declared files are part of the value, so of its digest: an `exec` whose output files
 /// changed produced a different result, and what needs it runs again, even when it printed
 /// nothing (docs/cache.md, "Rules").
-public struct ProcessOutput: BytesProvider, Codable, Hashable {
+public struct ProcessOutput: BytesProvider, ProducedFilesProvider, Codable, Hashable {
     /// A file the program wrote and declared in `outputs:`.
     public struct DeclaredFile: Codable, Hashable, Sendable {
         /// The path as declared, relative to the pipeline file's directory.
@@ -29,6 +29,9 @@ public struct ProcessOutput: BytesProvider, Codable, Hashable {
     public var standardErrorTail: String
     /// Its declared output files, in declared order.
     public var files: [DeclaredFile]
+
+    /// The declared output files' paths, relative to the pipeline file's directory.
+    public var producedFiles: [String] { files.map(\.path) }
 
     /// Describes a finished program.
     public init(data: Data, status: ExitStatus, standardErrorTail: String, files: [DeclaredFile] = []) {
