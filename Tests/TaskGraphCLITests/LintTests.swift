@@ -164,6 +164,20 @@ import Testing
         ])
     }
 
+    @Test func theDeclaredOutputsOfANeededExecAreNotReported() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            name: chain
+            operations:
+              make: {op: exec, command: [sh, -c, 'echo made > made.txt'], outputs: [made.txt]}
+              use: {op: exec, needs: make, command: [sh, -c, 'cat made.txt > used.txt'], outputs: [used.txt]}
+            """, to: "chain.yaml", in: directory)
+        let result = try await TaskGraphProcess.run(["run", "chain.yaml", "--lint", "--no-progress"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(warnings(in: result.stderr) == [])
+    }
+
     @Test func aTracedProgramLoadsTheTracerAndNoLibraryBesideLibc() async throws {
         let directory = try fixtureDirectory()
         try write("""
