@@ -1,4 +1,4 @@
-/// Why a child process could not be started.
+/// Why a child process could not be started or waited for.
 enum ChildProcessError: Error, CustomStringConvertible, Equatable {
     /// The argument list was empty, so there was no program to run.
     case emptyCommand
@@ -8,6 +8,12 @@ enum ChildProcessError: Error, CustomStringConvertible, Equatable {
     case spawnFailed(String, String)
     /// The requested working directory does not exist (or is not a directory).
     case workingDirectoryMissing(String)
+    /// What watches children could not be made (epoll, eventfd: too many open files, no
+    /// memory); carries the call that failed and the system's reason.
+    case failedToMonitor(call: String, reason: String)
+    /// Waiting for the program failed, so how it ended is unknown (ECHILD: something else
+    /// reaped it); carries the program, the call and the system's reason.
+    case waitFailed(program: String, call: String, reason: String)
 
     /// A message for the user.
     var description: String {
@@ -22,6 +28,10 @@ enum ChildProcessError: Error, CustomStringConvertible, Equatable {
             "cannot start '\(program)': \(reason)"
         case .workingDirectoryMissing(let path):
             "working directory '\(path)' does not exist"
+        case .failedToMonitor(let call, let reason):
+            "cannot watch child processes: \(call): \(reason)"
+        case .waitFailed(let program, let call, let reason):
+            "cannot learn how '\(program)' ended: \(call): \(reason)"
         }
     }
 }
