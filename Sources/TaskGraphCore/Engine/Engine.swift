@@ -171,8 +171,8 @@ public struct Engine: Sendable {
             events?.receive(EngineEvent(
                 elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome), usage: completion.usage))
             let finish = coordinator.finish(
-                index, startedAt: assignment.start, outcome: completion.outcome, result: completion.result,
-                attempts: completion.attempts, takingNextFrom: pool)
+                index, startedAt: assignment.start, outcome: completion.outcome, error: completion.error,
+                result: completion.result, attempts: completion.attempts, takingNextFrom: pool)
             if let events {
                 for (node, outcome) in finish.ended {
                     events.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: node, outcome: outcome)))

@@ -19,6 +19,34 @@ struct NodeRunner: Sendable {
         var attempts: Int
         /// What its attempts used, when it ran and something was measured.
         var usage: ResourceUsage?
+        /// What its last attempt threw, when it failed or timed out.
+        var error: (any Error)?
+
+        /// A node whose last attempt threw `error`: it timed out (`EngineError.timedOut`) or
+        /// failed with the error's description.
+        init(failure error: any Error, attempts: Int) {
+            if case EngineError.timedOut(let limit) = error {
+                outcome = .timedOut(limit)
+            } else {
+                outcome = .failed(String(describing: error))
+            }
+            self.attempts = attempts
+            self.error = error
+        }
+
+        /// A node that ended with `outcome` (not a failure: see `init(failure:attempts:)`).
+        init(outcome: NodeOutcome, result: (any Artifact)? = nil, attempts: Int) {
+            self.outcome = outcome
+            self.result = result
+            self.attempts = attempts
+        }
+
+        /// A node whose work threw `error`: cancelled if its task was, otherwise as
+        /// `init(failure:attempts:)` makes it.
+        static func ended(by error: any Error, attempts: Int) -> Completion {
+            Task.isCancelled
+                ? Completion(outcome: .cancelled, attempts: attempts) : Completion(failure: error, attempts: attempts)
+        }
     }
 
     /// Runs `node`, given its dependencies' `results`, on worker `lane`: reuses its stored result
@@ -59,13 +87,12 @@ struct NodeRunner: Sendable {
                 let result = try await runAttempt(body, timeout: settings.timeout, context: context)
                 return Completion(outcome: .succeeded, result: result, attempts: attempt)
             } catch {
-                if Task.isCancelled { return Completion(outcome: .cancelled, attempts: attempt) }
-                let outcome = Self.outcome(for: error)
-                guard attempt < maximumAttempts, Self.isRetryable(error) else {
-                    return Completion(outcome: outcome, attempts: attempt)
+                let ending = Completion.ended(by: error, attempts: attempt)
+                guard ending.outcome != .cancelled, attempt < maximumAttempts, Self.isRetryable(error) else {
+                    return ending
                 }
                 let delay = max(backoff(afterAttempt: attempt), Self.retryAfter(error, cap: options.retryMaxDelay))
-                emit(.nodeRetrying(node: index, attempt: attempt, message: outcome.reason, delay: delay))
+                emit(.nodeRetrying(node: index, attempt: attempt, message: ending.outcome.reason, delay: delay))
                 do {
                     try await Task.sleep(for: delay)
                 } catch {
@@ -117,11 +144,6 @@ struct NodeRunner: Sendable {
         let exponential = options.retryBaseDelay * (1 << min(attempt - 1, 20))
         let capped = min(exponential, options.retryMaxDelay)
         return capped * Double.random(in: 0.5..<1.5)
-    }
-
-    private static func outcome(for error: any Error) -> NodeOutcome {
-        if case EngineError.timedOut(let limit) = error { return .timedOut(limit) }
-        return .failed(String(describing: error))
     }
 
     /// The wait the error asks for (HTTP `Retry-After`), at most `cap`.

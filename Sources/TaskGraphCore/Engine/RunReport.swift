@@ -16,6 +16,10 @@ public struct RunReport: Sendable {
         public var endTime: Duration?
         /// The result's summary (e.g. a written path), when it succeeded.
         public var summary: String
+        /// What its last attempt threw, when it failed or timed out (`outcome` holds its
+        /// description): an `OperationError`, an action's own error, `EngineError.timedOut`. Nil
+        /// for every other outcome, and for a node that failed in another process (a cluster job).
+        public var error: (any Error)? = nil
 
         /// How long it took from first start to end.
         public var duration: Duration? {

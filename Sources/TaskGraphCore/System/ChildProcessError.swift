@@ -1,5 +1,5 @@
 /// Why a child process could not be started or waited for.
-enum ChildProcessError: Error, CustomStringConvertible, Equatable {
+public enum ChildProcessError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The argument list was empty, so there was no program to run.
     case emptyCommand
     /// The program does not exist: not on PATH, or not at the path given (one with a slash).
@@ -16,7 +16,7 @@ enum ChildProcessError: Error, CustomStringConvertible, Equatable {
     case waitFailed(program: String, call: String, reason: String)
 
     /// A message for the user.
-    var description: String {
+    public var description: String {
         switch self {
         case .emptyCommand:
             "cannot start an empty command"
