@@ -103,6 +103,8 @@ public struct Engine: Sendable {
                 // Ends the watchdog, and unless every node has ended, the running ones.
                 group.cancelAll()
                 await group.waitForAll()
+                // Attempts that outlived their nodes' time limits belong to the run too.
+                await watchdog.waitForAbandonedAttempts()
                 return reason
             }
         } onCancel: {

@@ -103,27 +103,47 @@ struct NodeRunner: Sendable {
         }
     }
 
+    /// How long an attempt cancelled at its deadline may take to end (`min` with the limit)
+    /// before its node ends without it.
+    static let abandonAfter = Duration.seconds(1)
+
+    /// Runs one attempt of `body`. With a `timeout`, the attempt is cancelled at the deadline and
+    /// ends with `EngineError.timedOut`, whatever it returns or throws then: once it has ended
+    /// (an `exec` once its process group is dead and its outputs removed), or `abandonAfter` (at
+    /// most the limit) after the deadline if it ignores the cancellation. An attempt abandoned so
+    /// finishes on its own, kept by the watchdog (the run waits for it before it returns), and
+    /// its late result is discarded.
     func runAttempt(
         _ body: @escaping @Sendable (TaskContext) async throws -> any Artifact, timeout: Duration?, context: TaskContext
     ) async throws -> any Artifact {
         guard let limit = timeout else {
             return try await body(context)
         }
-        let attempt = Task { try await body(context) }
+        let race = AttemptRace()
         let timedOut = CancellationFlag()
+        let attempt = Task {
+            let result: Result<any Artifact, any Error>
+            do {
+                result = .success(try await body(context))
+            } catch {
+                result = .failure(error)
+            }
+            race.settle(timedOut.isCancelled ? .failure(EngineError.timedOut(limit)) : result)
+        }
+        let watchdog = watchdog
         let deadline = watchdog.arm(after: limit) {
             timedOut.cancel()
             attempt.cancel()
+            _ = watchdog.arm(after: min(limit, Self.abandonAfter)) {
+                race.settle(.failure(EngineError.timedOut(limit)))
+                watchdog.abandon(attempt)
+            }
         }
         defer { watchdog.disarm(deadline) }
-        do {
-            return try await withTaskCancellationHandler {
-                try await attempt.value
-            } onCancel: {
-                attempt.cancel()
-            }
-        } catch where timedOut.isCancelled {
-            throw EngineError.timedOut(limit)
+        return try await withTaskCancellationHandler {
+            try await race.value()
+        } onCancel: {
+            attempt.cancel()
         }
     }
 
