@@ -143,4 +143,38 @@ import Testing
         }
         #expect(lines(of: "publish.log", in: directory).count == 3)
     }
+
+    /// A loaded file's result names its path: a copy of the pipeline elsewhere, sharing the
+    /// store, loads its own file (found by the differential torture: copy b reused copy a's
+    /// `load`, and what needed it ran again for nothing).
+    @Test func aCopyOfThePipelineElsewhereLoadsItsOwnFile() async throws {
+        let root = try fixtureDirectory()
+        let store = root.appendingPathComponent("cache").path
+        var copies: [URL] = []
+        for name in ["a", "b"] {
+            let copy = root.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            try write("""
+                version: 1
+                name: copy
+                operations:
+                  gen: {op: exec, command: [sh, -c, 'cat in.txt > gen.txt'], inputs: [in.txt], outputs: [gen.txt]}
+                  read: {op: load, path: gen.txt}
+                  keep: {op: save, needs: read, path: copy.txt}
+                """, to: "copy.yaml", in: copy)
+            try write("same\n", to: "in.txt", in: copy)
+            copies.append(copy)
+        }
+        var explanations: [String] = []
+        for copy in copies + [copies[1]] {
+            let result = try await TaskGraphProcess.run(
+                ["run", "copy.yaml", "--no-progress", "--explain", "--output", "out"], in: copy,
+                environment: ["TASKGRAPH_CACHE_DIR": store])
+            #expect(result.status == 0, "\(result.stderr)")
+            explanations.append(result.stdout)
+        }
+        // Each copy's files are its own (an exec's and a save's by their paths, and now a load's).
+        #expect(explanations[1] == "gen: run: new\nread: run: new\nkeep: run: new\n")
+        #expect(explanations[2] == "gen: cached\nread: cached\nkeep: cached\n")
+    }
 }

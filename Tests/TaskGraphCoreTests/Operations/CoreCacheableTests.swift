@@ -22,15 +22,16 @@ import OperationTestSupport
         }
     }
 
-    @Test func loadKeysTheContentsOfItsFileUnderThePathAsWritten() async throws {
+    @Test func loadKeysItsPathAndTheContentsOfItsFileUnderThePathAsWritten() async throws {
         let directory = try makeScratchDirectory()
         try Data("first".utf8).write(to: directory.appendingPathComponent("in.txt"))
         let action = try #require(try makeOperationAction(
             LoadOperation.type, ["path": .string("./in.txt")], directory: directory.path) as? any CacheableAction)
         let key = try await addedKeyComponents(of: action)
-        #expect(key.lines == ["file../in.txt=\(ContentDigest.sha256(of: Data("first".utf8)))"])
+        let path = "path=\(directory.path)/in.txt"
+        #expect(key.lines == [path, "file../in.txt=\(ContentDigest.sha256(of: Data("first".utf8)))"])
         try Data("second".utf8).write(to: directory.appendingPathComponent("in.txt"))
-        #expect(try await addedKeyComponents(of: action).lines == ["file../in.txt=\(ContentDigest.sha256(of: Data("second".utf8)))"])
+        #expect(try await addedKeyComponents(of: action).lines == [path, "file../in.txt=\(ContentDigest.sha256(of: Data("second".utf8)))"])
         #expect(action.outputFiles == [])
     }
 

@@ -43,8 +43,11 @@ struct LoadOperation: BuiltInAction, FileReadingAction {
         return LoadedFile(path: path, data: data)
     }
 
-    /// `file.<path as written>`: the digest of the file's contents.
+    /// `path`: the absolute path, which its result names (a copy of the pipeline elsewhere loads
+    /// another file, even with the same contents); `file.<path as written>`: the digest of the
+    /// file's contents.
     func addKeyComponents(to key: inout KeyComponents, files: any FileDigesting) async throws {
+        key.add("path", path)
         key.add("file.\(writtenPath)", try await files.digest(ofFile: path).description)
     }
 }
