@@ -60,12 +60,13 @@ extension ContentStore {
                 maxSize: maxSize, targetSize: targetSize, maxAge: maxAgeSeconds, now: now, grace: Self.gracePeriod)
             let plan = collector.plan(scan)
             let removed = plan.records.isEmpty && plan.blobs.isEmpty
-                ? collector.execute(plan, scan) : Self.whileRemoving(layout) { collector.execute(plan, scan) }
+                ? collector.execute(plan, scan, layout) : Self.whileRemoving(layout) { collector.execute(plan, scan, layout) }
             let report = GarbageCollectionReport(
                 scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,
                 recordsRemoved: removed.records, blobsRemoved: removed.blobs, temporariesRemoved: removed.strays,
                 outdatedRemoved: removed.outdated,
-                recordsLeft: scan.records.count - removed.records, blobsLeft: scan.blobs.count - removed.blobs)
+                recordsLeft: scan.records.count - removed.records, blobsLeft: scan.blobs.count - removed.blobs,
+                linksSkipped: scan.links)
             if FileStat.of(layout.base) != nil {
                 try StoreUsage(bytes: report.sizeAfter, measured: now).write(layout)
             }
@@ -74,30 +75,30 @@ extension ContentStore {
     }
 
     /// Hashes every blob, removing those that do not match their name, then removes records
-    /// that are damaged or name a missing blob. Blobs are hashed on all cores.
+    /// that are damaged or name a missing blob. Blobs are hashed on all cores. A symbolic link
+    /// where the store has a directory is not followed (`VerificationReport.linksSkipped`).
     public func verify() async throws -> VerificationReport {
         let layout = layout
         return try await BlockingIO.run {
             let scan = StoreScan.take(layout, readingRecords: true)
-            let (removed, recordsRemoved) = Self.whileRemoving(layout) { () -> (Set<Int32>, Int) in
+            let (blobsRemoved, recordsRemoved) = Self.whileRemoving(layout) { () -> (Int, Int) in
                 let corrupt = Locked(Set<Int32>())
                 DispatchQueue.concurrentPerform(iterations: scan.blobs.count) { index in
                     let blob = scan.blobs[index]
-                    let path = scan.path(of: blob)
-                    guard let hashed = try? FileHasher.hash(path), EntryName(hashed.digest) != blob.name else { return }
-                    if unlink(path) == 0 { corrupt.withLock { _ = $0.insert(Int32(index)) } }
+                    guard let hashed = try? FileHasher.hash(scan.path(of: blob)), EntryName(hashed.digest) != blob.name
+                    else { return }
+                    corrupt.withLock { _ = $0.insert(Int32(index)) }
                 }
                 let removed = corrupt.withLock { $0 }
-                var recordsRemoved = 0
-                for record in scan.records {
-                    let intact = !record.missesBlob && record.blobs?.allSatisfy { !removed.contains($0) } ?? false
-                    if !intact, unlink(scan.path(of: record.entry)) == 0 { recordsRemoved += 1 }
+                let blobs = ParallelRemoval.remove(removed.map { scan.blobs[Int($0)] }, in: scan.directories, layout)
+                let records = scan.records.filter { record in
+                    record.missesBlob || !(record.blobs?.allSatisfy { !removed.contains($0) } ?? false)
                 }
-                return (removed, recordsRemoved)
+                return (blobs.count, ParallelRemoval.remove(records.map(\.entry), in: scan.directories, layout).count)
             }
             return VerificationReport(
-                blobsChecked: scan.blobs.count, corruptBlobsRemoved: removed.count, recordsChecked: scan.records.count,
-                recordsRemoved: recordsRemoved)
+                blobsChecked: scan.blobs.count, corruptBlobsRemoved: blobsRemoved, recordsChecked: scan.records.count,
+                recordsRemoved: recordsRemoved, linksSkipped: scan.links)
         }
     }
 

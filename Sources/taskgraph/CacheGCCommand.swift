@@ -42,6 +42,7 @@ struct CacheGCCommand: AsyncParsableCommand {
         try await CacheArguments.reportingStoreErrors {
             let bound = try await CacheArguments.maxSize(option: maxSize)
             let report = try await cache.store().collectGarbage(maxSize: bound, maxAge: maxAge.flatMap(Self.age))
+            CacheCommand.warnAboutLinks(report.linksSkipped)
             TextOutput.standardOutput.write(Self.render(report))
             TextOutput.standardOutput.flush()
         }

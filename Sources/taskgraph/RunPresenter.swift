@@ -11,7 +11,8 @@ struct RunPresenter {
     /// Receives the engine's events.
     let sink: any EventSink
     private let display: LiveStatusDisplay?
-    private let eventOutput: TextOutput?
+    /// The event stream's writer and where it goes (`standard output` for `--json`).
+    private let eventOutput: (output: TextOutput, name: String)?
     private let trace: (recorder: TraceRecorder, path: String)?
     private let reportRecorder: ReportRecorder?
     private let remoteJobs = RemoteJobLog()
@@ -39,7 +40,7 @@ struct RunPresenter {
         }
         if let eventsPath {
             let events = eventsPath == "-" ? TextOutput.standardOutput : try TextOutput(creatingFile: eventsPath)
-            eventOutput = events
+            eventOutput = (events, eventsPath == "-" ? "standard output" : eventsPath)
             sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events, command: CommandLine.arguments))
         } else {
             eventOutput = nil
@@ -94,19 +95,30 @@ struct RunPresenter {
     }
 
     /// Finishes the event stream and trace, prints `summary` (the table `summary(of:graph:)`
-    /// rendered).
-    func finish(summary: String) async {
-        eventOutput?.flush()
+    /// rendered), and says which of the two could not be written, with the reason.
+    /// - Returns: false when one of them could not be written (a closed pipe on standard output
+    ///   is not said: it cancelled the run).
+    func finish(summary: String) async -> Bool {
         let output = TextOutput.standardError
+        var written = true
+        if let (events, name) = eventOutput {
+            events.flush()
+            if let code = events.failure, !(events === TextOutput.standardOutput && code == EPIPE) {
+                output.write("taskgraph: cannot write the events to \(name): \(String(cString: strerror(code)))\n")
+                written = false
+            }
+        }
         if let (recorder, path) = trace {
             do {
                 try await BlockingIO.run { try recorder.write(to: path) }
             } catch {
                 output.write("taskgraph: cannot write the trace: \(error)\n")
+                written = false
             }
         }
         output.write("\n" + summary)
         output.flush()
+        return written
     }
 
     /// Writes the HTML report (`--report`) of the run, with thumbnails of the images it saved;
