@@ -14,8 +14,10 @@ import TaskGraphCore
         var keys: [ContentDigest] = []
         for index in 0..<count {
             let digest = try await store.storeResult(BytesArtifact(Data(repeating: UInt8(index), count: size)))
-            let key = sampleKey("entry \(index)")
-            try await store.write(sampleRecord(result: digest), for: key)
+            // Keys of one length: every record has the same size.
+            let text = String(format: "entry %03d", index)
+            let key = sampleKey(text)
+            try await store.write(sampleRecord(result: digest, key: text), for: key)
             backdate(store.recordPath(key), by: Double(count - index) * 3600)
             keys.append(key)
         }
@@ -65,7 +67,7 @@ import TaskGraphCore
     @Test func keepsEverythingYoungerThanTheGracePeriod() async throws {
         let store = try temporaryStore()
         let digest = try await store.storeResult(BytesArtifact(Data("young".utf8)))
-        try await store.write(sampleRecord(result: digest), for: sampleKey("young"))
+        try await store.write(sampleRecord(result: digest, key: "young"), for: sampleKey("young"))
         let report = try await store.collectGarbage(maxSize: 0, maxAge: .seconds(0))
         #expect(report.recordsRemoved == 0 && report.blobsRemoved == 0)
         #expect(await store.record(for: sampleKey("young")) != nil)
@@ -74,7 +76,7 @@ import TaskGraphCore
     @Test func removesUnnamedBlobsButKeepsSharedOnes() async throws {
         let (store, keys) = try await filledStore(2)
         let shared = try await store.storeResult(BytesArtifact(Data(repeating: 1, count: 1000)))
-        try await store.write(sampleRecord(result: shared), for: sampleKey("sharer"))
+        try await store.write(sampleRecord(result: shared, key: "sharer"), for: sampleKey("sharer"))
         let orphan = try await store.storeResult(BytesArtifact(Data("orphan".utf8)))
         backdate(store.blobPath(orphan), by: 2 * ContentStore.gracePeriod)
         backdate(store.recordPath(keys[1]), by: 100 * 3600)

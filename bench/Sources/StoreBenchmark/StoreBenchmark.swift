@@ -85,8 +85,7 @@ enum StoreBenchmark {
         }
         await resources.shutDown()
         let layout = StoreLayout(root: root)
-        let paths = fill.keys.map { layout.record($0) }
-        let direct = await measure { for path in paths { _ = ContentStore.readRecord(at: path, layout) } }
+        let direct = await measure { for key in fill.keys { _ = ContentStore.readRecord(for: key, layout) } }
         print("lookup-blocking-part entries=\(entries) per_call_us=\(perCall(direct, entries)) \(format(direct))")
         let records = fill.keys.indices.map { filler.record($0) }
         let binary = records.map { ActionRecordCoder.encode($0) }
