@@ -30,6 +30,7 @@ struct RunPresenter {
         let output = TextOutput.standardError
         let live = output.isTerminal && !plain && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         var sinks: [any EventSink] = []
+        let command = eventsPath != nil || recordsReport ? RedactedCommandLine.redact(CommandLine.arguments, graph: graph) : []
         if live {
             let display = LiveStatusDisplay(graph: graph, output: output)
             self.display = display
@@ -41,7 +42,7 @@ struct RunPresenter {
         if let eventsPath {
             let events = eventsPath == "-" ? TextOutput.standardOutput : try TextOutput(creatingFile: eventsPath)
             eventOutput = (events, eventsPath == "-" ? "standard output" : eventsPath)
-            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events, command: CommandLine.arguments))
+            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events, command: command))
         } else {
             eventOutput = nil
         }
@@ -52,7 +53,7 @@ struct RunPresenter {
         } else {
             trace = nil
         }
-        reportRecorder = recordsReport ? ReportRecorder(graph: graph, pipeline: pipeline, command: CommandLine.arguments) : nil
+        reportRecorder = recordsReport ? ReportRecorder(graph: graph, pipeline: pipeline, command: command) : nil
         if let reportRecorder { sinks.append(reportRecorder) }
         sinks.append(remoteJobs)
         sink = EventFanOut(sinks)
