@@ -61,10 +61,11 @@ struct CacheGCCommand: AsyncParsableCommand {
             + "\(ByteCountText.format(report.sizeBefore)) -> \(ByteCountText.format(report.sizeAfter))\n"
     }
 
-    /// A duration as `DurationParser` reads it, or a number of days: `30d`.
+    /// A duration as `DurationParser` reads it, or a number of days: `30d`; nil beyond
+    /// `DurationParser.largestSeconds`.
     static func age(_ text: String) -> Duration? {
         if text.hasSuffix("d"), let days = Double(text.dropLast()), days >= 0, days.isFinite {
-            return .seconds(days * 86_400)
+            return days * 86_400 <= DurationParser.largestSeconds ? .seconds(days * 86_400) : nil
         }
         return DurationParser.parse(text)
     }
