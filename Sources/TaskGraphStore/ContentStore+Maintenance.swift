@@ -11,9 +11,14 @@ extension ContentStore {
     static let evictionTarget = 0.9
 
     /// The store's location, size, counts and recent runs.
-    public func status() async -> StoreStatus {
+    /// - Throws: `StoreError.readFailed` when the root is not a directory (a store not made yet
+    ///   is empty).
+    public func status() async throws -> StoreStatus {
         let layout = layout
-        let scan = (try? await BlockingIO.run { StoreScan.take(layout, readingRecords: false) }) ?? StoreScan()
+        let scan = try await BlockingIO.run { () throws(StoreError) -> StoreScan in
+            try Self.checkRoot(layout)
+            return StoreScan.take(layout, readingRecords: false)
+        }
         return StoreStatus(
             root: root, size: scan.totalBytes, records: scan.records.count, blobs: scan.blobs.count,
             recentRuns: await recentRuns())
@@ -54,6 +59,7 @@ extension ContentStore {
         let layout = layout
         let maxAgeSeconds = maxAge.map(\.inSeconds)
         return try await BlockingIO.run {
+            try Self.checkRoot(layout)
             let scan = StoreScan.take(layout, readingRecords: true)
             let now = Double(wallClockNanoseconds()) / 1e9
             let collector = GarbageCollector(
@@ -80,6 +86,7 @@ extension ContentStore {
     public func verify() async throws -> VerificationReport {
         let layout = layout
         return try await BlockingIO.run {
+            try Self.checkRoot(layout)
             let scan = StoreScan.take(layout, readingRecords: true)
             let (blobsRemoved, recordsRemoved) = Self.whileRemoving(layout) { () -> (Int, Int) in
                 let corrupt = Locked(Set<Int32>())
@@ -108,6 +115,7 @@ extension ContentStore {
     public func clear() async throws -> (records: Int, blobs: Int) {
         let layout = layout
         return try await BlockingIO.run { () throws -> (records: Int, blobs: Int) in
+            try Self.checkRoot(layout)
             let scan = StoreScan.take(layout, readingRecords: false)
             // The removal marker goes with the rest (and is made again by the next run's baseline).
             try Self.whileRemoving(layout) {
@@ -121,6 +129,17 @@ extension ContentStore {
             }
             return (scan.records.count, scan.blobs.count)
         }
+    }
+
+    /// Throws `StoreError.readFailed` unless the store's root is a directory or does not exist
+    /// yet (an empty store): a file named as the store is no store to report on. Blocking.
+    static func checkRoot(_ layout: StoreLayout) throws(StoreError) {
+        var info = stat()
+        guard stat(layout.root, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw .readFailed(root: layout.root, reason: StoreIO.errorText())
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .readFailed(root: layout.root, reason: StoreIO.errorText(ENOTDIR)) }
     }
 
     /// The system's reason inside a Foundation error, e.g. `Permission denied`.

@@ -35,7 +35,7 @@ import TaskGraphCore
         let (store, keys) = try await filledStore(6)
         // The oldest entry is read now: it becomes the most recently used.
         #expect(await store.record(for: keys[0]) != nil)
-        let before = await store.status().size
+        let before = try await store.status().size
         let entry = before / 6
         let report = try await store.collectGarbage(maxSize: before - 2 * entry, maxAge: nil)
         #expect(report.recordsRemoved == 2)
@@ -43,17 +43,17 @@ import TaskGraphCore
         #expect(report.sizeAfter <= before - 2 * entry)
         #expect(await present(store, keys) == [true, false, false, true, true, true])
         #expect(await store.record(for: keys[3]) != nil)
-        #expect(await store.status().size == report.sizeAfter)
+        #expect(try await store.status().size == report.sizeAfter)
     }
 
     @Test func evictsExactlyTheOldestAcrossEveryFanOutDirectory() async throws {
         let (store, keys) = try await filledStore(120, size: 100)
-        let before = await store.status().size
+        let before = try await store.status().size
         let report = try await store.collectGarbage(maxSize: before / 2, maxAge: nil)
         #expect(report.recordsRemoved == 60 && report.blobsRemoved == 60)
         #expect((report.recordsLeft, report.blobsLeft) == (60, 60))
         #expect(await present(store, keys) == Array(repeating: false, count: 60) + Array(repeating: true, count: 60))
-        #expect(await store.status().size == report.sizeAfter)
+        #expect(try await store.status().size == report.sizeAfter)
         #expect(try await store.collectGarbage(maxSize: nil, maxAge: nil).recordsRemoved == 0)
     }
 
@@ -102,7 +102,7 @@ import TaskGraphCore
         try FileManager.default.createDirectory(atPath: store.root + "/v1/blobs/ab", withIntermediateDirectories: true)
         try writeFile("being written", to: freshBesideBlobs)
         for path in [leftover, besideRecords] { backdate(path, by: 2 * ContentStore.gracePeriod) }
-        let status = await store.status()
+        let status = try await store.status()
         #expect(status.records == 1 && status.blobs == 1)
         let report = try await store.collectGarbage(maxSize: nil, maxAge: nil)
         #expect(report.temporariesRemoved == 2)
@@ -136,7 +136,7 @@ import TaskGraphCore
 
     @Test func evictIfNeededEvictsToNinetyPercentOnceOver() async throws {
         let (store, keys) = try await filledStore(10)
-        let size = await store.status().size
+        let size = try await store.status().size
         let report = try await store.evictIfNeeded(maxSize: size - 1)
         #expect(report.scanned)
         #expect(report.sizeAfter <= Int64(Double(size - 1) * 0.9))
@@ -158,7 +158,7 @@ import TaskGraphCore
         let cleared = try await store.clear()
         #expect(cleared.records == 3 && cleared.blobs == 3)
         #expect(await present(store, keys) == [false, false, false])
-        #expect(await store.status().size == 0)
+        #expect(try await store.status().size == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.root) == [])
     }
     @Test func snapshotsPastTheirHourAndPlansUnwrittenForAWeekGoAndCountInTheSize() async throws {
@@ -171,7 +171,7 @@ import TaskGraphCore
         backdate(base + "/snapshots/old", by: 3_700)
         backdate(base + "/plans/old", by: 8 * 86_400)
         backdate(base + "/plans/new", by: 6 * 86_400)
-        let before = await store.status().size
+        let before = try await store.status().size
         let report = try await store.collectGarbage(maxSize: nil, maxAge: nil)
         #expect(report.outdatedRemoved == 2 && report.recordsRemoved == 0)
         #expect(report.sizeBefore == before && report.sizeAfter == before - 1_000)

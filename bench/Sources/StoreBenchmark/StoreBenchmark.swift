@@ -44,7 +44,7 @@ enum StoreBenchmark {
         let store = ContentStore(root: root, registry: .core)
         var report = GarbageCollectionReport(scanned: false, sizeBefore: 0, sizeAfter: 0)
         var cpu = 0.0
-        let status = await measure(cpu: &cpu) { _ = await store.status() }
+        let status = try await measure(cpu: &cpu) { _ = try await store.status() }
         print("status entries=\(entries) cpu=\(format(cpu)) \(format(status))")
         let scan = try await measure(cpu: &cpu) { report = try await store.collectGarbage(maxSize: nil, maxAge: nil) }
         print("gc-scan entries=\(entries) removed=\(report.recordsRemoved) cpu=\(format(cpu)) \(format(scan))")
