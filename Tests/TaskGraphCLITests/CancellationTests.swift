@@ -12,6 +12,17 @@ import Testing
         return state != "Z"
     }
 
+    /// How `process` ended; a hang guard kills it after 25 s (a signal it ignores, a pipe it
+    /// never finds closed), so that a regression fails the test instead of stalling the suite.
+    private func waitForTermination(of process: TaskGraphProcess) async -> Termination {
+        let guardian = Task {
+            try await Task.sleep(for: .seconds(25))
+            process.send(SIGKILL)
+        }
+        defer { guardian.cancel() }
+        return await process.waitForTermination()
+    }
+
     private func run(signal: Int32) async throws {
         let directory = try fixtureDirectory(["sleepers.yaml"])
         let process = try TaskGraphProcess(["run", "sleepers.yaml", "--jobs", "3", "--output", "out"], in: directory)
@@ -19,7 +30,7 @@ import Testing
         let children = try await waitForFiles("child-", count: 3, in: directory)
         let start = ContinuousClock.now
         process.send(signal)
-        let termination = await process.waitForTermination()
+        let termination = await waitForTermination(of: process)
         let elapsed = ContinuousClock.now - start
         #expect(termination == .killed(by: signal))
         // A hang guard only (the programs sleep 300 s): the latency itself (about 10 ms) is
@@ -39,6 +50,12 @@ import Testing
 
     @Test func sigtermCancelsRunningProgramsThenDiesBySIGTERM() async throws {
         try await run(signal: SIGTERM)
+    }
+
+    /// A closed terminal or a dropped ssh connection: the programs (in process groups of their
+    /// own, which the hangup does not reach) are stopped as on SIGTERM.
+    @Test func sighupCancelsRunningProgramsThenDiesBySIGHUP() async throws {
+        try await run(signal: SIGHUP)
     }
 
     @Test func sigintDuringValidateDiesBySIGINT() async throws {
@@ -76,5 +93,35 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(15))  // hang guard: the grace period is 20 s
         try await Task.sleep(for: .milliseconds(100))
         for pid in pids { #expect(!isAlive(pid)) }
+    }
+
+    /// `run --json | consumer` where the consumer exits: the next event finds the pipe closed,
+    /// the run is cancelled as on SIGTERM (the program stopped, nothing partial) and taskgraph
+    /// dies by SIGPIPE, as a pipeline's writer does.
+    @Test func aClosedOutputPipeCancelsTheRunThenDiesBySIGPIPE() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            operations:
+              slow:
+                op: exec
+                command: [sh, -c, 'echo $$ > pid-slow; exec sleep 300']
+              tick:
+                op: exec
+                command: [sh, -c, 'while [ ! -e closed ]; do sleep 0.05; done']
+            """, to: "piped.yaml", in: directory)
+        let pipe = Pipe()
+        let process = try TaskGraphProcess(
+            ["run", "piped.yaml", "--json", "--no-cache", "--output", "out"], in: directory, output: pipe)
+        try pipe.fileHandleForWriting.close()
+        let pids = try await waitForFiles("pid-", count: 1, in: directory)
+        // The consumer read what it wanted and exits; `tick` then ends, and its event meets the
+        // closed pipe.
+        try pipe.fileHandleForReading.close()
+        try write("", to: "closed", in: directory)
+        let termination = await waitForTermination(of: process)
+        #expect(termination == .killed(by: SIGPIPE))
+        #expect(process.standardError.contains("1 ok, 1 cancelled"), "\(process.standardError)")
+        for pid in pids { #expect(!isAlive(pid), "process \(pid) survived") }
     }
 }
