@@ -6,8 +6,29 @@ enum ChildProcessError: Error, CustomStringConvertible, Equatable {
     case programNotFound(String)
     /// Starting the program failed; carries the program and the system's reason.
     case spawnFailed(String, String)
-    /// The requested working directory does not exist (or is not a directory).
+    /// The requested working directory does not exist.
     case workingDirectoryMissing(String)
+    /// The program named with a slash is a directory.
+    case programIsADirectory(String)
+    /// The requested working directory is a file (or another thing that is not a directory).
+    case workingDirectoryNotADirectory(String)
+
+    /// Why `name` (to be run in `workingDirectory`) was not found: it is a directory, or
+    /// nothing runnable is there.
+    static func programMissing(_ name: String, in workingDirectory: String?) -> ChildProcessError {
+        guard name.contains("/") else { return .programNotFound(name) }
+        let path = name.hasPrefix("/") || workingDirectory == nil ? name : workingDirectory! + "/" + name
+        return FileKind(at: path) == .directory ? .programIsADirectory(name) : .programNotFound(name)
+    }
+
+    /// Why `path` cannot be the working directory, or nil when it is a directory.
+    static func workingDirectoryProblem(_ path: String) -> ChildProcessError? {
+        switch FileKind(at: path) {
+        case .directory: nil
+        case .missing: .workingDirectoryMissing(path)
+        case .regular, .other: .workingDirectoryNotADirectory(path)
+        }
+    }
 
     /// A message for the user.
     var description: String {
@@ -22,6 +43,10 @@ enum ChildProcessError: Error, CustomStringConvertible, Equatable {
             "cannot start '\(program)': \(reason)"
         case .workingDirectoryMissing(let path):
             "working directory '\(path)' does not exist"
+        case .programIsADirectory(let program):
+            "program '\(program)' is a directory, not a program"
+        case .workingDirectoryNotADirectory(let path):
+            "working directory '\(path)' is not a directory"
         }
     }
 }
