@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "TaskGraphStore", targets: ["TaskGraphStore"]),
         .library(name: "TaskGraphSlurm", targets: ["TaskGraphSlurm"]),
         .executable(name: "taskgraph", targets: ["taskgraph"]),
+        // The file-access tracer `run --lint` loads into `exec` programs (LD_PRELOAD); found
+        // beside the taskgraph executable, never linked into it.
+        .library(name: "TaskGraphFileTrace", type: .dynamic, targets: ["CFileAccessTrace"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -31,6 +34,14 @@ let package = Package(
         .target(name: "CSystemShims"),
         .target(name: "CCurlShim", dependencies: ["CCurl"]),
         .target(name: "CImageShims", dependencies: ["CJPEG", "CPNG"]),
+        .target(
+            name: "CFileAccessTrace",
+            // Never instrumented (--sanitize): it runs inside programs without a sanitizer's runtime.
+            cSettings: [.unsafeFlags(["-fno-sanitize=all"])],
+            // Nothing but libc in every traced program: without Swift's startup object nothing
+            // needs the Swift runtime, and TraceRecords.c has the link drop what is not needed
+            // (a link that loaded libswiftCore took 5 ms more per program started).
+            linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"])]),
 
         // The engine and the pipeline format: no image, network or cipher library (swift-crypto
         // only for the SHA-256 of content digests).

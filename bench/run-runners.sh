@@ -15,6 +15,8 @@
 #   bench/run-runners.sh --long   # 2,000 and 10,000 tasks of each shape, RUNS=5
 #   TOOLS="taskgraph make" RUNS=3 bench/run-runners.sh
 #   TASKGRAPH_BASELINE=/tmp/taskgraph-before bench/run-runners.sh   # adds rows for that build
+# taskgraph-lint is the same run with --lint: every touch under the file-access tracer (the graph
+# declares no outputs, so each task also gets its warning: it wrote out/nI undeclared).
 # Progress goes to standard error, the tables to standard output.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +27,7 @@ RUNS=${RUNS:-$((long ? 5 : 3))}
 JOBS=${JOBS:-2}
 # taskgraph-tmpfs: taskgraph with its cache (written for every task) in /dev/shm, to tell the
 # cost of spawning from the cost of the store's files on disk.
-TOOLS=${TOOLS:-"taskgraph taskgraph-tmpfs ninja make snakemake xargs"}
+TOOLS=${TOOLS:-"taskgraph taskgraph-tmpfs taskgraph-lint ninja make snakemake xargs"}
 # Snakemake takes 20-40 s for 2,000 tasks: one run of the random graph only, never 10,000 tasks.
 SNAKEMAKE_SHAPES=${SNAKEMAKE_SHAPES:-$([[ $long == 1 ]] && echo "chain fan random" || echo random)}
 if [[ $long == 1 ]]; then
@@ -41,6 +43,8 @@ if [[ -n ${TASKGRAPH:-} ]]; then
   tg=$TASKGRAPH
 else
   swift build -c release --product taskgraph >/dev/null
+  # --lint finds its tracer library beside the executable.
+  [[ " $TOOLS " == *" taskgraph-lint "* ]] && swift build -c release --product TaskGraphFileTrace >/dev/null
   tg=$(swift build -c release --show-bin-path)/taskgraph
 fi
 
@@ -89,6 +93,8 @@ run_tool() {
       [[ $tool == baseline* ]] && bin=$baseline
       [[ $tool == *-tmpfs ]] && { cache=$shm_cache; rm -rf "$shm_cache"; }
       run_in "$name" "$dir" "$tasks" "$bin" run dag.yaml --jobs "$JOBS" --output tgout --cache-dir "$cache" --no-progress ;;
+    taskgraph-lint)
+      run_in "$name" "$dir" "$tasks" "$tg" run dag.yaml --jobs "$JOBS" --output tgout --cache-dir .tgcache --no-progress --lint ;;
     ninja) run_in "$name" "$dir" "$tasks" ninja -j"$JOBS" ;;
     make) run_in "$name" "$dir" "$tasks" make -j"$JOBS" ;;
     snakemake) run_in "$name" "$dir" "$tasks" snakemake -c"$JOBS" --quiet ;;
@@ -113,7 +119,7 @@ for case in $CASES; do
       if [[ $tool == snakemake ]]; then
         [[ $run == 1 && $tasks -le 2000 && " $SNAKEMAKE_SHAPES " == *" $shape "* ]] || continue
       fi
-      tool_dir=${tool%-tmpfs}; [[ $tool_dir == baseline ]] && tool_dir=taskgraph
+      tool_dir=${tool%-tmpfs}; tool_dir=${tool_dir%-lint}; [[ $tool_dir == baseline ]] && tool_dir=taskgraph
       run_tool "$case-$tool" "$tool" "$dir/$tool_dir" "$tasks" "$shape"
     done
   done
@@ -131,6 +137,7 @@ for case in $CASES; do
     case $tool in
       taskgraph) label="taskgraph run --jobs $JOBS" ;;
       taskgraph-tmpfs) label="taskgraph, cache in /dev/shm" ;;
+      taskgraph-lint) label="taskgraph run --jobs $JOBS --lint" ;;
       baseline) label="baseline taskgraph run --jobs $JOBS" ;;
       baseline-tmpfs) label="baseline taskgraph, cache in /dev/shm" ;;
       ninja) label="ninja -j$JOBS" ;;

@@ -3,7 +3,8 @@
 
 Fails when a module depends, directly or through other targets, on something its layer may not
 link: TaskGraphCore on an image, network or cipher module or C library; an operation family on
-another family, on reporting or on the CLI. Run by scripts/test.sh.
+another family, on reporting or on the CLI; any target on the file-access tracer. Run by
+scripts/test.sh.
 """
 import json
 import subprocess
@@ -24,6 +25,8 @@ FORBIDDEN = {
                            "TaskGraphNetwork", "TaskGraphCrypto"},
 }
 
+PRELOADED_ONLY = "CFileAccessTrace"
+
 description = json.loads(subprocess.run(
     ["swift", "package", "describe", "--type", "json"], check=True, capture_output=True, text=True).stdout)
 dependencies = {target["name"]: set(target.get("target_dependencies") or []) for target in description["targets"]}
@@ -42,6 +45,10 @@ def closure(name):
 
 problems = [f"{module} depends on {', '.join(sorted(closure(module) & forbidden))}"
             for module, forbidden in FORBIDDEN.items() if closure(module) & forbidden]
+# The file-access tracer is preloaded into `exec` programs (run --lint); linked into any target,
+# its open() and rename() would stand in for the target's own.
+problems += [f"{name} depends on {PRELOADED_ONLY}, which only exec programs may load"
+             for name in sorted(dependencies) if PRELOADED_ONLY in closure(name)]
 for problem in problems:
     print(f"check-layering: {problem}", file=sys.stderr)
 if problems:

@@ -20,7 +20,8 @@ public struct GraphRenderer {
         self.outcomes = outcomes
     }
 
-    /// The graph in `format`. Edges point from an operation to what it needs.
+    /// The graph in `format`. Edges point from an operation to what it needs; those a file made
+    /// (`ExecutionGraph.Node.fileDependencies`) are dashed and labelled with the file.
     public func render(_ format: Format) -> String {
         switch format {
         case .dot: dot()
@@ -36,7 +37,13 @@ public struct GraphRenderer {
             text += "  n\(index) [\(attributes)];\n"
         }
         for (index, node) in graph.nodes.enumerated() {
-            for dependency in node.dependencies { text += "  n\(index) -> n\(dependency);\n" }
+            for dependency in node.dependencies {
+                if let file = fileLabel(of: index, dependency: dependency) {
+                    text += "  n\(index) -> n\(dependency) [style=dashed, label=\"\(escape(file))\"];\n"
+                } else {
+                    text += "  n\(index) -> n\(dependency);\n"
+                }
+            }
         }
         return text + "}\n"
     }
@@ -47,12 +54,26 @@ public struct GraphRenderer {
             text += "  n\(index)[\"\(escape(node.id))<br/><small>\(escape(node.type))</small>\"]\n"
         }
         for (index, node) in graph.nodes.enumerated() {
-            for dependency in node.dependencies { text += "  n\(index) --> n\(dependency)\n" }
+            for dependency in node.dependencies {
+                if let file = fileLabel(of: index, dependency: dependency) {
+                    text += "  n\(index) -. \"\(escape(file))\" .-> n\(dependency)\n"
+                } else {
+                    text += "  n\(index) --> n\(dependency)\n"
+                }
+            }
         }
         for index in graph.nodes.indices {
             if let color = color(of: index) { text += "  style n\(index) fill:\(color)\n" }
         }
         return text
+    }
+
+    /// The file that made `index` need `dependency`, relative to the pipeline file's directory
+    /// when inside it; nil for a `needs:` entry.
+    private func fileLabel(of index: Int, dependency: Int) -> String? {
+        guard let path = graph.nodes[index].fileDependencies[dependency] else { return nil }
+        guard let directory = graph.nodes[index].setup?.pipelineDirectory, path.hasPrefix(directory + "/") else { return path }
+        return String(path.dropFirst(directory.count + 1))
     }
 
     private func color(of index: Int) -> String? {

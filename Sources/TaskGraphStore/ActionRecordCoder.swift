@@ -8,7 +8,7 @@ package enum ActionRecordCoder {
     /// The first bytes of every record: `TGAR`.
     static let magic: [UInt8] = Array("TGAR".utf8)
     /// The version of the layout this build writes and reads.
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
 
     /// The encoding of `record`; validators sorted by name, so the same record always gives the
     /// same bytes.

@@ -159,7 +159,7 @@ extension PlanCoder.Decoded {
         let actions = Locked([(any TaskAction)?](repeating: nil, count: nodes.count))
         ParallelWork.forEach((nodes.count + piece - 1) / piece) { index in
             let range = index * piece..<min(nodes.count, (index + 1) * piece)
-            let made = range.map { try? registry.makeAction(for: nodes[$0].setup) }
+            let made = range.map { try? registry.makeAction(for: nodes[$0].setup).action }
             actions.withLock { $0.replaceSubrange(range, with: made) }
         }
         let made = actions.withLock { $0 }.compactMap { $0 }

@@ -63,6 +63,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var cluster: ClusterArguments
 
+    @OptionGroup var lint: LintArguments
+
     func validate() throws {
         guard jobs ?? 1 >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if json, events != nil { throw ValidationError("--json and --events both name where events go; use one") }
@@ -100,6 +102,10 @@ struct RunCommand: AsyncParsableCommand {
         if let trace { try await RunDestinations.checkFile(trace, option: "--trace") }
         if let report { try await RunDestinations.checkFile(report, option: "--report") }
         let onCluster = cluster.runsOnCluster(loaded)
+        if onCluster, lint.mode != nil {
+            throw ValidationError("--lint traces the programs this process runs; it does not go with the slurm executor")
+        }
+        let fileAccessLint = try await lint.fileAccessLint(for: graph)
         let options = EngineOptions(jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
         do {
@@ -119,7 +125,7 @@ struct RunCommand: AsyncParsableCommand {
         if let upToDate, let start { startedFrom = upToDate.observe(session, from: start) }
         let runCache = await session.runCache(
             reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)
-        let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options))
+        let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint)
         let control = RunControl()
         let outcome = await presenter.displaying {
             await JobControl.run(control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }) {

@@ -61,7 +61,7 @@ struct TaskGraphCommand: AsyncParsableCommand {
         await withDiscardingTaskGroup { group in
             group.addTask { await InterruptibleRun.handleSignals(signals) }
             group.addTask { await JobControl.handleTerminalStops() }
-            await main(nil)
+            await main(LintArguments.withImplicitMode(Array(CommandLine.arguments.dropFirst())))
             group.cancelAll()
         }
     }

@@ -22,12 +22,12 @@ struct UpToDateRun {
     let watched: [String]
 
     /// The fast path for `command`, or nil when its options need the full run: events, a trace,
-    /// a report, explanations, a dry run, `--no-cache`, `--force`, a cluster, or a `PATH`
-    /// with relative directories.
+    /// a report, explanations, a dry run, `--no-cache`, `--force`, a cluster, `--lint` (its
+    /// messages name locations a plan read back does not keep), or a `PATH` with relative directories.
     init?(_ command: RunCommand) {
         guard !command.dryRun, !command.json, !command.explain, command.events == nil, command.trace == nil,
             command.report == nil, !command.cache.noCache, !command.cache.force, command.cluster.executor == nil,
-            command.cluster.store == nil,
+            command.cluster.store == nil, command.lint.mode == nil,
             let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         else { return nil }
         let environment = ProcessInfo.processInfo.environment
@@ -36,7 +36,7 @@ struct UpToDateRun {
         let currentDirectory = FileManager.default.currentDirectoryPath
         pipeline = PathResolver.resolve(command.file, in: currentDirectory)
         // With the executable: another build run the same way has its own snapshots.
-        var identity = "taskgraph run, up-to-date snapshot 2\0" + executable + "\0" + currentDirectory + "\0"
+        var identity = "taskgraph run, up-to-date snapshot 3\0" + executable + "\0" + currentDirectory + "\0"
         for argument in CommandLine.arguments.dropFirst() { identity += argument + "\0" }
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { identity += name + "=" + value + "\0" }
         invocation = ContentDigest.sha256(of: Data(identity.utf8))

@@ -152,6 +152,7 @@ import Testing
               first:
                 op: exec
                 command: [sh, -c, "sleep 2; echo first"]
+                cache: true
               second:
                 op: exec
                 needs: first
@@ -177,6 +178,7 @@ import Testing
               first:
                 op: exec
                 command: [sh, -c, "sleep 2; echo first"]
+                cache: true
               second:
                 op: exec
                 needs: first
@@ -185,7 +187,11 @@ import Testing
             """, to: "chain.yaml", in: driver)
         let rerun = try await self.run(["chain.yaml", "--explain"], in: driver, store: store)
         #expect(rerun.status == 0, "\(rerun.stderr)")
-        #expect(rerun.stdout == "first: cached\nsecond: run: new\n")
+        #expect(rerun.stdout == """
+            first: cached
+            second: run: not cacheable: exec declares no inputs or outputs; set cache: true to reuse it
+
+            """)
         #expect(line("slurm: 1 job", in: rerun.stderr)?.hasPrefix("slurm: 1 job submitted, ") == true, "\(rerun.stderr)")
     }
 }

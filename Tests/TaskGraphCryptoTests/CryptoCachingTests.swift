@@ -31,4 +31,17 @@ struct CryptoCachingTests {
             type, parameters, environment: ["PHOTO_KEY": Self.keyHex, "OTHER": "x"]) as? any CacheableAction)
         #expect(try await addedKeyComponents(of: action).lines == [])
     }
+
+    @Test func everyKeyedParameterOfEveryCryptoTypeChangesTheKey() async throws {
+        let directory = try makeScratchDirectory()
+        for name in ["secret.key", "other.in", "another.in"] {
+            try Data(Self.keyHex.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        try Data("x".utf8).write(to: directory.appendingPathComponent("in.txt"))
+        let base: [String: [String: ParameterValue]] = [
+            "exec": ["command": .list(["sh"])], "load": ["path": .string("in.txt")], "save": ["path": .string("out.txt")],
+            "encrypt": ["key_file": .string("secret.key")], "decrypt": ["key_file": .string("secret.key")],
+        ]
+        #expect(try await parametersLeavingTheKey(registry: .crypto, base: base, directory: directory.path) == [])
+    }
 }

@@ -133,4 +133,16 @@ struct DownloadCachingTests {
         #expect(trip.decoded.validators == [:])
         #expect(try await value.digest == DownloadedData(url: "https://example.com/a", data: Data("a".utf8)).digest)
     }
+
+    @Test func everyKeyedParameterOfEveryNetworkTypeChangesTheKey() async throws {
+        let directory = try makeScratchDirectory()
+        for name in ["in.txt", "other.in", "another.in"] {
+            try Data(name.utf8).write(to: directory.appendingPathComponent(name))
+        }
+        let base: [String: [String: ParameterValue]] = [
+            "exec": ["command": .list(["sh"])], "load": ["path": .string("in.txt")], "save": ["path": .string("out.txt")],
+            "download": ["url": .string("http://127.0.0.1:9/photo.jpg")],
+        ]
+        #expect(try await parametersLeavingTheKey(registry: .network, base: base, directory: directory.path) == [])
+    }
 }

@@ -16,7 +16,7 @@ import TaskGraphCore
 
     @Test func startsWithItsMagicAndVersion() {
         let encoded = ActionRecordCoder.encode(record)
-        #expect(Array(encoded.prefix(5)) == Array("TGAR".utf8) + [1])
+        #expect(Array(encoded.prefix(5)) == Array("TGAR".utf8) + [2])
         #expect(Array(encoded[5..<37]) == record.result.bytes)
     }
 

@@ -2,14 +2,22 @@
 /// and a program's own action types that opt in. Actions made from closures are never cached.
 ///
 /// The key of a run of the action covers its operation type and `cacheVersion`, its parameters
-/// (when it comes from a pipeline file; those in `unkeyedParameters` left out), the variables
-/// of its declared environment (as digests), the digests of its inputs' results, and what
-/// `addKeyComponents` adds. Whatever else could change its result must be added there.
+/// (the node's `OperationSetup` when it has one, those in `unkeyedParameters` left out; else
+/// the action's type and what `addParameters` adds), the variables of its declared environment
+/// (as digests), the digests of its inputs' results, and what `addKeyComponents` adds. Whatever
+/// else could change its result must be added there: two actions that would compute different
+/// results must never have the same key.
 public protocol CacheableAction: TaskAction {
     /// This action's implementation version: bumped whenever its result for the same key
     /// components changes, so older results of this type are no longer reused (and results of
     /// other types still are).
     var cacheVersion: Int { get }
+
+    /// Adds every value the action was made with that decides its result (a radius, a quality,
+    /// a command), as named components (`key.add("radius", "6")`), for a node added in code
+    /// without an `OperationSetup`. There is no default: an action that cannot say what it
+    /// does must not be `CacheableAction`.
+    func addParameters(to key: inout KeyComponents)
 
     /// Parameters that cannot change the result, such as time limits: changing one does not
     /// make the operation run again.
@@ -36,6 +44,12 @@ public protocol CacheableAction: TaskAction {
     /// be confirmed unchanged from files alone.
     var revalidatesOnHit: Bool { get }
 
+    /// Why the action runs every time unless its node asks for reuse with `cache: true`
+    /// (`NodeSettings.cacheRequested`), or nil when its key covers what it depends on. An
+    /// `exec` that declares no files it reads or writes: its key cannot see what it depends on,
+    /// and skipping it would skip its side effects (a deploy, a notification).
+    var alwaysRunReason: String? { get }
+
     /// The result, for an action that does no work to produce it (a `group`): it has no key and
     /// is never written to the store. The node is reused when every node it needs was (one that
     /// needs nothing always is), and otherwise runs in place, with no time limit or retry. So a
@@ -58,6 +72,9 @@ extension CacheableAction {
 
     /// No: the key covers everything.
     public var revalidatesOnHit: Bool { false }
+
+    /// None: the key covers what it depends on.
+    public var alwaysRunReason: String? { nil }
 
     /// None: the action does work.
     public var constantResult: (any Artifact)? { nil }

@@ -2,11 +2,12 @@ import Foundation
 
 extension KeyComponents {
     /// The components every cacheable node has: its operation type and version, its keyed
-    /// parameters, its declared environment (values as digests), the input it prefers, the
-    /// digests of its inputs' results in declared order and the absolute paths of the files it
-    /// writes; then what `action` adds.
+    /// parameters (from its setup, or for a node added in code without one, the action's type
+    /// and what its `addParameters` adds), its declared environment (values as digests), the
+    /// input it prefers, the digests of its inputs' results in declared order and the absolute
+    /// paths of the files it writes; then what `action` adds.
     /// - Throws: what `action.addKeyComponents` throws (a declared input file is missing, …).
-    static func of(
+    package static func of(
         _ node: ExecutionGraph.Node, action: any CacheableAction, inputs: [(id: String, digest: ContentDigest)],
         files: any FileDigesting
     ) async throws -> KeyComponents {
@@ -22,6 +23,9 @@ extension KeyComponents {
                 key.addSecret("environment.\(name)", value)
             }
             if let preferred = setup.preferredInput { key.add("preferred_input", preferred) }
+        } else {
+            key.add("action", String(reflecting: Swift.type(of: action)))
+            action.addParameters(to: &key)
         }
         for input in inputs {
             key.add("input.\(input.id)", input.digest.description)

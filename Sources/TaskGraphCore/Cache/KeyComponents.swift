@@ -19,9 +19,9 @@ public struct KeyComponents: Hashable, Sendable, Codable {
     }
 
     /// The version of the encoding below; part of every key.
-    public static let encodingVersion = 1
+    public static let encodingVersion = 2
     /// The bytes every encoding starts with.
-    static let magic = "taskgraph-key-1\n"
+    static let magic = "taskgraph-key-\(encodingVersion)\n"
 
     /// The components, in the order they were added (a name is present at most once).
     public private(set) var components: [Component] = []
@@ -71,7 +71,7 @@ public struct KeyComponents: Hashable, Sendable, Codable {
         position(of: name).map { components[$0].value }
     }
 
-    /// The canonical encoding: `taskgraph-key-1\n`, then for each component in order its name
+    /// The canonical encoding: `taskgraph-key-2\n`, then for each component in order its name
     /// and its value, each as a 4-byte big-endian length and UTF-8 bytes.
     public var encoded: Data { Data(encodedBytes) }
 

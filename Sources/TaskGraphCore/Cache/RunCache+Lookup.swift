@@ -35,6 +35,14 @@ extension RunCache {
             decide(node, CacheDecision(.miss, .notCacheable))
             return .run(key: nil)
         }
+        if cacheable is any BuiltInAction, plan.read(node, { $0.pointee.setup == nil }) {
+            decide(node, CacheDecision(.miss, .notCacheable, detail: "built-in action added without its setup"))
+            return .run(key: nil)
+        }
+        if let reason = cacheable.alwaysRunReason, !settings.cacheRequested {
+            decide(node, CacheDecision(.miss, .notCacheable, detail: reason))
+            return .run(key: nil)
+        }
         if settings.cache, let (stored, untouched) = await knownResult(of: node, id: id, inputs: inputs, in: plan) {
             hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
             update(node) { memo in

@@ -35,9 +35,10 @@ extension RunCache {
         of node: Int, in plan: RunPlan, known: KnownResults
     ) -> (id: String, stored: StoredResult)? {
         let id = plan.id(of: node)
-        guard !known.changedOperations.contains(id), let stored = known.entries[id]?.stored,
-            plan.read(node, { $0.pointee.settings.cache }),
+        let settings = plan.read(node) { $0.pointee.settings }
+        guard !known.changedOperations.contains(id), let stored = known.entries[id]?.stored, settings.cache,
             let cacheable = plan.read(node, { $0.pointee.action }) as? any CacheableAction, cacheable.constantResult == nil,
+            cacheable.alwaysRunReason == nil || settings.cacheRequested,
             plan.dependents.successors(of: node).allSatisfy({ plan.read(Int($0)) { $0.pointee.settings.when } != .failure })
         else { return nil }
         return (id, stored)

@@ -103,6 +103,8 @@ public struct Engine: Sendable {
                 // Ends the watchdog, and unless every node has ended, the running ones.
                 group.cancelAll()
                 await group.waitForAll()
+                // Attempts that outlived their nodes' time limits belong to the run too.
+                await watchdog.waitForAbandonedAttempts()
                 return reason
             }
         } onCancel: {
@@ -171,8 +173,8 @@ public struct Engine: Sendable {
             events?.receive(EngineEvent(
                 elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome), usage: completion.usage))
             let finish = coordinator.finish(
-                index, startedAt: assignment.start, outcome: completion.outcome, result: completion.result,
-                attempts: completion.attempts, takingNextFrom: pool)
+                index, startedAt: assignment.start, outcome: completion.outcome, error: completion.error,
+                result: completion.result, attempts: completion.attempts, takingNextFrom: pool)
             if let events {
                 for (node, outcome) in finish.ended {
                     events.receive(EngineEvent(elapsed: end, kind: .nodeFinished(node: node, outcome: outcome)))

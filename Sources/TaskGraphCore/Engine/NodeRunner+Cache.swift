@@ -10,7 +10,7 @@ extension NodeRunner {
         let key: ContentDigest?
         switch await cache.lookup(index, of: plan, action: action) {
         case .failed(let error):
-            return Completion(outcome: .failed(String(describing: error)), attempts: 1)
+            return Completion(failure: error, attempts: 1)
         case .known(let stored):
             emit(.nodeCacheDecided(node: index, CacheDecision(.hit, .unchanged)))
             return Completion(outcome: .cached, result: stored, attempts: 0)
@@ -34,7 +34,7 @@ extension NodeRunner {
             do {
                 cache.reused(index, constant: try await result.digest)
             } catch {
-                return Completion(outcome: .failed(String(describing: error)), attempts: 1)
+                return Completion(failure: error, attempts: 1)
             }
             emit(.nodeCacheDecided(node: index, CacheDecision(.hit, .unchanged)))
             return Completion(outcome: .cached, result: result, attempts: 0)
@@ -60,7 +60,7 @@ extension NodeRunner {
         do {
             inputs = try await resolve(results, of: plan, cache: cache)
         } catch {
-            return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
+            return .ended(by: error, attempts: 1)
         }
         let started = ContinuousClock.now
         let completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }

@@ -16,7 +16,7 @@ extension NodeRunner {
         do {
             inputs = try await start == position ? stored(results, of: plan, cache: cache) : storedInputs(of: steps[0], plan, cache)
         } catch {
-            return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
+            return .ended(by: error, attempts: 1)
         }
         let setups = steps.map { node in plan.read(node) { $0.pointee.setup! } }
         let settings = plan.read(steps[0]) { $0.pointee.settings }

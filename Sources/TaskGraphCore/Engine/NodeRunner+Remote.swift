@@ -10,7 +10,7 @@ extension NodeRunner {
         do {
             inputs = try await stored(results, of: plan, cache: cache)
         } catch {
-            return Completion(outcome: Task.isCancelled ? .cancelled : .failed(String(describing: error)), attempts: 1)
+            return .ended(by: error, attempts: 1)
         }
         let (setup, settings) = plan.read(index) { ($0.pointee.setup!, $0.pointee.settings) }
         let components = cache.memo(of: index).components

@@ -19,6 +19,34 @@ struct NodeRunner: Sendable {
         var attempts: Int
         /// What its attempts used, when it ran and something was measured.
         var usage: ResourceUsage?
+        /// What its last attempt threw, when it failed or timed out.
+        var error: (any Error)?
+
+        /// A node whose last attempt threw `error`: it timed out (`EngineError.timedOut`) or
+        /// failed with the error's description.
+        init(failure error: any Error, attempts: Int) {
+            if case EngineError.timedOut(let limit) = error {
+                outcome = .timedOut(limit)
+            } else {
+                outcome = .failed(String(describing: error))
+            }
+            self.attempts = attempts
+            self.error = error
+        }
+
+        /// A node that ended with `outcome` (not a failure: see `init(failure:attempts:)`).
+        init(outcome: NodeOutcome, result: (any Artifact)? = nil, attempts: Int) {
+            self.outcome = outcome
+            self.result = result
+            self.attempts = attempts
+        }
+
+        /// A node whose work threw `error`: cancelled if its task was, otherwise as
+        /// `init(failure:attempts:)` makes it.
+        static func ended(by error: any Error, attempts: Int) -> Completion {
+            Task.isCancelled
+                ? Completion(outcome: .cancelled, attempts: attempts) : Completion(failure: error, attempts: attempts)
+        }
     }
 
     /// Runs `node`, given its dependencies' `results`, on worker `lane`: reuses its stored result
@@ -59,13 +87,12 @@ struct NodeRunner: Sendable {
                 let result = try await runAttempt(body, timeout: settings.timeout, context: context)
                 return Completion(outcome: .succeeded, result: result, attempts: attempt)
             } catch {
-                if Task.isCancelled { return Completion(outcome: .cancelled, attempts: attempt) }
-                let outcome = Self.outcome(for: error)
-                guard attempt < maximumAttempts, Self.isRetryable(error) else {
-                    return Completion(outcome: outcome, attempts: attempt)
+                let ending = Completion.ended(by: error, attempts: attempt)
+                guard ending.outcome != .cancelled, attempt < maximumAttempts, Self.isRetryable(error) else {
+                    return ending
                 }
                 let delay = max(backoff(afterAttempt: attempt), Self.retryAfter(error, cap: options.retryMaxDelay))
-                emit(.nodeRetrying(node: index, attempt: attempt, message: outcome.reason, delay: delay))
+                emit(.nodeRetrying(node: index, attempt: attempt, message: ending.outcome.reason, delay: delay))
                 do {
                     try await Task.sleep(for: delay)
                 } catch {
@@ -76,27 +103,47 @@ struct NodeRunner: Sendable {
         }
     }
 
+    /// How long an attempt cancelled at its deadline may take to end (`min` with the limit)
+    /// before its node ends without it.
+    static let abandonAfter = Duration.seconds(1)
+
+    /// Runs one attempt of `body`. With a `timeout`, the attempt is cancelled at the deadline and
+    /// ends with `EngineError.timedOut`, whatever it returns or throws then: once it has ended
+    /// (an `exec` once its process group is dead and its outputs removed), or `abandonAfter` (at
+    /// most the limit) after the deadline if it ignores the cancellation. An attempt abandoned so
+    /// finishes on its own, kept by the watchdog (the run waits for it before it returns), and
+    /// its late result is discarded.
     func runAttempt(
         _ body: @escaping @Sendable (TaskContext) async throws -> any Artifact, timeout: Duration?, context: TaskContext
     ) async throws -> any Artifact {
         guard let limit = timeout else {
             return try await body(context)
         }
-        let attempt = Task { try await body(context) }
+        let race = AttemptRace()
         let timedOut = CancellationFlag()
+        let attempt = Task {
+            let result: Result<any Artifact, any Error>
+            do {
+                result = .success(try await body(context))
+            } catch {
+                result = .failure(error)
+            }
+            race.settle(timedOut.isCancelled ? .failure(EngineError.timedOut(limit)) : result)
+        }
+        let watchdog = watchdog
         let deadline = watchdog.arm(after: limit) {
             timedOut.cancel()
             attempt.cancel()
+            _ = watchdog.arm(after: min(limit, Self.abandonAfter)) {
+                race.settle(.failure(EngineError.timedOut(limit)))
+                watchdog.abandon(attempt)
+            }
         }
         defer { watchdog.disarm(deadline) }
-        do {
-            return try await withTaskCancellationHandler {
-                try await attempt.value
-            } onCancel: {
-                attempt.cancel()
-            }
-        } catch where timedOut.isCancelled {
-            throw EngineError.timedOut(limit)
+        return try await withTaskCancellationHandler {
+            try await race.value()
+        } onCancel: {
+            attempt.cancel()
         }
     }
 
@@ -104,7 +151,12 @@ struct NodeRunner: Sendable {
         guard let events else { return nil }
         let clock = clock
         return { update in
-            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeProgress(node: index, update)))
+            let kind: EngineEvent.Kind = if let warning = update.warning {
+                .warning(node: index, message: warning)
+            } else {
+                .nodeProgress(node: index, update)
+            }
+            events.receive(EngineEvent(elapsed: clock.elapsed, kind: kind))
         }
     }
 
@@ -117,11 +169,6 @@ struct NodeRunner: Sendable {
         let exponential = options.retryBaseDelay * (1 << min(attempt - 1, 20))
         let capped = min(exponential, options.retryMaxDelay)
         return capped * Double.random(in: 0.5..<1.5)
-    }
-
-    private static func outcome(for error: any Error) -> NodeOutcome {
-        if case EngineError.timedOut(let limit) = error { return .timedOut(limit) }
-        return .failed(String(describing: error))
     }
 
     /// The wait the error asks for (HTTP `Retry-After`), at most `cap`.

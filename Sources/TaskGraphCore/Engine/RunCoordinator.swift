@@ -66,19 +66,21 @@ final class RunCoordinator: Sendable {
         }
     }
 
-    /// Records how `node` ended (it was handed out at `start`, the `Assignment`'s), releases its
-    /// dependents, and (under the same lock) takes the next ready node of `pool` for the calling
-    /// worker.
+    /// Records how `node` ended (it was handed out at `start`, the `Assignment`'s; `error` is what
+    /// failed it), releases its dependents, and (under the same lock) takes the next ready node of
+    /// `pool` for the calling worker.
     /// - Returns: the nodes skipped or readied because of this one (for reporting), and the
     ///   caller's next assignment, or nil if none is ready right now (then call `nextAssignment`).
     func finish(
-        _ node: Int, startedAt start: Int64, outcome: NodeOutcome, result: (any Artifact)?,
+        _ node: Int, startedAt start: Int64, outcome: NodeOutcome, error: (any Error)?, result: (any Artifact)?,
         attempts: Int, takingNextFrom pool: Int
     ) -> RunState.Finish {
         // Everything that needs no shared state is done before taking the lock.
         let now = clock.nanoseconds
         histories.record(
-            NodeHistory(outcome: outcome, start: start, end: now, attempts: attempts, summary: result?.summary ?? ""),
+            NodeHistory(
+                outcome: outcome, start: start, end: now, attempts: attempts, summary: result?.summary ?? "",
+                error: error),
             for: node)
         prefetch(aroundFinishing: node)
         return update { state, wakeUps in

@@ -16,6 +16,11 @@ public struct RunReport: Sendable {
         public var endTime: Duration?
         /// The result's summary (e.g. a written path), when it succeeded.
         public var summary: String
+        /// What its last attempt threw, when it failed or timed out (`outcome` holds its
+        /// description): an `OperationError`, an action's own error, `EngineError.timedOut`; for
+        /// a node run in a cluster job, the executor's error, which holds the worker's message
+        /// only. Nil for every other outcome.
+        public var error: (any Error)? = nil
 
         /// How long it took from first start to end.
         public var duration: Duration? {

@@ -220,7 +220,8 @@ struct RunState {
                 id: plan.id(of: index), type: plan.read(index) { $0.pointee.type },
                 outcome: history.outcome ?? .notStarted, attempts: history.attempts,
                 startTime: RunClock.duration(nanoseconds: history.start),
-                endTime: RunClock.duration(nanoseconds: history.end), summary: history.summary)
+                endTime: RunClock.duration(nanoseconds: history.end), summary: history.summary,
+                error: history.error)
         }
         return RunReport(
             nodes: records, wallTime: clock.elapsed, wasCancelled: wasCancelled,

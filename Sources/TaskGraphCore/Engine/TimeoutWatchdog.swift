@@ -25,6 +25,8 @@ final class TimeoutWatchdog: Sendable {
     /// How often armed deadlines are checked; limits fire at most this late.
     let tick: Duration
     private let state = Locked(State())
+    /// Attempts that ran past their deadline: their nodes have ended, they have not yet.
+    private let abandoned = Locked<[Task<Void, Never>]>([])
     /// Wakes `run()` when the first deadline is armed while it is idle.
     private let wakeUps: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
@@ -52,6 +54,20 @@ final class TimeoutWatchdog: Sendable {
     /// Forgets deadline `id` (its attempt ended first).
     func disarm(_ id: Int) {
         _ = state.withLock { $0.entries.removeValue(forKey: id) }
+    }
+
+    /// Keeps `attempt`, which ran past its deadline and was cancelled, until
+    /// `waitForAbandonedAttempts` waits for it: its node has ended, but what it holds of the run
+    /// (threads, children, files) is the run's until it returns.
+    func abandon(_ attempt: Task<Void, Never>) {
+        abandoned.withLock { $0.append(attempt) }
+    }
+
+    /// Returns once every attempt abandoned so far has returned.
+    func waitForAbandonedAttempts() async {
+        for attempt in abandoned.withLock({ $0 }) {
+            await attempt.value
+        }
     }
 
     /// Stops the clock of every deadline: time paused does not count against a limit.

@@ -31,7 +31,7 @@ struct CycleReporter {
 
     /// Where the operation of instance `source` names the operation of instance `target` in its
     /// `needs` (every edge comes from exactly one such entry: duplicates are rejected earlier).
-    private func needLocation(from source: Int, to target: Int) -> SourceLocation {
+    func needLocation(from source: Int, to target: Int) -> SourceLocation {
         let operation = operations[expansion.instances[source].operation]
         let targetID = operations[expansion.instances[target].operation].id.value
         return (operation.needs.first { $0.value == targetID } ?? operation.id).location

@@ -21,6 +21,13 @@ public struct ExecutionGraph: Sendable {
         public var setup: OperationSetup?
         /// Where the operation is declared, when it comes from a pipeline file.
         public var location: SourceLocation?
+        /// The dependencies made by files rather than `needs:` (`FileEdges`): for each such
+        /// node index among `dependencies`, the absolute path of the file this node reads and
+        /// that one writes. (Not kept in a saved plan: only drawings use it.)
+        public var fileDependencies: [Int: String] = [:]
+        /// Where each parameter's value is written, by name, when the operation comes from a
+        /// pipeline file (shared by the instances of one operation; `run --lint` names `inputs:`).
+        public var parameterLocations: [String: SourceLocation] = [:]
 
         /// A node with every field given (a plan read back from a cache).
         package init(
@@ -69,7 +76,10 @@ public struct ExecutionGraph: Sendable {
         indexByID.map { $0[id] } ?? nodes.firstIndex { $0.id == id }
     }
 
-    /// Adds a node that runs `action` after every node in `needs`.
+    /// Adds a node that runs `action` after every node in `needs`. An action made from an
+    /// `OperationSetup` (`ConfiguredAction`) brings it: the node's type is the setup's, and it is
+    /// keyed as the same operation in a pipeline file (the setup's id and dependencies become
+    /// `id` and those of `needs`).
     /// - Throws: `GraphError.duplicateID` if a node with this id exists.
     @discardableResult
     public mutating func add(
@@ -78,9 +88,15 @@ public struct ExecutionGraph: Sendable {
     ) throws -> NodeHandle {
         if indexByID == nil { indexByID = Self.indices(of: nodes) }
         guard indexByID?[id] == nil else { throw GraphError.duplicateID(id) }
-        let node = Node(
+        var node = Node(
             id: id, type: type, action: action, dependencies: needs.map(\.index),
             settings: settings, setup: nil, location: nil)
+        if let configured = action as? ConfiguredAction {
+            var setup = configured.setup
+            setup.id = id
+            setup.dependencies = needs.map { nodes[$0.index].id }
+            (node.type, node.action, node.setup) = (setup.type, configured.action, setup)
+        }
         return NodeHandle(index: append(node))
     }
 
@@ -124,6 +140,8 @@ public struct ExecutionGraph: Sendable {
         return ExecutionGraph(planned: kept.map { old in
             var node = nodes[old]
             node.dependencies = node.dependencies.compactMap { newIndex[$0] }
+            node.fileDependencies = Dictionary(
+                uniqueKeysWithValues: node.fileDependencies.compactMap { old, path in newIndex[old].map { ($0, path) } })
             return node
         })
     }
@@ -139,6 +157,10 @@ public struct NodeSettings: Hashable, Sendable, Codable {
     public var pool: String?
     /// Whether the node may reuse a result of an earlier run (when its action is cacheable).
     public var cache: Bool
+    /// Whether reuse was asked for explicitly (`cache: true` in a pipeline file): the node is
+    /// reused even when its action would otherwise run every time
+    /// (`CacheableAction.alwaysRunReason`, an `exec` that declares no files).
+    public var cacheRequested: Bool
     /// Among ready nodes of its pool, higher priorities start first (see `QueuePriority`).
     /// Never overrides dependencies.
     public var priority: Int
@@ -151,13 +173,15 @@ public struct NodeSettings: Hashable, Sendable, Codable {
 
     /// Creates settings.
     public init(
-        retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true, priority: Int = 0,
+        retries: Int = 0, timeout: Duration? = nil, pool: String? = nil, cache: Bool = true,
+        cacheRequested: Bool = false, priority: Int = 0,
         exclusive: Exclusivity = .shared, when: TriggerRule = .success, cluster: ClusterSettings = ClusterSettings()
     ) {
         self.retries = retries
         self.timeout = timeout
         self.pool = pool
         self.cache = cache
+        self.cacheRequested = cacheRequested
         self.priority = priority
         self.exclusive = exclusive
         self.when = when

@@ -4,7 +4,7 @@
 /// file).
 enum OutputWriters {
     /// An error for every output path with more than one writer among `nodes`, at the
-    /// declaration of its second writer.
+    /// declaration of its second writer, with a note at each writer's.
     static func diagnostics(_ nodes: [ExecutionGraph.Node], outputDirectory: String) -> [Diagnostic] {
         var writers: [String: [Int]] = [:]
         writers.reserveCapacity(nodes.count)
@@ -23,7 +23,10 @@ enum OutputWriters {
             let message = "'\(shown)' is written by more than one operation: "
                 + names.joined(separator: ", ") + more
                 + "; each output file may have one writer"
-            return .error(message, at: nodes[indices[1]].location ?? SourceLocation(file: "", line: 1, column: 1))
+            let notes = indices.prefix(3).compactMap { index in
+                nodes[index].location.map { Diagnostic.note("'\(shown)' is written by '\(nodes[index].id)' here", at: $0) }
+            }
+            return .error(message, at: nodes[indices[1]].location ?? SourceLocation(file: "", line: 1, column: 1), notes: notes)
         }
     }
 }

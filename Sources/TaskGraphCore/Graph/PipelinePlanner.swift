@@ -18,10 +18,16 @@ struct PipelinePlanner {
         let expansion = InstanceExpansion(spec.operations, declared: declared, diagnostics: &diagnostics)
         DataFlowChecker(registry: registry, declared: declared)
             .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
-        diagnostics += CycleReporter(expansion: expansion, operations: spec.operations).diagnostics()
-        let nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
-        if let nodes {
-            diagnostics += OutputWriters.diagnostics(nodes, outputDirectory: outputDirectory)
+        let cycles = CycleReporter(expansion: expansion, operations: spec.operations)
+        diagnostics += cycles.diagnostics()
+        var nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
+        if var planned = nodes {
+            diagnostics += OutputWriters.diagnostics(planned, outputDirectory: outputDirectory)
+            FileEdges(planned).apply(to: &planned)
+            diagnostics += FileEdges.cycleDiagnostics(
+                planned, displayPath: displayPath, needLocation: cycles.needLocation,
+                readLocation: { node, path in readLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation]) })
+            nodes = planned
         }
         let unique = Array(Set(diagnostics)).sortedForDisplay()
         guard !unique.containsErrors, let nodes else { return (nil, unique) }
@@ -83,6 +89,8 @@ struct PipelinePlanner {
         var environments = DeclaredEnvironments(spec.variables.environment)
         var checker = ParameterChecker(variables: spec.variables, item: .unavailable)
         var values: [(String, ParameterValue)] = []  // reused: the dictionary is made at its final size
+        // Made once per operation and shared by its instances (instances of one are adjacent).
+        var parameterLocations: (operation: Int, locations: [String: SourceLocation])?
         for index in instances {
             // Fields are read in place: a whole `OperationSpec` is costly to copy.
             let operation = expansion.instances[index].operation
@@ -114,16 +122,43 @@ struct PipelinePlanner {
                 preferredInput: preferredInput(of: spec.operations[operation].input?.value, item: item, expansion),
                 environment: environments.variables(named: type.environmentNames(parameters)),
                 pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
+            if parameterLocations?.operation != operation {
+                let pairs = spec.operations[operation].parameters.map { ($0.key.text, $0.value.location) }
+                parameterLocations = (operation, Dictionary(pairs) { first, _ in first })
+            }
             do {
                 let action = try type.makeAction(setup)
-                nodes.append(ExecutionGraph.Node(
+                var node = ExecutionGraph.Node(
                     id: id, type: type.name, action: action, dependencies: dependencies,
                     settings: spec.operations[operation].settings, setup: setup,
-                    location: spec.operations[operation].id.location))
+                    location: spec.operations[operation].id.location)
+                node.parameterLocations = parameterLocations?.locations ?? [:]
+                nodes.append(node)
             } catch {
                 diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))
             }
         }
+    }
+
+    /// Where `operation` names `path` (absolute) among the files `node` reads: the entry of its
+    /// list (an `exec`'s `inputs:`) or its value (a `load`'s `path:`).
+    private func readLocation(of path: String, by node: ExecutionGraph.Node, in operation: OperationSpec) -> SourceLocation {
+        guard let action = node.action as? any FileReadingAction,
+            let value = operation.parameter(action.filesReadParameter)
+        else { return operation.id.location }
+        guard case .sequence(let entries, _) = value, entries.count == action.filesRead.count,
+            let position = action.filesRead.firstIndex(where: {
+                let pattern = PathResolver.normalized($0)
+                return pattern == path || (PathGlob.isPattern($0) && PathGlob.matches(pattern, path: path))
+            })
+        else { return value.location }
+        return entries[position].location
+    }
+
+    /// `path` relative to the pipeline file's directory when inside it.
+    private func displayPath(_ path: String) -> String {
+        let directory = PathResolver.normalized(pipelineDirectory)
+        return path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
     }
 
     /// The instance id chosen by `input:`: the paired instance for a `foreach` dependency.

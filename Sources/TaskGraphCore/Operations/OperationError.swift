@@ -16,6 +16,8 @@ public enum OperationError: Error, Equatable, Sendable {
     case writeFailed(path: String, reason: String)
     /// A setup names an operation type the registry does not hold.
     case unknownType(String)
+    /// A setup made in code names a parameter its operation type does not have.
+    case unknownParameter(type: String, name: String, suggestion: String?)
     /// A parameter names an environment variable that no environment can hold.
     case invalidEnvironmentName(parameter: String, name: String)
     /// A list of paths (`exec`'s `inputs`, `outputs`) holds an empty one.
@@ -30,6 +32,9 @@ public enum OperationError: Error, Equatable, Sendable {
     case declaredOutputMissing(operation: String, path: String)
     /// A path of an `exec`'s `outputs` names a directory or another non-file after it ran.
     case declaredOutputNotAFile(operation: String, path: String)
+    /// With `run --lint=error`: an `exec` program read or wrote files it does not declare; one
+    /// message per file (`UndeclaredFileAccesses`).
+    case undeclaredFileAccess([String])
 }
 
 extension OperationError: CustomStringConvertible {
@@ -50,6 +55,8 @@ extension OperationError: CustomStringConvertible {
             "cannot write '\(path)': \(reason)"
         case .unknownType(let name):
             "no operation type '\(name)' is registered"
+        case .unknownParameter(let type, let name, let suggestion):
+            "'\(type)' has no parameter '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         case .invalidEnvironmentName(let parameter, let name):
             "'\(parameter)' names '\(name)', which is not an environment variable name "
                 + "(non-empty, without '=' or NUL)"
@@ -65,6 +72,8 @@ extension OperationError: CustomStringConvertible {
             "exec '\(operation)': declared output '\(path)' was not created"
         case .declaredOutputNotAFile(let operation, let path):
             "exec '\(operation)': declared output '\(path)' is not a file"
+        case .undeclaredFileAccess(let messages):
+            messages.joined(separator: "; ")
         }
     }
 

@@ -19,13 +19,24 @@ public struct OperationRegistry: Sendable {
     /// The type called `name`, if registered.
     public subscript(name: String) -> OperationType? { types[name] }
 
-    /// The action of `setup`, made by its type: how a setup planned elsewhere (a cache, a cluster
-    /// worker) becomes work again.
-    /// - Throws: `OperationError.unknownType` if no type has the setup's type name, or whatever
-    ///   the type's `makeAction` throws.
-    public func makeAction(for setup: OperationSetup) throws -> any TaskAction {
+    /// The action of `setup`, made by its type, carrying the setup (its parameters' defaults
+    /// filled in, as the planner does): how a setup planned elsewhere (a cache, a cluster worker)
+    /// becomes work again, and how a program adds a built-in operation to its own graph,
+    /// keyed as the same operation in a pipeline file.
+    /// - Throws: `OperationError.unknownType` if no type has the setup's type name,
+    ///   `.unknownParameter` for a parameter the type does not have, or whatever the type's
+    ///   `makeAction` throws.
+    public func makeAction(for setup: OperationSetup) throws -> ConfiguredAction {
         guard let type = types[setup.type] else { throw OperationError.unknownType(setup.type) }
-        return try type.makeAction(setup)
+        var setup = setup
+        for name in setup.parameters.values.keys.sorted() where type.parameter(named: name) == nil {
+            throw OperationError.unknownParameter(
+                type: type.name, name: name, suggestion: Suggestion.closest(to: name, in: type.parameters.map(\.name)))
+        }
+        for parameter in type.parameters where setup.parameters.values[parameter.name] == nil {
+            if let value = parameter.defaultValue { setup.parameters.values[parameter.name] = value }
+        }
+        return ConfiguredAction(setup: setup, action: try type.makeAction(setup))
     }
 
     /// Every type, sorted by name.

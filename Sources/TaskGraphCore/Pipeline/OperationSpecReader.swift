@@ -101,7 +101,7 @@ struct OperationSpecReader {
         case ("timeout", .duration(let timeout)): spec.settings.timeout = timeout
         case ("pool", .string(let pool)): (spec.settings.pool, spec.poolLocation) = (pool, at)
         case ("input", .string(let input)): spec.input = Located(input, at: at)
-        case ("cache", .boolean(let enabled)): spec.settings.cache = enabled
+        case ("cache", .boolean(let enabled)): (spec.settings.cache, spec.settings.cacheRequested) = (enabled, enabled)
         case ("priority", .integer(let priority)): spec.settings.priority = priority
         case ("exclusive", .string(let word)): spec.settings.exclusive = Exclusivity(rawValue: word) ?? .shared
         case ("when", .string(let word)): (spec.settings.when, spec.whenLocation) = (TriggerRule(rawValue: word) ?? .success, at)

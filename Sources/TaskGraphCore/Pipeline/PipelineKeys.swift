@@ -33,7 +33,7 @@ public enum PipelineKeys {
         Key(name: "retries", type: "integer 0…100", summary: "Retries after a failure, with exponential backoff and jitter (default 0)."),
         Key(name: "timeout", type: "duration", summary: "Time limit per attempt, e.g. 30s, 2m, 1h30m (default none)."),
         Key(name: "pool", type: "string", summary: "Named pool to run in (default: the --jobs pool)."),
-        Key(name: "cache", type: "boolean", summary: "Reuse this operation's result from an earlier run when nothing it depends on changed (default true)."),
+        Key(name: "cache", type: "boolean", summary: "Reuse this operation's result from an earlier run when nothing it depends on changed (default true; an exec that declares no inputs or outputs is reused only with cache: true written out)."),
         Key(name: "priority", type: "very-low | low | normal | high | very-high | integer -100…100", summary: "Among ready operations of its pool, higher priorities start first (default normal, 0); never overrides needs."),
         Key(name: "exclusive", type: "false | true | run", summary: "true: runs alone in its pool, like a GCD barrier; run: alone in the whole run (default false)."),
         Key(name: "when", type: "success | always | failure", summary: "Run when every need succeeded (success, default), once all ended whatever the outcome (always), or only if one failed (failure)."),

@@ -50,7 +50,7 @@ public struct RemoteWorker: Sendable {
         _ setup: OperationSetup, job: RemoteJob, inputs: [TaskContext.Input], storing: Bool, resources: RunResources
     ) async -> (completion: RemoteCompletion, result: (any Artifact)?) {
         do {
-            let action = try registry.makeAction(for: setup)
+            let action = try registry.makeAction(for: setup).action
             let context = TaskContext(
                 id: setup.id, attempt: job.attempt, inputs: inputs, preferredInputID: setup.preferredInput,
                 resources: resources)

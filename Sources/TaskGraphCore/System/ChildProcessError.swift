@@ -1,5 +1,5 @@
-/// Why a child process could not be started.
-enum ChildProcessError: Error, CustomStringConvertible, Equatable {
+/// Why a child process could not be started or waited for.
+public enum ChildProcessError: Error, CustomStringConvertible, Equatable, Sendable {
     /// The argument list was empty, so there was no program to run.
     case emptyCommand
     /// The program does not exist: not on PATH, or not at the path given (one with a slash).
@@ -8,6 +8,12 @@ enum ChildProcessError: Error, CustomStringConvertible, Equatable {
     case spawnFailed(String, String)
     /// The requested working directory does not exist.
     case workingDirectoryMissing(String)
+    /// What watches children could not be made (epoll, eventfd: too many open files, no
+    /// memory); carries the call that failed and the system's reason.
+    case failedToMonitor(call: String, reason: String)
+    /// Waiting for the program failed, so how it ended is unknown (ECHILD: something else
+    /// reaped it); carries the program, the call and the system's reason.
+    case waitFailed(program: String, call: String, reason: String)
     /// The program named with a slash is a directory.
     case programIsADirectory(String)
     /// The requested working directory is a file (or another thing that is not a directory).
@@ -31,7 +37,7 @@ enum ChildProcessError: Error, CustomStringConvertible, Equatable {
     }
 
     /// A message for the user.
-    var description: String {
+    public var description: String {
         switch self {
         case .emptyCommand:
             "cannot start an empty command"
@@ -43,6 +49,10 @@ enum ChildProcessError: Error, CustomStringConvertible, Equatable {
             "cannot start '\(program)': \(reason)"
         case .workingDirectoryMissing(let path):
             "working directory '\(path)' does not exist"
+        case .failedToMonitor(let call, let reason):
+            "cannot watch child processes: \(call): \(reason)"
+        case .waitFailed(let program, let call, let reason):
+            "cannot learn how '\(program)' ended: \(call): \(reason)"
         case .programIsADirectory(let program):
             "program '\(program)' is a directory, not a program"
         case .workingDirectoryNotADirectory(let path):

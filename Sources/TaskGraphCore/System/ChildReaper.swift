@@ -115,10 +115,14 @@ final class ChildReaper: Sendable {
 
     /// The reaper thread: until nothing has been left to watch for `lingerTime`.
     private func runLoop() {
-        var loop = ReaperLoop(registry: registry, wakeToken: Self.wakeToken)
-        let wake = tg_eventfd_create()
-        precondition(wake >= 0 && loop.epoll >= 0, "reaper: \(ChildProcesses.errorText(errno))")
-        tg_epoll_add(loop.epoll, wake, Self.wakeToken)
+        var loop: ReaperLoop
+        do {
+            loop = try ReaperLoop(registry: registry, wakeToken: Self.wakeToken)
+        } catch {
+            refuseCommands(error)
+            return
+        }
+        let wake = loop.wake
         mailbox.withLock { mailbox in
             mailbox.wakeDescriptor = wake
             // Asked before the eventfd existed: do not linger.
@@ -165,6 +169,25 @@ final class ChildReaper: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
+    /// The reaper thread, when it could not make its loop: fails every child asked for with
+    /// `error` and ends, so the next command starts a thread that tries again. It leaves no
+    /// SIGKILL to send: a group is watched only by a running thread, which exits only once
+    /// none is left.
+    private func refuseCommands(_ error: ChildProcessError) {
+        let (commands, waiters) = mailbox.withLock { mailbox in
+            defer {
+                mailbox.commands = []
+                mailbox.idleWaiters = []
+                mailbox.isRunning = false
+            }
+            return (mailbox.commands, mailbox.idleWaiters)
+        }
+        for case .start(let launch, let whenReaped) in commands {
+            whenReaped.resume(throwing: launch.isCancelled ? CancellationError() : error)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
     /// On the reaper thread: spawns the child `launch` describes and starts watching it, or
     /// resumes `whenReaped` at once with `CancellationError` or the spawn's error.
     private func start(
@@ -188,8 +211,8 @@ final class ChildReaper: Sendable {
             standardOutput: child.standardOutput, standardError: child.standardError,
             outputLimit: launch.outputLimit, errorTailLimit: launch.errorTailLimit)
         loop.add(WatchedChild(
-            child: child, collector: collector, exitDescriptor: pollsExits ? -1 : tg_pidfd_open(child.pid),
-            whenReaped: whenReaped))
+            child: child, program: launch.arguments[0], collector: collector,
+            exitDescriptor: pollsExits ? -1 : tg_pidfd_open(child.pid), whenReaped: whenReaped))
         if launch.started(child) {
             terminate(child, gracePeriod: launch.gracePeriod)
         }

@@ -36,6 +36,35 @@ package enum PathGlob {
         return Set(files).sorted()
     }
 
+    /// Whether `pattern` matches `path` by their text alone, without looking at the file system
+    /// (for files that do not exist yet): each component as `expand` matches it, `**` any
+    /// number of components. Both are compared as written; normalise them first.
+    package static func matches(_ pattern: String, path: String) -> Bool {
+        let patternComponents = pattern.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let pathComponents = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // matched[j]: whether the pattern so far matches the first j components of the path.
+        var matched = [Bool](repeating: false, count: pathComponents.count + 1)
+        matched[0] = true
+        for component in patternComponents {
+            var next = [Bool](repeating: false, count: pathComponents.count + 1)
+            if component == "**" {
+                var reachable = false
+                for index in matched.indices {
+                    reachable = reachable || matched[index]
+                    // `**` skips hidden directories, as `expand` does.
+                    next[index] = reachable
+                    if index < pathComponents.count, pathComponents[index].hasPrefix(".") { reachable = false }
+                }
+            } else {
+                for index in pathComponents.indices where matched[index] {
+                    next[index + 1] = fnmatch(component, pathComponents[index], FNM_PERIOD) == 0
+                }
+            }
+            matched = next
+        }
+        return matched[pathComponents.count]
+    }
+
     /// The names in the directory `path` (relative to `directory`), or none if it is not one.
     private static func entries(of path: String, in directory: String) -> [String] {
         let absolute = path.isEmpty ? (directory.isEmpty ? "." : directory) : PathResolver.resolve(path, in: directory)

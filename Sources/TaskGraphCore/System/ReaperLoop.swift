@@ -5,9 +5,12 @@ import Foundation
 /// after grace periods, and one epoll instance for all their descriptors. Owned by that thread.
 struct ReaperLoop {
     /// The epoll instance; the reaper thread closes it when it exits.
-    let epoll = tg_epoll_create()
+    let epoll: Int32
+    /// The eventfd that wakes the thread for new commands, watched in `epoll`; the reaper thread
+    /// closes it when it exits.
+    let wake: Int32
     private let registry: ChildRegistry
-    /// The token of the descriptor that wakes the thread for new commands.
+    /// The token of `wake` in `epoll`.
     private let wakeToken: UInt64
     /// The children watched, by spawn number.
     private var children: [UInt64: WatchedChild] = [:]
@@ -18,10 +21,33 @@ struct ReaperLoop {
     /// The tokens `epoll_wait` reports.
     private var tokens = [UInt64](repeating: 0, count: 64)
 
-    /// A loop for the children of `registry`; `wakeToken` marks the wake-up descriptor.
-    init(registry: ChildRegistry, wakeToken: UInt64) {
+    /// A loop for the children of `registry`, with a new epoll instance watching a new eventfd
+    /// (`wake`) under `wakeToken`.
+    /// - Throws: `ChildProcessError.failedToMonitor` naming the call that failed (EMFILE, ENOMEM);
+    ///   nothing is left open then.
+    init(registry: ChildRegistry, wakeToken: UInt64) throws(ChildProcessError) {
+        epoll = tg_epoll_create()
+        guard epoll >= 0 else { throw Self.failure("epoll_create1") }
+        wake = tg_eventfd_create()
+        guard wake >= 0 else {
+            let error = Self.failure("eventfd")
+            close(epoll)
+            throw error
+        }
+        guard tg_epoll_add(epoll, wake, wakeToken) == 0 else {
+            let error = Self.failure("epoll_ctl")
+            close(wake)
+            close(epoll)
+            throw error
+        }
         self.registry = registry
         self.wakeToken = wakeToken
+    }
+
+    /// The error for `call`, which has just failed, with the system's reason (read from `errno`
+    /// before anything else can change it).
+    private static func failure(_ call: String) -> ChildProcessError {
+        .failedToMonitor(call: call, reason: ChildProcesses.errorText(errno))
     }
 
     /// Whether nothing is left to watch or signal.
@@ -75,7 +101,7 @@ struct ReaperLoop {
             kills[number] = nil
         }
         for (number, watched) in children where !watched.leaderExited {
-            if watched.exitDescriptor < 0, watched.hasExitedByPolling() {
+            if watched.exitDescriptor < 0, children[number]!.hasExitedByPolling() {
                 children[number]!.noteLeaderExit(registry: registry, epoll: epoll, now: now)
             }
         }

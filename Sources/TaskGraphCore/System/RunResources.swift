@@ -21,6 +21,8 @@ public final class RunResources: Sendable {
     public let childProcesses: ChildProcesses
     /// The programs `exec` cache keys name, each found once per run.
     package let programs = ProgramLocations()
+    /// With `run --lint`: `exec` programs run under the file-access tracer (`FileAccessLint`).
+    public let fileAccessLint: FileAccessLint?
 
     /// The default number of blocking-IO threads: two per core, so CPU-bound codecs and kernels
     /// keep every core busy while as many threads wait on disk or other short blocking calls.
@@ -34,10 +36,13 @@ public final class RunResources: Sendable {
     /// - Parameters:
     ///   - blockingThreads: The most blocking-IO threads at once.
     ///   - workingMemoryLimit: Bytes of working memory decodes and kernels may reserve at once.
+    ///   - fileAccessLint: With `run --lint`: trace the files `exec` programs read and write.
     public init(
         blockingThreads: Int = RunResources.defaultBlockingThreads,
-        workingMemoryLimit: Int = RunResources.defaultWorkingMemoryLimit
+        workingMemoryLimit: Int = RunResources.defaultWorkingMemoryLimit,
+        fileAccessLint: FileAccessLint? = nil
     ) {
+        self.fileAccessLint = fileAccessLint
         blockingIO = BlockingThreadPool(maximumThreads: blockingThreads)
         workingMemory = WorkingMemoryBudget(limit: workingMemoryLimit)
         temporaryFiles = TemporaryFiles()

@@ -10,6 +10,8 @@ struct WatchedChild {
 
     /// The child.
     let child: ChildProcesses.Child
+    /// The program it runs, for messages.
+    let program: String
     /// Its output so far.
     var collector: OutputCollector
     /// A pidfd that becomes readable when the leader exits; -1 without one (Linux before 5.3:
@@ -19,6 +21,20 @@ struct WatchedChild {
     var drainDeadline: ContinuousClock.Instant?
     /// Resumed with the result once the child is reaped.
     let whenReaped: CheckedContinuation<ProcessResult, any Error>
+    /// Why waiting for the leader failed, if it did: how it ended is unknown.
+    private var waitFailure: ChildProcessError?
+
+    /// Watches `child`, which runs `program`; see the properties for the others.
+    init(
+        child: ChildProcesses.Child, program: String, collector: OutputCollector, exitDescriptor: Int32,
+        whenReaped: CheckedContinuation<ProcessResult, any Error>
+    ) {
+        self.child = child
+        self.program = program
+        self.collector = collector
+        self.exitDescriptor = exitDescriptor
+        self.whenReaped = whenReaped
+    }
 
     /// Whether the leader's exit has been noticed.
     var leaderExited: Bool { drainDeadline != nil }
@@ -43,26 +59,39 @@ struct WatchedChild {
     }
 
     /// Without a pidfd: whether the leader has exited, asked without waiting and leaving it
-    /// unreaped so its group id stays reserved.
-    func hasExitedByPolling() -> Bool {
+    /// unreaped so its group id stays reserved. When `waitid` fails (ECHILD: something else
+    /// reaped the leader, e.g. taskgraph was started with SIGCHLD ignored), the leader counts as
+    /// exited and `reap` reports the failure.
+    mutating func hasExitedByPolling() -> Bool {
         var info = siginfo_t()
         while waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT | WNOHANG) != 0 {
-            precondition(errno == EINTR, "waitid(\(child.pid)): \(ChildProcesses.errorText(errno))")
+            guard errno == EINTR else {
+                waitFailure = .waitFailed(program: program, call: "waitid", reason: ChildProcesses.errorText(errno))
+                return true
+            }
         }
         // With no exit to report, `info` stays zeroed.
         return info.si_signo == SIGCHLD
     }
 
     /// Unregisters and reaps the exited leader, closes what is left open and resumes the task
-    /// waiting for it.
+    /// waiting for it: with the result, or with `ChildProcessError.waitFailed` when waiting for
+    /// the leader failed.
     consuming func reap(registry: ChildRegistry, epoll: Int32) {
         registry.unregister(child.spawnNumber)
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(child.pid, &status, 0, &usage) < 0 {
-            precondition(errno == EINTR, "wait4(\(child.pid)): \(ChildProcesses.errorText(errno))")
+        while waitFailure == nil, wait4(child.pid, &status, 0, &usage) < 0 {
+            if errno != EINTR {
+                waitFailure = .waitFailed(program: program, call: "wait4", reason: ChildProcesses.errorText(errno))
+            }
         }
-        whenReaped.resume(returning: collector.finish(
-            status: ExitStatus(waitStatus: status), usage: ResourceUsage(childUsage: usage), epoll: epoll))
+        let result = collector.finish(
+            status: ExitStatus(waitStatus: status), usage: ResourceUsage(childUsage: usage), epoll: epoll)
+        if let waitFailure {
+            whenReaped.resume(throwing: waitFailure)
+        } else {
+            whenReaped.resume(returning: result)
+        }
     }
 }

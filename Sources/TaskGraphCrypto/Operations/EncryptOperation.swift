@@ -1,7 +1,7 @@
 import TaskGraphCore
 /// `encrypt`: encrypts its input with a 256-bit key and a fresh random nonce, in the layout
 /// `decrypt` reads.
-struct EncryptOperation: CacheableAction {
+struct EncryptOperation: BuiltInAction {
     static let type = OperationType(
         name: "encrypt",
         summary: "Encrypts to nonce ‖ ciphertext ‖ tag (AES-256-GCM or ChaCha20-Poly1305) with a fresh random nonce.",

@@ -1,6 +1,6 @@
 import TaskGraphCore
 /// `contact-sheet`: every input image in one grid with captions (fan-in).
-struct ContactSheetOperation: CacheableAction {
+struct ContactSheetOperation: BuiltInAction {
     static let type = OperationType(
         name: "contact-sheet",
         summary: "Lays out every input image in a captioned grid, one picture of the whole run.",

@@ -1,7 +1,7 @@
 import TaskGraphCore
 /// The action of every image filter: one image in (decoded, or encoded bytes decoded here),
 /// one decoded image out, in the format of the input so `save` and bytes consumers keep it.
-struct ImageFilter: CacheableAction {
+struct ImageFilter: BuiltInAction {
     /// The pixel transformation. It consumes its input so that an image decoded for this filter
     /// alone can be overwritten in place.
     typealias Transform = @Sendable (consuming Image) async throws -> Image

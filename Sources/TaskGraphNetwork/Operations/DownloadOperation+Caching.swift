@@ -3,7 +3,7 @@ import TaskGraphCore
 /// A download's key covers its URL and request headers (parameters) and, for a local file, the
 /// file's contents. A remote body can change under the same key, so a stored one is revalidated
 /// with a conditional request, unless `sha256` pins it.
-extension DownloadOperation: CacheableAction {
+extension DownloadOperation: BuiltInAction {
     var cacheVersion: Int { 1 }
 
     /// The time limits: they decide whether a transfer fails, never what a body is.

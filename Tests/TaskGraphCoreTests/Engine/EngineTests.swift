@@ -101,6 +101,39 @@ import Testing
         #expect(report.nodes[0].outcome.reason == "timed out after 100ms")
     }
 
+    @Test func timeoutEndsANodeWhoseActionIgnoresCancellation() async throws {
+        let lateResults = Counter()
+        var graph = ExecutionGraph()
+        // Blocks its thread for 2 s in steps, never looking at cancellation.
+        let stubborn = try graph.add("stubborn", action: ClosureAction { context in
+            try await context.resources.blockingIO.run {
+                for _ in 0..<20 { usleep(100_000) }
+            }
+            lateResults.increment()
+            return BytesArtifact(Data("late".utf8))
+        }, settings: NodeSettings(timeout: .milliseconds(100)))
+        try graph.add("after", action: ClosureAction { _ in EmptyArtifact() }, needs: [stubborn])
+        let report = await Engine().run(graph)
+        #expect(report.nodes.map(\.outcome) == [.timedOut(.milliseconds(100)), .skipped(because: "stubborn")])
+        #expect(report.nodes[0].outcome.reason == "timed out after 100ms")
+        // (Not timed here: on a loaded machine the deadline is late too. It used to end
+        // `succeeded`, with the late result.)
+        // The run waited for the abandoned attempt, whose result was discarded.
+        #expect(lateResults.value == 1)
+    }
+
+    @Test func anAttemptThatSucceedsAfterItsDeadlineStillTimesOut() async throws {
+        var graph = ExecutionGraph()
+        // Ends 400 ms after its deadline, within the time it is given to end (the limit, 600 ms).
+        try graph.add("late", action: ClosureAction { context in
+            try await context.resources.blockingIO.run { _ = usleep(1_000_000) }
+            return BytesArtifact(Data("late".utf8))
+        }, settings: NodeSettings(timeout: .milliseconds(600)))
+        let report = await Engine().run(graph)
+        #expect(report.nodes[0].outcome == .timedOut(.milliseconds(600)))
+        #expect(report.finalResults["late"] == nil)
+    }
+
     @Test func cancellingTheRunCancelsRunningAndNeverStartsTheRest() async throws {
         var graph = ExecutionGraph()
         let started = Latch()

@@ -78,6 +78,12 @@ public struct TaskContext: Sendable {
         progressHandler?(ProgressUpdate(message: line))
     }
 
+    /// Reports a warning about this node: the run goes on, and the warning is shown with the
+    /// node's id (an `EngineEvent` `warning`).
+    public func warn(_ message: String) {
+        progressHandler?(ProgressUpdate(warning: message))
+    }
+
     /// Reports where a remote attempt stands (a `RemoteExecutor`), with a log line saying so.
     public func report(_ status: RemoteJobStatus, message: String) {
         progressHandler?(ProgressUpdate(message: message, remote: status))
@@ -102,6 +108,9 @@ public struct ProgressUpdate: Sendable, Hashable, Codable {
     public var message: String?
     /// With a log line from a remote attempt: its job's state.
     public var remote: RemoteJobStatus?
+    /// A warning about the node, when this update carries one instead of progress or a log line;
+    /// the engine reports it as a `warning` event.
+    public var warning: String?
 
     /// A numeric progress update.
     public init(completed: Int64, total: Int64?, unit: Unit) {
@@ -114,5 +123,10 @@ public struct ProgressUpdate: Sendable, Hashable, Codable {
     public init(message: String, remote: RemoteJobStatus? = nil) {
         self.message = message
         self.remote = remote
+    }
+
+    /// A warning about the node.
+    public init(warning: String) {
+        self.warning = warning
     }
 }

@@ -57,16 +57,20 @@ struct ExecDeclaredFiles: Sendable {
         return files.sorted()
     }
 
-    /// Checks that the program created every output.
-    /// - Throws: `OperationError.declaredOutputMissing`, `.declaredOutputNotAFile`.
-    func checkOutputsCreated() throws(OperationError) {
+    /// The outputs the program created, with the digests of their contents: part of its result.
+    /// - Throws: `OperationError.declaredOutputMissing`, `.declaredOutputNotAFile`, or
+    ///   `.readFailed` for one that cannot be read.
+    func createdOutputs() throws(OperationError) -> [ProcessOutput.DeclaredFile] {
+        var files: [ProcessOutput.DeclaredFile] = []
+        files.reserveCapacity(outputs.count)
         for (output, path) in zip(outputs, outputPaths) {
             switch FileKind(at: path) {
-            case .regular: continue
+            case .regular: files.append(.init(path: output, digest: try ContentDigest.sha256(ofFileAt: path)))
             case .missing: throw .declaredOutputMissing(operation: operation, path: output)
             case .directory, .other: throw .declaredOutputNotAFile(operation: operation, path: output)
             }
         }
+        return files
     }
 
     /// Removes every output that exists and is not a directory.

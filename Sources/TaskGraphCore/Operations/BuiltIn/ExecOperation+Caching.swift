@@ -2,8 +2,9 @@ import Foundation
 
 /// What decides an `exec`'s result besides its parameters and environment: the program it runs
 /// and the contents of its declared inputs. Files it reads without declaring them are not seen.
-extension ExecOperation: CacheableAction {
-    var cacheVersion: Int { 1 }
+extension ExecOperation: BuiltInAction, FileReadingAction {
+    /// 2: the result holds the digests of the declared outputs.
+    var cacheVersion: Int { 2 }
 
     /// The grace period only matters once the program is being stopped.
     var unkeyedParameters: Set<String> { ["grace_period"] }
@@ -40,6 +41,16 @@ extension ExecOperation: CacheableAction {
     /// The `PATH` taskgraph was started with.
     private static let startingSearchPath: String? = getenv("PATH").map { String(cString: $0) }
 
+    /// The declared inputs, patterns included.
+    var filesRead: [String] { declaredFiles.inputs.map { PathResolver.resolve($0, in: declaredFiles.directory) } }
+    var filesReadParameter: String { "inputs" }
+
     /// The declared outputs.
     var outputFiles: [String] { declaredFiles.outputPaths }
+
+    /// An `exec` that declares neither inputs nor outputs: a deploy, a notification, a test run.
+    var alwaysRunReason: String? {
+        declaredFiles.inputs.isEmpty && declaredFiles.outputs.isEmpty
+            ? "exec declares no inputs or outputs; set cache: true to reuse it" : nil
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// `exec`: runs a program (no shell unless the command asks for one), capturing its output.
+/// `exec`: runs a program (no shell unless the command asks for one), capturing its output; its
+/// result is that output and the digests of the files it declares in `outputs:`.
 ///
 /// The program's environment is declared, never inherited whole: `env:`, over the variables of
 /// `passedThroughNames` and `env_passthrough` that the pipeline's environment sets. The files it
@@ -39,6 +40,7 @@ struct ExecOperation: TaskAction {
                 command: parameters.list("command") ?? [],
                 environment: setup.environment.merging(variables) { _, new in new },
                 workingDirectory: parameters.string("cwd").map { PathResolver.resolve($0, in: setup.pipelineDirectory) },
+                outputDirectory: setup.outputDirectory,
                 gracePeriod: parameters.duration("grace_period") ?? .seconds(2),
                 declaredFiles: try ExecDeclaredFiles(
                     operation: setup.id, directory: setup.pipelineDirectory,
@@ -56,39 +58,53 @@ struct ExecOperation: TaskAction {
     let command: [String]
     let environment: [String: String]
     let workingDirectory: String?
+    /// The run's output directory: with `run --lint`, files it writes there must be declared too.
+    let outputDirectory: String
     let gracePeriod: Duration
     let declaredFiles: ExecDeclaredFiles
 
     func run(in context: TaskContext) async throws -> any Artifact {
+        // With `run --lint`, the program runs under the file-access tracer (ExecOperation+Lint).
+        let lint = context.resources.fileAccessLint
+        let recording = lint == nil ? nil : try await startRecording(context)
+        let childEnvironment = if let lint, let recording {
+            recording.environment(environment, tracer: lint.tracerLibrary)
+        } else {
+            environment
+        }
         let result: ProcessResult
         do {
             result = try await context.resources.childProcesses.run(
-                arguments: command, environment: environment, workingDirectory: workingDirectory,
+                arguments: command, environment: childEnvironment, workingDirectory: workingDirectory,
                 gracePeriod: gracePeriod)
         } catch {
             // Cancelled (Ctrl-C, a timeout) or never started: `run` returns only once the
             // child's whole process group is dead, so nothing writes the outputs any more.
+            await discard(recording, context)
             await removeOutputs(context)
             throw error
         }
-        let output = ProcessOutput(result)
         do {
             guard result.status == .exited(0) else {
+                let output = ProcessOutput(result)
                 throw OperationError.processFailed(
                     program: command[0], status: output.statusText, stderrTail: output.errorTail(lines: 3))
             }
             guard !result.standardOutputTruncated else {
                 throw OperationError.outputTooLarge(program: command[0], limit: ChildProcesses.defaultOutputLimit)
             }
+            var files: [ProcessOutput.DeclaredFile] = []
             if !declaredFiles.outputs.isEmpty {
                 let declaredFiles = declaredFiles
-                try await context.resources.blockingIO.run { try declaredFiles.checkOutputsCreated() }
+                files = try await context.resources.blockingIO.run { try declaredFiles.createdOutputs() }
             }
+            if let lint, let recording { try await checkFileAccesses(recording, lint: lint, context: context) }
+            return ProcessOutput(result, files: files)
         } catch {
+            await discard(recording, context)
             await removeOutputs(context)
             throw error
         }
-        return output
     }
 
     /// Removes the declared outputs of a failed run, even when the task is cancelled; what cannot

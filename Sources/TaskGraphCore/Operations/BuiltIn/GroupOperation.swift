@@ -1,5 +1,5 @@
 /// `group`: no work, only dependencies, like ninja's `phony` (e.g. an `all` target).
-struct GroupOperation: CacheableAction {
+struct GroupOperation: BuiltInAction {
     static let type = OperationType(
         name: "group", summary: "Does nothing; groups its dependencies (e.g. an 'all' target).",
         makeAction: { _ in GroupOperation() })

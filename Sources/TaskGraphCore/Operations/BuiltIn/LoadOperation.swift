@@ -1,7 +1,7 @@
 import Foundation
 
 /// `load`: reads a regular file into memory, as bytes and as a file.
-struct LoadOperation: CacheableAction {
+struct LoadOperation: BuiltInAction, FileReadingAction {
     static let type = OperationType(
         name: "load", summary: "Reads a regular file (relative to the pipeline file) as bytes.",
         parameters: [
@@ -31,6 +31,10 @@ struct LoadOperation: CacheableAction {
     var maxBytes = FileIO.defaultReadLimit
 
     var cacheVersion: Int { 1 }
+
+    /// The file it loads.
+    var filesRead: [String] { [path] }
+    var filesReadParameter: String { "path" }
 
     func run(in context: TaskContext) async throws -> any Artifact {
         let path = path

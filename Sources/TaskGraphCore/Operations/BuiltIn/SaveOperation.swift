@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The core writes bytes as they are; an operation family that knows file formats (imaging:
 /// `jpeg`, `png`) passes a `SaveEncoder`, which adds the `format` and `quality` parameters.
-public struct SaveOperation: CacheableAction {
+public struct SaveOperation: BuiltInAction {
     /// The `save` type, encoding through `encoder` when one is given.
     public static func type(encoder: (any SaveEncoder)? = nil) -> OperationType {
         var parameters = [
