@@ -110,18 +110,22 @@ import Testing
                 op: exec
                 command: [sh, -c, 'while [ ! -e closed ]; do sleep 0.05; done']
             """, to: "piped.yaml", in: directory)
-        let pipe = Pipe()
-        let process = try TaskGraphProcess(
-            ["run", "piped.yaml", "--json", "--no-cache", "--output", "out"], in: directory, output: pipe)
-        try pipe.fileHandleForWriting.close()
-        let pids = try await waitForFiles("pid-", count: 1, in: directory)
-        // The consumer read what it wanted and exits; `tick` then ends, and its event meets the
-        // closed pipe.
-        try pipe.fileHandleForReading.close()
-        try write("", to: "closed", in: directory)
-        let termination = await waitForTermination(of: process)
-        #expect(termination == .killed(by: SIGPIPE))
-        #expect(process.standardError.contains("1 ok, 1 cancelled"), "\(process.standardError)")
+        // The pipe is made by the shell, between taskgraph and its consumer alone (a pipe made
+        // here would leak into the children of tests running beside this one, keeping it open).
+        // The consumer reads the first event, waits until `slow` runs, closes its end and lets
+        // `tick` end, whose event then meets the closed pipe.
+        let script = #"""
+            ( "$0" run piped.yaml --json --no-cache --output out 2>stderr.txt; echo $? > status.txt ) |
+            { head -n 1 > /dev/null; while [ ! -e pid-slow ]; do sleep 0.05; done; exec 0<&-; touch closed; }
+            """#
+        let shell = try TaskGraphProcess(
+            ["-c", script, TaskGraphProcess.binary.path], in: directory, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(await waitForTermination(of: shell) == .exited(0))
+        let pids = lines(of: "pid-slow", in: directory).compactMap { Int32($0) }
+        #expect(pids.count == 1)
+        #expect(lines(of: "status.txt", in: directory) == ["141"], "killed by SIGPIPE (128 + 13)")
+        let standardError = lines(of: "stderr.txt", in: directory).joined(separator: "\n")
+        #expect(standardError.contains("1 ok, 1 cancelled"), "\(standardError)")
         for pid in pids { #expect(!isAlive(pid), "process \(pid) survived") }
     }
 }

@@ -28,10 +28,9 @@ final class TaskGraphProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - environment: added to (or, with a nil value, removed from) the test's own.
     ///   - input: what the process reads from standard input (default: nothing, /dev/null).
-    ///   - output: where its standard output goes (default: a file, `standardOutput`).
     init(
         _ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil,
-        input: Pipe? = nil, output: Pipe? = nil
+        input: Pipe? = nil
     ) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -49,7 +48,7 @@ final class TaskGraphProcess: @unchecked Sendable {
         for (name, value) in environment { fullEnvironment[name] = value }
         process.environment = fullEnvironment
         process.standardInput = input ?? FileHandle.nullDevice
-        process.standardOutput = output ?? FileHandle(forWritingAtPath: stdoutPath)
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
         process.standardError = FileHandle(forWritingAtPath: stderrPath)
         let (stream, continuation) = AsyncStream<Termination>.makeStream()
         exit = stream
