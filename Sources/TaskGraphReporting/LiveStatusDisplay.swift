@@ -110,7 +110,11 @@ public final class LiveStatusDisplay: EventSink, Sendable {
                 state.isPaused = true
             case .runResumed:
                 state.isPaused = false
-            case .nodeQueued, .nodeCacheDecided, .runFinished:
+            case .nodeCacheDecided(let node, let decision):
+                if let warning = CorruptEntryWarning.message(for: decision) {
+                    state.messages.append(paint("warning", 33) + DisplayText.escaped(" \(nodes[node].id): \(warning)"))
+                }
+            case .nodeQueued, .runFinished:
                 break
             }
         }

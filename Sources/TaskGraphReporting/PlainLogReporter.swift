@@ -60,7 +60,9 @@ public struct PlainLogReporter: EventSink {
             return "paused    nothing starts, running programs are stopped"
         case .runResumed:
             return "resumed"
-        case .nodeQueued, .nodeCacheDecided, .runFinished:
+        case .nodeCacheDecided(let node, let decision):
+            return CorruptEntryWarning.message(for: decision).map { "warning   \(ids[node]): \($0)" }
+        case .nodeQueued, .runFinished:
             return nil
         }
     }

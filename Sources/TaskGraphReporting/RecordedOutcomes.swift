@@ -17,15 +17,19 @@ public enum RecordedOutcomes {
 
     /// The final outcome of every operation id in the event file at `path`. Lines that are not
     /// an operation's final event, or lack a detail its kind needs, are ignored. Blocking.
-    /// - Throws: `OperationError.readFailed` if the file cannot be read.
+    /// - Throws: `OperationError.readFailed` if the file cannot be read,
+    ///   `RecordedRunError.outOfRange` for a time limit no run had.
     public static func load(_ path: String) throws -> [String: NodeOutcome] {
         let decoder = JSONDecoder()
         var outcomes: [String: NodeOutcome] = [:]
         // Unbounded: a large run's event file may pass the default read limit.
-        for line in try FileIO.read(path, limit: .max).split(separator: UInt8(ascii: "\n")) {
+        let lines = try FileIO.read(path, limit: .max).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        for (number, line) in lines.enumerated() {
             guard let event = try? decoder.decode(FinalEvent.self, from: Data(line)), let id = event.id,
-                let kind = NodeOutcome.Kind(eventName: event.event), let outcome = outcome(kind, of: event)
+                let kind = NodeOutcome.Kind(eventName: event.event)
             else { continue }
+            try RecordedRunError.checkSeconds([("timeout", event.timeout)], source: path, line: number + 1)
+            guard let outcome = outcome(kind, of: event) else { continue }
             outcomes[id] = outcome
         }
         return outcomes

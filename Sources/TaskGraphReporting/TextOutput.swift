@@ -11,6 +11,8 @@ public final class TextOutput: Sendable {
     private let queue: DispatchQueue
     /// Text not yet handed to the queue, and whether a drain is already scheduled.
     private let pending = Locked((text: "", scheduled: false))
+    /// The `errno` of the first write that failed, and what is told of it.
+    private let failed = Locked<(code: Int32?, handler: (@Sendable (Int32) -> Void)?)>((nil, nil))
 
     /// Standard error.
     public static let standardError = TextOutput(descriptor: STDERR_FILENO)
@@ -23,12 +25,22 @@ public final class TextOutput: Sendable {
         queue = DispatchQueue(label: "taskgraph.output.\(descriptor)")
     }
 
-    /// A writer to a new (or truncated) file at `path`, open until the process exits.
+    /// A writer to a new (or truncated) file at `path`, or to the FIFO or character device
+    /// there, written in place (`RequestedOutputFile.openForStreaming`), open until the process
+    /// exits.
     /// - Throws: `OperationError.writeFailed` with the system's reason.
     public convenience init(creatingFile path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw OperationError.writeFailed(path: path, reason: FileIO.lastErrorText()) }
-        self.init(descriptor: descriptor)
+        self.init(descriptor: try RequestedOutputFile.openForStreaming(path))
+    }
+
+    /// The `errno` of the first write that failed (`ENOSPC`, `EPIPE`…), nil while every write
+    /// succeeded. Once one failed, later text is dropped.
+    public var failure: Int32? { failed.withLock { $0.code } }
+
+    /// Calls `handler` with the `errno` of the first write that fails, once, on the writing
+    /// queue.
+    public func onFailure(_ handler: @escaping @Sendable (Int32) -> Void) {
+        failed.withLock { $0.handler = handler }
     }
 
     /// Whether the descriptor is a terminal.
@@ -61,18 +73,25 @@ public final class TextOutput: Sendable {
             defer { pending = ("", false) }
             return pending.text
         }
-        if !text.isEmpty { Self.writeAll(text, to: descriptor) }
+        guard !text.isEmpty, failure == nil, let code = Self.writeAll(text, to: descriptor) else { return }
+        let handler = failed.withLock { failed in
+            failed.code = code
+            return failed.handler
+        }
+        handler?(code)
     }
 
-    private static func writeAll(_ text: String, to descriptor: Int32) {
+    /// Writes all of `text`; returns the `errno` of a failed write, or nil.
+    private static func writeAll(_ text: String, to descriptor: Int32) -> Int32? {
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                return
+                return errno
             }
             bytes = bytes.dropFirst(written)
         }
+        return nil
     }
 }

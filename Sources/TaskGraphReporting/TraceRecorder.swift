@@ -121,9 +121,10 @@ public final class TraceRecorder: EventSink, Sendable {
         }
     }
 
-    /// Writes the trace to `path` atomically. Blocking: call through `BlockingIO.run`.
+    /// Writes the trace to `path`, as `RequestedOutputFile` writes (atomically for a regular
+    /// file). Blocking: call through `BlockingIO.run`.
     /// - Throws: `OperationError.writeFailed` if the file cannot be written.
     public func write(to path: String) throws {
-        try FileIO.writeAtomically(Data(json().utf8), to: path)
+        try RequestedOutputFile.write(Data(json().utf8), to: path)
     }
 }

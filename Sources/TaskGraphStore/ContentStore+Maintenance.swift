@@ -11,9 +11,14 @@ extension ContentStore {
     static let evictionTarget = 0.9
 
     /// The store's location, size, counts and recent runs.
-    public func status() async -> StoreStatus {
+    /// - Throws: `StoreError.readFailed` when the root is not a directory (a store not made yet
+    ///   is empty).
+    public func status() async throws -> StoreStatus {
         let layout = layout
-        let scan = (try? await BlockingIO.run { StoreScan.take(layout, readingRecords: false) }) ?? StoreScan()
+        let scan = try await BlockingIO.run { () throws(StoreError) -> StoreScan in
+            try Self.checkRoot(layout)
+            return StoreScan.take(layout, readingRecords: false)
+        }
         return StoreStatus(
             root: root, size: scan.totalBytes, records: scan.records.count, blobs: scan.blobs.count,
             recentRuns: await recentRuns())
@@ -54,18 +59,20 @@ extension ContentStore {
         let layout = layout
         let maxAgeSeconds = maxAge.map(\.inSeconds)
         return try await BlockingIO.run {
+            try Self.checkRoot(layout)
             let scan = StoreScan.take(layout, readingRecords: true)
             let now = Double(wallClockNanoseconds()) / 1e9
             let collector = GarbageCollector(
                 maxSize: maxSize, targetSize: targetSize, maxAge: maxAgeSeconds, now: now, grace: Self.gracePeriod)
             let plan = collector.plan(scan)
             let removed = plan.records.isEmpty && plan.blobs.isEmpty
-                ? collector.execute(plan, scan) : Self.whileRemoving(layout) { collector.execute(plan, scan) }
+                ? collector.execute(plan, scan, layout) : Self.whileRemoving(layout) { collector.execute(plan, scan, layout) }
             let report = GarbageCollectionReport(
                 scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,
                 recordsRemoved: removed.records, blobsRemoved: removed.blobs, temporariesRemoved: removed.strays,
                 outdatedRemoved: removed.outdated,
-                recordsLeft: scan.records.count - removed.records, blobsLeft: scan.blobs.count - removed.blobs)
+                recordsLeft: scan.records.count - removed.records, blobsLeft: scan.blobs.count - removed.blobs,
+                linksSkipped: scan.links)
             if FileStat.of(layout.base) != nil {
                 try StoreUsage(bytes: report.sizeAfter, measured: now).write(layout)
             }
@@ -74,30 +81,31 @@ extension ContentStore {
     }
 
     /// Hashes every blob, removing those that do not match their name, then removes records
-    /// that are damaged or name a missing blob. Blobs are hashed on all cores.
+    /// that are damaged or name a missing blob. Blobs are hashed on all cores. A symbolic link
+    /// where the store has a directory is not followed (`VerificationReport.linksSkipped`).
     public func verify() async throws -> VerificationReport {
         let layout = layout
         return try await BlockingIO.run {
+            try Self.checkRoot(layout)
             let scan = StoreScan.take(layout, readingRecords: true)
-            let (removed, recordsRemoved) = Self.whileRemoving(layout) { () -> (Set<Int32>, Int) in
+            let (blobsRemoved, recordsRemoved) = Self.whileRemoving(layout) { () -> (Int, Int) in
                 let corrupt = Locked(Set<Int32>())
                 DispatchQueue.concurrentPerform(iterations: scan.blobs.count) { index in
                     let blob = scan.blobs[index]
-                    let path = scan.path(of: blob)
-                    guard let hashed = try? FileHasher.hash(path), EntryName(hashed.digest) != blob.name else { return }
-                    if unlink(path) == 0 { corrupt.withLock { _ = $0.insert(Int32(index)) } }
+                    guard let hashed = try? FileHasher.hash(scan.path(of: blob)), EntryName(hashed.digest) != blob.name
+                    else { return }
+                    corrupt.withLock { _ = $0.insert(Int32(index)) }
                 }
                 let removed = corrupt.withLock { $0 }
-                var recordsRemoved = 0
-                for record in scan.records {
-                    let intact = !record.missesBlob && record.blobs?.allSatisfy { !removed.contains($0) } ?? false
-                    if !intact, unlink(scan.path(of: record.entry)) == 0 { recordsRemoved += 1 }
+                let blobs = ParallelRemoval.remove(removed.map { scan.blobs[Int($0)] }, in: scan.directories, layout)
+                let records = scan.records.filter { record in
+                    record.missesBlob || !(record.blobs?.allSatisfy { !removed.contains($0) } ?? false)
                 }
-                return (removed, recordsRemoved)
+                return (blobs.count, ParallelRemoval.remove(records.map(\.entry), in: scan.directories, layout).count)
             }
             return VerificationReport(
-                blobsChecked: scan.blobs.count, corruptBlobsRemoved: removed.count, recordsChecked: scan.records.count,
-                recordsRemoved: recordsRemoved)
+                blobsChecked: scan.blobs.count, corruptBlobsRemoved: blobsRemoved, recordsChecked: scan.records.count,
+                recordsRemoved: recordsRemoved, linksSkipped: scan.links)
         }
     }
 
@@ -107,6 +115,7 @@ extension ContentStore {
     public func clear() async throws -> (records: Int, blobs: Int) {
         let layout = layout
         return try await BlockingIO.run { () throws -> (records: Int, blobs: Int) in
+            try Self.checkRoot(layout)
             let scan = StoreScan.take(layout, readingRecords: false)
             // The removal marker goes with the rest (and is made again by the next run's baseline).
             try Self.whileRemoving(layout) {
@@ -120,6 +129,17 @@ extension ContentStore {
             }
             return (scan.records.count, scan.blobs.count)
         }
+    }
+
+    /// Throws `StoreError.readFailed` unless the store's root is a directory or does not exist
+    /// yet (an empty store): a file named as the store is no store to report on. Blocking.
+    static func checkRoot(_ layout: StoreLayout) throws(StoreError) {
+        var info = stat()
+        guard stat(layout.root, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw .readFailed(root: layout.root, reason: StoreIO.errorText())
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw .readFailed(root: layout.root, reason: StoreIO.errorText(ENOTDIR)) }
     }
 
     /// The system's reason inside a Foundation error, e.g. `Permission denied`.

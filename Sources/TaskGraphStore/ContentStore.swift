@@ -75,12 +75,12 @@ public final class ContentStore: ResultStore {
         try statCache.digest(ofFile: path)
     }
 
-    /// The record stored for `key`, if it is intact and every blob it names is present; marks
-    /// it used. Any failure reads as no record: at worst the operation runs again.
+    /// The record stored for `key`, if it is intact, was written for `key` (its components hash
+    /// to it: a record copied over another's is not taken) and every blob it names is present;
+    /// marks it used. Any failure reads as no record: at worst the operation runs again.
     public func record(for key: ContentDigest) async -> ActionRecord? {
-        let path = layout.record(key)
         let layout = layout
-        return try? await BlockingIO.run { Self.readRecord(at: path, layout) }
+        return try? await BlockingIO.run { Self.readRecord(for: key, layout) }
     }
 
     /// The record stored for `key`, as `record(for:)` reads it, and those of its output files
@@ -89,11 +89,10 @@ public final class ContentStore: ResultStore {
     public func reusableRecord(for key: ContentDigest) async
         -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?
     {
-        let path = layout.record(key)
         let layout = layout
         let statCache = statCache
         return try? await BlockingIO.run { () -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])? in
-            guard let record = Self.readRecord(at: path, layout) else { return nil }
+            guard let record = Self.readRecord(for: key, layout) else { return nil }
             let unverified = record.outputFiles.filter { file in
                 guard let stat = FileStat.of(file.path) else { return true }
                 return statCache.remembered(file.path, stat) != file.digest
@@ -107,8 +106,7 @@ public final class ContentStore: ResultStore {
     /// a trip costs more than reading one record.
     public func records(for keys: [ContentDigest]) async -> [ActionRecord?] {
         let layout = layout
-        let paths = keys.map { layout.record($0) }
-        return (try? await BlockingIO.run { paths.map { Self.readRecord(at: $0, layout) } })
+        return (try? await BlockingIO.run { keys.map { Self.readRecord(for: $0, layout) } })
             ?? Array(repeating: nil, count: keys.count)
     }
 
@@ -123,12 +121,18 @@ public final class ContentStore: ResultStore {
         bytesAdded.withLock { $0 += Int64(data.count) }
     }
 
-    /// Reads, checks and marks used the record at `path`. Blocking.
-    package static func readRecord(at path: String, _ layout: StoreLayout) -> ActionRecord? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// Reads, checks and marks used the record of `key`. It is opened without blocking (a FIFO
+    /// put in its place is not waited on) and must be a regular file whose components hash to
+    /// `key`. Blocking.
+    package static func readRecord(for key: ContentDigest, _ layout: StoreLayout) -> ActionRecord? {
+        let path = layout.record(key)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        guard let stat = FileStat.of(descriptor: descriptor), let record = ActionRecordCoder.read(descriptor, size: stat.size),
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        let stat = FileStat(info)
+        guard let record = ActionRecordCoder.read(descriptor, size: stat.size), record.components.key == key,
             record.blobs.allSatisfy({ access(layout.blob($0), F_OK) == 0 })
         else { return nil }
         StoreIO.touch(path, ifOlderThan: useResolution, modified: stat.modifiedSeconds)

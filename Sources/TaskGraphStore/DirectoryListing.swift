@@ -1,7 +1,8 @@
 import Foundation
 
 /// Lists directories with `readdir`, each file looked at relative to the directory's
-/// descriptor: a store of 100,000 entries is listed in a fraction of a second. Blocking.
+/// descriptor: a store of 100,000 entries is listed in a fraction of a second. Directories are
+/// opened with `StoreDirectory`: a symbolic link inside the store is never followed. Blocking.
 enum DirectoryListing {
     /// What listing one fan-out directory found.
     struct Part<Item: Sendable>: Sendable {
@@ -12,9 +13,9 @@ enum DirectoryListing {
     }
 
     /// The blobs in the fan-out directory `directory` (`StoreScan.directories[index]`).
-    static func blobs(in directory: String, index: Int) -> Part<StoreEntry> {
+    static func blobs(in directory: String, index: Int, _ layout: StoreLayout) -> Part<StoreEntry> {
         var part = Part<StoreEntry>()
-        forEach(in: directory) { name, _, descriptor in
+        forEach(in: directory, layout) { name, _, descriptor in
             guard let info = status(of: name, in: descriptor) else { return }
             guard let entry = entry(name, info, index) else { return part.strays.append(listedFile(name, info, directory)) }
             part.items.append(entry)
@@ -25,9 +26,11 @@ enum DirectoryListing {
     /// The records in the fan-out directory `directory` (`StoreScan.directories[index]`); with
     /// `blobs`, each is read for the blobs it names, found there. A record is opened first and
     /// its descriptor asked for its size and time, so its name is looked up once.
-    static func records(in directory: String, index: Int, finding blobs: EntryTable?) -> Part<StoreScan.Record> {
+    static func records(
+        in directory: String, index: Int, finding blobs: EntryTable?, _ layout: StoreLayout
+    ) -> Part<StoreScan.Record> {
         var part = Part<StoreScan.Record>()
-        forEach(in: directory) { name, type, descriptor in
+        forEach(in: directory, layout) { name, type, descriptor in
             if let blobs, type == DT_REG || type == DT_UNKNOWN, EntryName(hex: name) != nil,
                 let record = read(name, in: descriptor, index: index, finding: blobs)
             {
@@ -73,7 +76,7 @@ enum DirectoryListing {
         let stat = FileStat(info)
         return ListedFile(
             directory: directory, name: String(cString: name), size: stat.size, modified: stat.modifiedSeconds,
-            isRegular: (info.st_mode & S_IFMT) == S_IFREG)
+            type: info.st_mode & S_IFMT)
     }
 
     /// What `lstat` says of `name` in the directory open as `directory`, or nil when it is gone.
@@ -82,10 +85,10 @@ enum DirectoryListing {
         return fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? info : nil
     }
 
-    /// Every entry of `directory` but `.` and `..`.
-    static func files(in directory: String) -> [ListedFile] {
+    /// Every entry of `directory`, a directory of the store of `layout`, but `.` and `..`.
+    static func files(in directory: String, _ layout: StoreLayout) -> [ListedFile] {
         var files: [ListedFile] = []
-        forEach(in: directory) { name, _, descriptor in
+        forEach(in: directory, layout) { name, _, descriptor in
             if let info = status(of: name, in: descriptor) { files.append(listedFile(name, info, directory)) }
         }
         return files
@@ -93,9 +96,17 @@ enum DirectoryListing {
 
     /// Every entry of `directory` but `.` and `..`: its name (valid only during the call) and
     /// type (`DT_REG`, or `DT_UNKNOWN` where the file system does not say), passed to `body`
-    /// with the directory's open descriptor; nothing when it does not exist or cannot be read.
-    private static func forEach(in directory: String, _ body: (UnsafePointer<CChar>, Int32, Int32) -> Void) {
-        guard let stream = opendir(directory) else { return }
+    /// with the directory's open descriptor; nothing when it does not exist, cannot be read or
+    /// is reached through a symbolic link below the store's root.
+    private static func forEach(
+        in directory: String, _ layout: StoreLayout, _ body: (UnsafePointer<CChar>, Int32, Int32) -> Void
+    ) {
+        let opened = StoreDirectory.open(directory, layout)
+        guard opened >= 0 else { return }
+        guard let stream = fdopendir(opened) else {
+            close(opened)
+            return
+        }
         defer { closedir(stream) }
         let descriptor = dirfd(stream)
         while let entry = readdir(stream) {

@@ -19,11 +19,15 @@ public struct GarbageCollectionReport: Hashable, Sendable {
     public var recordsLeft: Int
     /// Blobs left.
     public var blobsLeft: Int
+    /// Symbolic links found where the store has directories: not followed, nothing under them
+    /// removed.
+    public var linksSkipped: [String]
 
     /// Creates a report.
     public init(
         scanned: Bool, sizeBefore: Int64, sizeAfter: Int64, recordsRemoved: Int = 0, blobsRemoved: Int = 0,
-        temporariesRemoved: Int = 0, outdatedRemoved: Int = 0, recordsLeft: Int = 0, blobsLeft: Int = 0
+        temporariesRemoved: Int = 0, outdatedRemoved: Int = 0, recordsLeft: Int = 0, blobsLeft: Int = 0,
+        linksSkipped: [String] = []
     ) {
         self.scanned = scanned
         self.sizeBefore = sizeBefore
@@ -34,5 +38,6 @@ public struct GarbageCollectionReport: Hashable, Sendable {
         self.outdatedRemoved = outdatedRemoved
         self.recordsLeft = recordsLeft
         self.blobsLeft = blobsLeft
+        self.linksSkipped = linksSkipped
     }
 }

@@ -81,15 +81,17 @@ struct GarbageCollector {
         return plan
     }
 
-    /// Removes what `plan` names (found by `scan`), records first. A blob marked recent since
+    /// Removes what `plan` names (found by `scan` in the store of `layout`), records first. A blob marked recent since
     /// the scan (a run stored it again) is kept.
     /// - Returns: how many records, blobs, leftovers, and snapshots and plans were removed, and
     ///   the bytes freed.
-    func execute(_ plan: Plan, _ scan: StoreScan) -> (records: Int, blobs: Int, strays: Int, outdated: Int, bytes: Int64) {
-        let records = ParallelRemoval.remove(plan.records, in: scan.directories)
-        let blobs = ParallelRemoval.remove(plan.blobs, in: scan.directories, unlessModifiedAfter: now - grace)
-        let strays = ParallelRemoval.remove(plan.strays)
-        let outdated = ParallelRemoval.remove(plan.outdated)
+    func execute(
+        _ plan: Plan, _ scan: StoreScan, _ layout: StoreLayout
+    ) -> (records: Int, blobs: Int, strays: Int, outdated: Int, bytes: Int64) {
+        let records = ParallelRemoval.remove(plan.records, in: scan.directories, layout)
+        let blobs = ParallelRemoval.remove(plan.blobs, in: scan.directories, layout, unlessModifiedAfter: now - grace)
+        let strays = ParallelRemoval.remove(plan.strays, layout)
+        let outdated = ParallelRemoval.remove(plan.outdated, layout)
         return (
             records.count, blobs.count, strays.count, outdated.count,
             records.bytes + blobs.bytes + strays.bytes + outdated.bytes

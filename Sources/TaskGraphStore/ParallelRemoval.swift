@@ -5,7 +5,8 @@ import TaskGraphCore
 /// thread, through the directory's descriptor (`unlinkat`, no path looked up again), so that
 /// no two threads wait on the same directory while removals in different ones overlap.
 /// Nothing is flushed: a removal needs no durability, a run that still finds the file is told
-/// the same as before it. Blocking.
+/// the same as before it. Directories are opened with `StoreDirectory`: nothing is removed
+/// through a symbolic link, nor outside the store. Blocking.
 enum ParallelRemoval {
     /// The threads removing files at once: many more than cores, each removal may wait on the
     /// disk. On a file system without a journal mounted with `discard`, every unlink of a file
@@ -13,11 +14,13 @@ enum ParallelRemoval {
     /// 16 and 4-5 s on 64; 128 and 256 were no faster (bench/gc-floor.c, bench/README.md).
     static let threads = 64
 
-    /// Removes `entries`, found in `directories`; with `unlessModifiedAfter`, those whose
-    /// modification time has moved past it since (a run marked the blob recent) are kept.
+    /// Removes `entries`, found in `directories` of the store of `layout`; with
+    /// `unlessModifiedAfter`, those whose modification time has moved past it since (a run
+    /// marked the blob recent) are kept.
     /// - Returns: how many were removed and their bytes.
     static func remove(
-        _ entries: [StoreEntry], in directories: [String], unlessModifiedAfter cutoff: Double? = nil
+        _ entries: [StoreEntry], in directories: [String], _ layout: StoreLayout,
+        unlessModifiedAfter cutoff: Double? = nil
     ) -> (count: Int, bytes: Int64) {
         var byDirectory = [[StoreEntry]](repeating: [], count: directories.count)
         for entry in entries { byDirectory[entry.directory].append(entry) }
@@ -25,7 +28,7 @@ enum ParallelRemoval {
         let removed = Locked((count: 0, bytes: Int64(0)))
         ParallelWork.forEach(groups.count, threads: threads) { index in
             let group = groups[index]
-            let directory = open(directories[group[0].directory], O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            let directory = StoreDirectory.open(directories[group[0].directory], layout)
             guard directory >= 0 else { return }
             defer { close(directory) }
             var count = 0
@@ -42,13 +45,18 @@ enum ParallelRemoval {
         return removed.withLock { $0 }
     }
 
-    /// Removes `files` by path.
+    /// Removes `files`, listed in directories of the store of `layout`.
     /// - Returns: how many were removed and their bytes.
-    static func remove(_ files: [ListedFile]) -> (count: Int, bytes: Int64) {
+    static func remove(_ files: [ListedFile], _ layout: StoreLayout) -> (count: Int, bytes: Int64) {
         var removed = (count: 0, bytes: Int64(0))
-        for file in files where unlink(file.path) == 0 {
-            removed.count += 1
-            removed.bytes += file.size
+        for (path, listed) in Dictionary(grouping: files, by: \.directory) {
+            let directory = StoreDirectory.open(path, layout)
+            guard directory >= 0 else { continue }
+            defer { close(directory) }
+            for file in listed where unlinkat(directory, file.name, 0) == 0 {
+                removed.count += 1
+                removed.bytes += file.size
+            }
         }
         return removed
     }

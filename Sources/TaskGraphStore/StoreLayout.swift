@@ -18,6 +18,10 @@ package struct StoreLayout: Sendable {
         base = (root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root) + "/" + Self.version
     }
 
+    /// The root as maintenance trusts it: `base` without `/v1` (a link there is followed, none
+    /// below it is: `StoreDirectory`).
+    package var trustedRoot: String { String(base.dropLast(Self.version.count + 1)) }
+
     /// Content-addressed blobs: `blobs/ab/ab…` (64 hexadecimal digits).
     package var blobs: String { base + "/blobs" }
     /// Action records: `records/cd/cd…` (the key's 64 hexadecimal digits).

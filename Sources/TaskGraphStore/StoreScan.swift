@@ -29,6 +29,9 @@ struct StoreScan: Sendable {
     /// The bytes of the store's other files (stat cache, run log, components); the size note
     /// `usage` is not counted.
     var otherBytes: Int64 = 0
+    /// Symbolic links found where the store has directories (`records/ab`, `tmp`): not
+    /// followed, nothing under them listed or removed.
+    var links: [String] = []
 
     /// The bytes of every file found.
     var totalBytes: Int64 {
@@ -48,11 +51,13 @@ struct StoreScan: Sendable {
     /// found by name among them (`EntryTable`) as it is read.
     static func take(_ layout: StoreLayout, readingRecords: Bool) -> StoreScan {
         var scan = StoreScan()
-        let recordDirectories = listFanOut(layout.records, strays: &scan.strays)
-        scan.directories = recordDirectories + listFanOut(layout.blobs, strays: &scan.strays)
+        scan.links = [layout.base, layout.records, layout.blobs, layout.temporary, layout.snapshots, layout.plans,
+            layout.pipelines].filter(StoreDirectory.isLink)
+        let recordDirectories = listFanOut(layout.records, layout, into: &scan)
+        scan.directories = recordDirectories + listFanOut(layout.blobs, layout, into: &scan)
         let directories = scan.directories
         let blobParts = list(directories.indices.dropFirst(recordDirectories.count)) {
-            DirectoryListing.blobs(in: directories[$0], index: $0)
+            DirectoryListing.blobs(in: directories[$0], index: $0, layout)
         }
         scan.blobs.reserveCapacity(blobParts.reduce(0) { $0 + $1.items.count })
         for part in blobParts {
@@ -61,16 +66,17 @@ struct StoreScan: Sendable {
         }
         let table = readingRecords ? EntryTable(scan.blobs.map(\.name)) : nil
         let recordParts = list(recordDirectories.indices) {
-            DirectoryListing.records(in: directories[$0], index: $0, finding: table)
+            DirectoryListing.records(in: directories[$0], index: $0, finding: table, layout)
         }
         scan.records.reserveCapacity(recordParts.reduce(0) { $0 + $1.items.count })
         for part in recordParts {
             scan.records += part.items
             scan.strays += part.strays
         }
-        scan.strays += DirectoryListing.files(in: layout.temporary)
-        scan.snapshotsAndPlans = DirectoryListing.files(in: layout.snapshots) + DirectoryListing.files(in: layout.plans)
-        scan.otherBytes = DirectoryListing.files(in: layout.pipelines).reduce(0) { $0 + $1.size }
+        scan.strays += DirectoryListing.files(in: layout.temporary, layout)
+        scan.snapshotsAndPlans = DirectoryListing.files(in: layout.snapshots, layout)
+            + DirectoryListing.files(in: layout.plans, layout)
+        scan.otherBytes = DirectoryListing.files(in: layout.pipelines, layout).reduce(0) { $0 + $1.size }
         for path in [layout.statCache, layout.runLog] { scan.otherBytes += FileStat.of(path)?.size ?? 0 }
         return scan
     }
@@ -88,14 +94,17 @@ struct StoreScan: Sendable {
         return parts.withLock { $0 }
     }
 
-    /// The fan-out directories under `directory`; anything else there is added to `strays`.
-    private static func listFanOut(_ directory: String, strays: inout [ListedFile]) -> [String] {
+    /// The fan-out directories under `directory`; a symbolic link there is added to the
+    /// scan's `links`, anything else to its `strays`.
+    private static func listFanOut(_ directory: String, _ layout: StoreLayout, into scan: inout StoreScan) -> [String] {
         var directories: [String] = []
-        for file in DirectoryListing.files(in: directory) {
-            if !file.isRegular, file.name.utf8.count == 2 {
+        for file in DirectoryListing.files(in: directory, layout) {
+            if file.type == S_IFDIR, file.name.utf8.count == 2 {
                 directories.append(file.path)
+            } else if file.type == S_IFLNK {
+                scan.links.append(file.path)
             } else {
-                strays.append(file)
+                scan.strays.append(file)
             }
         }
         return directories

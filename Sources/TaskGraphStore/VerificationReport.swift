@@ -8,4 +8,7 @@ public struct VerificationReport: Hashable, Sendable {
     public var recordsChecked: Int
     /// Records damaged or naming a missing blob, removed.
     public var recordsRemoved: Int
+    /// Symbolic links found where the store has directories: not followed, nothing under them
+    /// checked or removed.
+    public var linksSkipped: [String] = []
 }

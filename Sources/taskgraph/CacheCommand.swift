@@ -1,4 +1,5 @@
 import ArgumentParser
+import TaskGraphReporting
 
 /// `taskgraph cache`: looks after the store of earlier results.
 struct CacheCommand: AsyncParsableCommand {
@@ -13,5 +14,17 @@ extension CacheCommand {
     /// `1 record`, `2 records`, `2 misses`.
     static func plural(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : noun.hasSuffix("s") ? "es" : "s")"
+    }
+}
+
+extension CacheCommand {
+    /// Warns, on standard error, about each symbolic link found where the store has a
+    /// directory: maintenance did not follow it.
+    static func warnAboutLinks(_ links: [String]) {
+        for link in links {
+            TextOutput.standardError.write(
+                "taskgraph: warning: \(link) is a symbolic link inside the cache: not followed, nothing under it was touched\n")
+        }
+        TextOutput.standardError.flush()
     }
 }

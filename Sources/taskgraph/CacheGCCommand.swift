@@ -42,6 +42,7 @@ struct CacheGCCommand: AsyncParsableCommand {
         try await CacheArguments.reportingStoreErrors {
             let bound = try await CacheArguments.maxSize(option: maxSize)
             let report = try await cache.store().collectGarbage(maxSize: bound, maxAge: maxAge.flatMap(Self.age))
+            CacheCommand.warnAboutLinks(report.linksSkipped)
             TextOutput.standardOutput.write(Self.render(report))
             TextOutput.standardOutput.flush()
         }
@@ -60,10 +61,11 @@ struct CacheGCCommand: AsyncParsableCommand {
             + "\(ByteCountText.format(report.sizeBefore)) -> \(ByteCountText.format(report.sizeAfter))\n"
     }
 
-    /// A duration as `DurationParser` reads it, or a number of days: `30d`.
+    /// A duration as `DurationParser` reads it, or a number of days: `30d`; nil beyond
+    /// `DurationParser.largestSeconds`.
     static func age(_ text: String) -> Duration? {
         if text.hasSuffix("d"), let days = Double(text.dropLast()), days >= 0, days.isFinite {
-            return .seconds(days * 86_400)
+            return days * 86_400 <= DurationParser.largestSeconds ? .seconds(days * 86_400) : nil
         }
         return DurationParser.parse(text)
     }

@@ -13,6 +13,7 @@ struct CacheVerifyCommand: AsyncParsableCommand {
     func run() async throws {
         try await CacheArguments.reportingStoreErrors {
             let report = try await cache.store().verify()
+            CacheCommand.warnAboutLinks(report.linksSkipped)
             TextOutput.standardOutput.write(Self.render(report))
             TextOutput.standardOutput.flush()
         }

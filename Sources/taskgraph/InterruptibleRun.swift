@@ -7,7 +7,9 @@ import TaskGraphCrypto
 import TaskGraphReporting
 import UnixSignals
 
-/// SIGINT and SIGTERM for the whole process, trapped from the start of `main`.
+/// SIGINT, SIGTERM and SIGHUP for the whole process, trapped from the start of `main`, and a
+/// broken output pipe (SIGPIPE is ignored: a write to a closed pipe fails with `EPIPE`, which
+/// `TextOutput` hands to `brokenPipe()`).
 ///
 /// While `run` is running work, the first signal cancels it and a second one ends the process
 /// at once. At any other time (parsing arguments, loading or validating pipelines) there is
@@ -19,12 +21,23 @@ enum InterruptibleRun {
     enum Signal: Sendable {
         case interrupt
         case terminate
+        /// The terminal was closed or the connection dropped.
+        case hangup
+        /// Standard output or error is a pipe whose reader has gone.
+        case brokenPipe
 
         /// The signal's number.
-        var number: Int32 { self == .terminate ? SIGTERM : SIGINT }
+        var number: Int32 {
+            switch self {
+            case .interrupt: SIGINT
+            case .terminate: SIGTERM
+            case .hangup: SIGHUP
+            case .brokenPipe: SIGPIPE
+            }
+        }
 
         /// The status a shell reports for a process killed by this signal (128 + its number).
-        var exitCode: Int32 { self == .terminate ? CLIExitCode.terminated : CLIExitCode.interrupted }
+        var exitCode: Int32 { 128 + number }
     }
 
     /// What the work returned, and the signal that cancelled it, if any.
@@ -55,6 +68,7 @@ enum InterruptibleRun {
         for await signal in signals {
             switch signal {
             case .sigterm: handle(.terminate)
+            case .sighup: handle(.hangup)
             case .sigcont: JobControl.continued()
             case .sigusr1: JobControl.togglePause()
             default: handle(.interrupt)
@@ -102,6 +116,14 @@ enum InterruptibleRun {
         pthread_sigmask(SIG_UNBLOCK, &mask, nil)
         raise(signal.number)
         _exit(signal.exitCode)
+    }
+
+    /// A write to standard output or error failed with `EPIPE`: cancels the running work as a
+    /// signal would (its end is then by SIGPIPE); outside a run, ends the process. Once a run
+    /// is cancelled, a further broken pipe (the other output to the same pipe) changes nothing.
+    static func brokenPipe() {
+        guard !state.withLock({ $0.cancelWork != nil && $0.first != nil }) else { return }
+        handle(.brokenPipe)
     }
 
     /// Cancels the running work on its first signal; otherwise ends the process.

@@ -23,6 +23,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await RunDestinations.checkFile(output, option: "--output")
+        try await RunDestinations.checkDistinct([(name: "the events file", path: events), (name: "--output", path: output)])
         let path = events
         let run: RecordedRun
         do {
@@ -36,7 +37,8 @@ struct ReportCommand: AsyncParsableCommand {
         guard await Self.write(HTMLReport(run: run), to: output) else { throw ExitCode(CLIExitCode.operationFailed) }
     }
 
-    /// Writes `report` to `path` atomically; on failure says why on standard error and returns false.
+    /// Writes `report` to `path` (atomically, unless it is a FIFO or a device:
+    /// `RequestedOutputFile`); on failure says why on standard error and returns false.
     static func write(_ report: HTMLReport, to path: String) async -> Bool {
         do {
             try await BlockingIO.run { try report.write(to: path) }

@@ -74,6 +74,10 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let named = [("--events", events), ("--trace", trace), ("--report", report)].compactMap { name, path in
+            path.map { (name: name, path: $0) }
+        }
+        if !named.isEmpty { try await RunDestinations.checkDistinct([(name: "the pipeline file", path: file)] + named) }
         let upToDate = UpToDateRun(self)
         let start = await upToDate?.start()
         if upToDate != nil, start == nil { return }
@@ -149,7 +153,7 @@ struct RunCommand: AsyncParsableCommand {
         async let summary = presenter.summary(of: outcome.report, graph: graph)
         await session.finish(runCache)
         await snapshot
-        await presenter.finish(summary: await summary)
+        let outputsWritten = await presenter.finish(summary: await summary)
         if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {
             throw ExitCode(CLIExitCode.operationFailed)
         }
@@ -166,6 +170,6 @@ struct RunCommand: AsyncParsableCommand {
         // took a tenth of a short run's time after a change.
         TextOutput.standardOutput.flush()
         TextOutput.standardError.flush()
-        Self.exit(withError: outcome.report.hasFailures ? ExitCode(CLIExitCode.operationFailed) : nil)
+        Self.exit(withError: outcome.report.hasFailures || !outputsWritten ? ExitCode(CLIExitCode.operationFailed) : nil)
     }
 }

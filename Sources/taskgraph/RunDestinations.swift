@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TaskGraphCore
+import TaskGraphReporting
 
 /// Checks, before anything runs, the places a run writes to that the user named: a run that
 /// could only fail at its end (or write somewhere unasked) is refused up front, with the reason.
@@ -26,16 +27,42 @@ enum RunDestinations {
         }
     }
 
-    /// Checks that a file `option` names can be written where it is: it is not a directory and
-    /// its directory exists (taskgraph creates no directory the user did not ask for).
+    /// Checks that a file `option` names can be written where it is: it is not a directory (nor
+    /// a socket or block device: `RequestedOutputFile`) and its directory exists (taskgraph
+    /// creates no directory the user did not ask for).
     /// - Throws: `ValidationError` naming `option`.
     static func checkFile(_ path: String, option: String) async throws {
         let problem = try await BlockingIO.run { () -> String? in
-            if FileKind(at: path) == .directory { return "'\(path)' is a directory" }
+            if let problem = RequestedOutputFile.problem(with: path) { return problem }
             let parent = (path as NSString).deletingLastPathComponent
             guard !parent.isEmpty, FileKind(at: parent) != .directory else { return nil }
             return "directory '\(parent)' does not exist"
         }
         if let problem { throw ValidationError("\(option): \(problem)") }
+    }
+
+    /// Checks that no two of `files` (an option, or what the file is, and its path) are one
+    /// file: the same path once resolved, or the same regular file by device and inode (a
+    /// hard or symbolic link). FIFOs and devices may be named twice.
+    /// - Throws: `ValidationError` naming both.
+    static func checkDistinct(_ files: [(name: String, path: String)]) async throws {
+        let identities = try await BlockingIO.run { files.map { identity(of: $0.path) } }
+        for (later, identity) in identities.enumerated() {
+            guard let identity, let earlier = identities[..<later].firstIndex(of: identity) else { continue }
+            throw ValidationError(
+                "\(files[earlier].name) and \(files[later].name) name the same file '\(files[later].path)'; "
+                    + "it would be overwritten")
+        }
+    }
+
+    /// What makes `path` one file: the device and inode of a regular file, the absolute path
+    /// of one that does not exist yet; nil for a FIFO, a device or a directory.
+    private static func identity(of path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            return "path " + (absolute as NSString).standardizingPath
+        }
+        return info.st_mode & S_IFMT == S_IFREG ? "file \(info.st_dev):\(info.st_ino)" : nil
     }
 }

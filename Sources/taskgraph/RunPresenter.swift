@@ -11,7 +11,8 @@ struct RunPresenter {
     /// Receives the engine's events.
     let sink: any EventSink
     private let display: LiveStatusDisplay?
-    private let eventOutput: TextOutput?
+    /// The event stream's writer and where it goes (`standard output` for `--json`).
+    private let eventOutput: (output: TextOutput, name: String)?
     private let trace: (recorder: TraceRecorder, path: String)?
     private let reportRecorder: ReportRecorder?
     private let remoteJobs = RemoteJobLog()
@@ -29,6 +30,7 @@ struct RunPresenter {
         let output = TextOutput.standardError
         let live = output.isTerminal && !plain && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         var sinks: [any EventSink] = []
+        let command = eventsPath != nil || recordsReport ? RedactedCommandLine.redact(CommandLine.arguments, graph: graph) : []
         if live {
             let display = LiveStatusDisplay(graph: graph, output: output)
             self.display = display
@@ -39,8 +41,8 @@ struct RunPresenter {
         }
         if let eventsPath {
             let events = eventsPath == "-" ? TextOutput.standardOutput : try TextOutput(creatingFile: eventsPath)
-            eventOutput = events
-            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events, command: CommandLine.arguments))
+            eventOutput = (events, eventsPath == "-" ? "standard output" : eventsPath)
+            sinks.append(JSONEventWriter(graph: graph, pipeline: pipeline, output: events, command: command))
         } else {
             eventOutput = nil
         }
@@ -51,7 +53,7 @@ struct RunPresenter {
         } else {
             trace = nil
         }
-        reportRecorder = recordsReport ? ReportRecorder(graph: graph, pipeline: pipeline, command: CommandLine.arguments) : nil
+        reportRecorder = recordsReport ? ReportRecorder(graph: graph, pipeline: pipeline, command: command) : nil
         if let reportRecorder { sinks.append(reportRecorder) }
         sinks.append(remoteJobs)
         sink = EventFanOut(sinks)
@@ -94,19 +96,30 @@ struct RunPresenter {
     }
 
     /// Finishes the event stream and trace, prints `summary` (the table `summary(of:graph:)`
-    /// rendered).
-    func finish(summary: String) async {
-        eventOutput?.flush()
+    /// rendered), and says which of the two could not be written, with the reason.
+    /// - Returns: false when one of them could not be written (a closed pipe on standard output
+    ///   is not said: it cancelled the run).
+    func finish(summary: String) async -> Bool {
         let output = TextOutput.standardError
+        var written = true
+        if let (events, name) = eventOutput {
+            events.flush()
+            if let code = events.failure, !(events === TextOutput.standardOutput && code == EPIPE) {
+                output.write("taskgraph: cannot write the events to \(name): \(String(cString: strerror(code)))\n")
+                written = false
+            }
+        }
         if let (recorder, path) = trace {
             do {
                 try await BlockingIO.run { try recorder.write(to: path) }
             } catch {
                 output.write("taskgraph: cannot write the trace: \(error)\n")
+                written = false
             }
         }
         output.write("\n" + summary)
         output.flush()
+        return written
     }
 
     /// Writes the HTML report (`--report`) of the run, with thumbnails of the images it saved;

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CSystemShims
+import Foundation
 import TaskGraphCore
 import TaskGraphImaging
 import TaskGraphNetwork
@@ -31,8 +32,9 @@ struct TaskGraphCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
     /// Answers `taskgraph --version` at once (scripts and editors call it to probe for the tool);
-    /// otherwise keeps freed memory for reuse (`tg_keep_freed_memory`), raises the open-file limit, traps SIGINT and SIGTERM before anything else (so every command cleans up on them, then
-    /// dies by them) and the job-control signals (SIGTSTP, SIGCONT, SIGUSR1), then parses the
+    /// otherwise keeps freed memory for reuse (`tg_keep_freed_memory`), raises the open-file limit, traps SIGINT, SIGTERM and SIGHUP before anything else (so every command cleans up on them, then
+    /// dies by them), ignores SIGPIPE (a closed output pipe cancels a run like them), flushes
+    /// standard output and error at `exit`, traps the job-control signals (SIGTSTP, SIGCONT, SIGUSR1), then parses the
     /// arguments and runs the command, with the signal handlers beside it in one task group.
     static func main() async {
         if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
@@ -43,7 +45,19 @@ struct TaskGraphCommand: AsyncParsableCommand {
         tg_keep_freed_memory()
         #endif
         FileDescriptorLimit.raiseToHardLimit()
-        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sigcont, .sigusr1)
+        signal(SIGPIPE, SIG_IGN)
+        for output in [TextOutput.standardOutput, TextOutput.standardError] {
+            output.onFailure { code in
+                if code == EPIPE { DispatchQueue.global().async { InterruptibleRun.brokenPipe() } }
+            }
+        }
+        // Whatever ends the process with `exit` (an error of a command, `exit(withError:)`)
+        // writes what is queued first.
+        atexit {
+            TextOutput.standardOutput.flush()
+            TextOutput.standardError.flush()
+        }
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm, .sighup, .sigcont, .sigusr1)
         await withDiscardingTaskGroup { group in
             group.addTask { await InterruptibleRun.handleSignals(signals) }
             group.addTask { await JobControl.handleTerminalStops() }

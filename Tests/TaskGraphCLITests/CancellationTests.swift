@@ -12,6 +12,17 @@ import Testing
         return state != "Z"
     }
 
+    /// How `process` ended; a hang guard kills it after 25 s (a signal it ignores, a pipe it
+    /// never finds closed), so that a regression fails the test instead of stalling the suite.
+    private func waitForTermination(of process: TaskGraphProcess) async -> Termination {
+        let guardian = Task {
+            try await Task.sleep(for: .seconds(25))
+            process.send(SIGKILL)
+        }
+        defer { guardian.cancel() }
+        return await process.waitForTermination()
+    }
+
     private func run(signal: Int32) async throws {
         let directory = try fixtureDirectory(["sleepers.yaml"])
         let process = try TaskGraphProcess(["run", "sleepers.yaml", "--jobs", "3", "--output", "out"], in: directory)
@@ -19,7 +30,7 @@ import Testing
         let children = try await waitForFiles("child-", count: 3, in: directory)
         let start = ContinuousClock.now
         process.send(signal)
-        let termination = await process.waitForTermination()
+        let termination = await waitForTermination(of: process)
         let elapsed = ContinuousClock.now - start
         #expect(termination == .killed(by: signal))
         // A hang guard only (the programs sleep 300 s): the latency itself (about 10 ms) is
@@ -39,6 +50,12 @@ import Testing
 
     @Test func sigtermCancelsRunningProgramsThenDiesBySIGTERM() async throws {
         try await run(signal: SIGTERM)
+    }
+
+    /// A closed terminal or a dropped ssh connection: the programs (in process groups of their
+    /// own, which the hangup does not reach) are stopped as on SIGTERM.
+    @Test func sighupCancelsRunningProgramsThenDiesBySIGHUP() async throws {
+        try await run(signal: SIGHUP)
     }
 
     @Test func sigintDuringValidateDiesBySIGINT() async throws {
@@ -76,5 +93,39 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(15))  // hang guard: the grace period is 20 s
         try await Task.sleep(for: .milliseconds(100))
         for pid in pids { #expect(!isAlive(pid)) }
+    }
+
+    /// `run --json | consumer` where the consumer exits: the next event finds the pipe closed,
+    /// the run is cancelled as on SIGTERM (the program stopped, nothing partial) and taskgraph
+    /// dies by SIGPIPE, as a pipeline's writer does.
+    @Test func aClosedOutputPipeCancelsTheRunThenDiesBySIGPIPE() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            operations:
+              slow:
+                op: exec
+                command: [sh, -c, 'echo $$ > pid-slow; exec sleep 300']
+              tick:
+                op: exec
+                command: [sh, -c, 'while [ ! -e closed ]; do sleep 0.05; done']
+            """, to: "piped.yaml", in: directory)
+        // The pipe is made by the shell, between taskgraph and its consumer alone (a pipe made
+        // here would leak into the children of tests running beside this one, keeping it open).
+        // The consumer reads the first event, waits until `slow` runs, closes its end and lets
+        // `tick` end, whose event then meets the closed pipe.
+        let script = #"""
+            ( "$0" run piped.yaml --json --no-cache --output out 2>stderr.txt; echo $? > status.txt ) |
+            { head -n 1 > /dev/null; while [ ! -e pid-slow ]; do sleep 0.05; done; exec 0<&-; touch closed; }
+            """#
+        let shell = try TaskGraphProcess(
+            ["-c", script, TaskGraphProcess.binary.path], in: directory, executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(await waitForTermination(of: shell) == .exited(0))
+        let pids = lines(of: "pid-slow", in: directory).compactMap { Int32($0) }
+        #expect(pids.count == 1)
+        #expect(lines(of: "status.txt", in: directory) == ["141"], "killed by SIGPIPE (128 + 13)")
+        let standardError = lines(of: "stderr.txt", in: directory).joined(separator: "\n")
+        #expect(standardError.contains("1 ok, 1 cancelled"), "\(standardError)")
+        for pid in pids { #expect(!isAlive(pid), "process \(pid) survived") }
     }
 }

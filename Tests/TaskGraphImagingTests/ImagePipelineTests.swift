@@ -74,6 +74,28 @@ extension ImagingTests {
             ])
         }
 
+        /// A result larger than `max_pixels` is refused before it is allocated: an upscale of
+        /// bytes (decoded for the resize) and of a decoded image, and a contact sheet.
+        @Test func aResultAboveMaxPixelsIsRefusedBeforeItIsAllocated() async throws {
+            let output = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let report = try await run("""
+                version: 1
+                operations:
+                  load: {op: load, path: sunset-320.jpg}
+                  bytes: {op: resize, needs: load, width: 100000}
+                  gray: {op: grayscale, needs: load}
+                  decoded: {op: resize, needs: gray, height: 100000, max_pixels: 1000000}
+                  sheet: {op: contact-sheet, needs: load, cell_width: 2048, max_pixels: 1000000}
+                """, output: output)
+            #expect(report.nodes.map(\.outcome).suffix(4) == [
+                .failed("the result would be 100000×66563 (6656300000 pixels), more than max_pixels 100000000"),
+                .succeeded,
+                .failed("the result would be 150235×100000 (15023500000 pixels), more than max_pixels 1000000"),
+                .failed("the result would be 2080×1595 (3317600 pixels), more than max_pixels 1000000"),
+            ])
+        }
+
         @Test func validateChecksImageParameters() {
             #expect(diagnostics("""
                 version: 1

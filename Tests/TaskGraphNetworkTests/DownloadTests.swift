@@ -62,6 +62,16 @@ struct DownloadTests {
         #expect(error?.isRetryable == false)
     }
 
+    /// A hostile or broken server answers 304 to a request that named no stored copy: an error,
+    /// not an empty body.
+    @Test func aNotModifiedAnswerToAnUnconditionalRequestFails() async throws {
+        let url = server.url("/status/304")
+        let error = await failure(url)
+        #expect(error?.description
+            == "HTTP 304 (Not Modified) from \(url) to a request that was not conditional: there is no stored body to use")
+        #expect(error?.isRetryable == false)
+    }
+
     @Test(arguments: [(400, false), (401, false), (404, false), (408, true), (429, true), (500, true), (502, true), (503, true)])
     func statusesAreRetryableOnlyForServerTroubles(status: Int, retryable: Bool) async throws {
         let error = await failure(server.url("/status/\(status)"))

@@ -73,7 +73,7 @@ import TaskGraphCore
         let store = try temporaryStore()
         let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
         try await store.write(sampleRecord(result: result, id: "a"), for: sampleKey("a"))
-        try await store.write(sampleRecord(result: result, id: "c"), for: sampleKey("c"))
+        try await store.write(sampleRecord(result: result, id: "c", key: "c"), for: sampleKey("c"))
         let records = await store.records(for: [sampleKey("a"), sampleKey("b"), sampleKey("c")])
         #expect(records.map { $0?.id } == ["a", nil, "c"])
     }
@@ -129,7 +129,7 @@ import TaskGraphCore
             for writer in [store, other, store, other] {
                 group.addTask {
                     let digest = try await writer.storeResult(artifact)
-                    try await writer.write(sampleRecord(result: digest), for: key)
+                    try await writer.write(sampleRecord(result: digest, key: "shared"), for: key)
                 }
             }
             try await group.waitForAll()

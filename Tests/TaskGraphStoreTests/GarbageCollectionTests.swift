@@ -14,8 +14,10 @@ import TaskGraphCore
         var keys: [ContentDigest] = []
         for index in 0..<count {
             let digest = try await store.storeResult(BytesArtifact(Data(repeating: UInt8(index), count: size)))
-            let key = sampleKey("entry \(index)")
-            try await store.write(sampleRecord(result: digest), for: key)
+            // Keys of one length: every record has the same size.
+            let text = String(format: "entry %03d", index)
+            let key = sampleKey(text)
+            try await store.write(sampleRecord(result: digest, key: text), for: key)
             backdate(store.recordPath(key), by: Double(count - index) * 3600)
             keys.append(key)
         }
@@ -33,7 +35,7 @@ import TaskGraphCore
         let (store, keys) = try await filledStore(6)
         // The oldest entry is read now: it becomes the most recently used.
         #expect(await store.record(for: keys[0]) != nil)
-        let before = await store.status().size
+        let before = try await store.status().size
         let entry = before / 6
         let report = try await store.collectGarbage(maxSize: before - 2 * entry, maxAge: nil)
         #expect(report.recordsRemoved == 2)
@@ -41,17 +43,17 @@ import TaskGraphCore
         #expect(report.sizeAfter <= before - 2 * entry)
         #expect(await present(store, keys) == [true, false, false, true, true, true])
         #expect(await store.record(for: keys[3]) != nil)
-        #expect(await store.status().size == report.sizeAfter)
+        #expect(try await store.status().size == report.sizeAfter)
     }
 
     @Test func evictsExactlyTheOldestAcrossEveryFanOutDirectory() async throws {
         let (store, keys) = try await filledStore(120, size: 100)
-        let before = await store.status().size
+        let before = try await store.status().size
         let report = try await store.collectGarbage(maxSize: before / 2, maxAge: nil)
         #expect(report.recordsRemoved == 60 && report.blobsRemoved == 60)
         #expect((report.recordsLeft, report.blobsLeft) == (60, 60))
         #expect(await present(store, keys) == Array(repeating: false, count: 60) + Array(repeating: true, count: 60))
-        #expect(await store.status().size == report.sizeAfter)
+        #expect(try await store.status().size == report.sizeAfter)
         #expect(try await store.collectGarbage(maxSize: nil, maxAge: nil).recordsRemoved == 0)
     }
 
@@ -65,7 +67,7 @@ import TaskGraphCore
     @Test func keepsEverythingYoungerThanTheGracePeriod() async throws {
         let store = try temporaryStore()
         let digest = try await store.storeResult(BytesArtifact(Data("young".utf8)))
-        try await store.write(sampleRecord(result: digest), for: sampleKey("young"))
+        try await store.write(sampleRecord(result: digest, key: "young"), for: sampleKey("young"))
         let report = try await store.collectGarbage(maxSize: 0, maxAge: .seconds(0))
         #expect(report.recordsRemoved == 0 && report.blobsRemoved == 0)
         #expect(await store.record(for: sampleKey("young")) != nil)
@@ -74,7 +76,7 @@ import TaskGraphCore
     @Test func removesUnnamedBlobsButKeepsSharedOnes() async throws {
         let (store, keys) = try await filledStore(2)
         let shared = try await store.storeResult(BytesArtifact(Data(repeating: 1, count: 1000)))
-        try await store.write(sampleRecord(result: shared), for: sampleKey("sharer"))
+        try await store.write(sampleRecord(result: shared, key: "sharer"), for: sampleKey("sharer"))
         let orphan = try await store.storeResult(BytesArtifact(Data("orphan".utf8)))
         backdate(store.blobPath(orphan), by: 2 * ContentStore.gracePeriod)
         backdate(store.recordPath(keys[1]), by: 100 * 3600)
@@ -100,7 +102,7 @@ import TaskGraphCore
         try FileManager.default.createDirectory(atPath: store.root + "/v1/blobs/ab", withIntermediateDirectories: true)
         try writeFile("being written", to: freshBesideBlobs)
         for path in [leftover, besideRecords] { backdate(path, by: 2 * ContentStore.gracePeriod) }
-        let status = await store.status()
+        let status = try await store.status()
         #expect(status.records == 1 && status.blobs == 1)
         let report = try await store.collectGarbage(maxSize: nil, maxAge: nil)
         #expect(report.temporariesRemoved == 2)
@@ -134,7 +136,7 @@ import TaskGraphCore
 
     @Test func evictIfNeededEvictsToNinetyPercentOnceOver() async throws {
         let (store, keys) = try await filledStore(10)
-        let size = await store.status().size
+        let size = try await store.status().size
         let report = try await store.evictIfNeeded(maxSize: size - 1)
         #expect(report.scanned)
         #expect(report.sizeAfter <= Int64(Double(size - 1) * 0.9))
@@ -156,7 +158,7 @@ import TaskGraphCore
         let cleared = try await store.clear()
         #expect(cleared.records == 3 && cleared.blobs == 3)
         #expect(await present(store, keys) == [false, false, false])
-        #expect(await store.status().size == 0)
+        #expect(try await store.status().size == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: store.root) == [])
     }
     @Test func snapshotsPastTheirHourAndPlansUnwrittenForAWeekGoAndCountInTheSize() async throws {
@@ -169,7 +171,7 @@ import TaskGraphCore
         backdate(base + "/snapshots/old", by: 3_700)
         backdate(base + "/plans/old", by: 8 * 86_400)
         backdate(base + "/plans/new", by: 6 * 86_400)
-        let before = await store.status().size
+        let before = try await store.status().size
         let report = try await store.collectGarbage(maxSize: nil, maxAge: nil)
         #expect(report.outdatedRemoved == 2 && report.recordsRemoved == 0)
         #expect(report.sizeBefore == before && report.sizeAfter == before - 1_000)

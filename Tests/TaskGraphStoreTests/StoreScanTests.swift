@@ -66,11 +66,12 @@ import TaskGraphCore
             digests.append(try await store.storeResult(BytesArtifact(Data("blob \(index)".utf8))))
         }
         backdateAll(under: store.root + "/v1/blobs", by: 2 * ContentStore.gracePeriod)
-        let scan = StoreScan.take(StoreLayout(root: store.root), readingRecords: false)
+        let layout = StoreLayout(root: store.root)
+        let scan = StoreScan.take(layout, readingRecords: false)
         // A run stores blob 0 again after the scan: it is marked recent and must stay.
         _ = try await store.storeResult(BytesArtifact(Data("blob 0".utf8)))
         let cutoff = Date().timeIntervalSince1970 - ContentStore.gracePeriod
-        let removed = ParallelRemoval.remove(scan.blobs, in: scan.directories, unlessModifiedAfter: cutoff)
+        let removed = ParallelRemoval.remove(scan.blobs, in: scan.directories, layout, unlessModifiedAfter: cutoff)
         #expect(removed.count == 39)
         let kept = scan.blobs.first { $0.name == EntryName(digests[0]) }
         #expect(removed.bytes == scan.blobs.reduce(0) { $0 + $1.size } - (kept?.size ?? 0))

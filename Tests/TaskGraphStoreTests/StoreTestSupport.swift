@@ -53,23 +53,30 @@ func mode(of path: String) -> mode_t? {
     return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
 }
 
-/// A record of `result` with one output file and a few components.
-func sampleRecord(result: ContentDigest, file: ActionRecord.OutputFile? = nil, id: String = "tilt[lake]") -> ActionRecord {
+/// A record of `result` with one output file and a few components, those of `sampleKey(key)`
+/// (a record is read back only for the key its components hash to).
+func sampleRecord(
+    result: ContentDigest, file: ActionRecord.OutputFile? = nil, id: String = "tilt[lake]", key: String = "a"
+) -> ActionRecord {
+    ActionRecord(
+        result: result, resultKind: "bytes", summary: "5 B", outputFiles: file.map { [$0] } ?? [],
+        validators: ["etag": "\"abc\"", "last-modified": "Mon, 23 Nov 2026 10:00:00 GMT"], seconds: 0.25,
+        recordedAt: 1_795_000_000.5, id: id, components: sampleComponents(text: key))
+}
+
+/// The components of `sampleKey(text)`.
+func sampleComponents(text: String) -> KeyComponents {
     var components = KeyComponents()
     components.add("operation", "tilt-shift")
     components.add("parameter.blur_radius", "8")
     components.add("input.load", "sha256:" + String(repeating: "ab", count: 32))
-    return ActionRecord(
-        result: result, resultKind: "bytes", summary: "5 B", outputFiles: file.map { [$0] } ?? [],
-        validators: ["etag": "\"abc\"", "last-modified": "Mon, 23 Nov 2026 10:00:00 GMT"], seconds: 0.25,
-        recordedAt: 1_795_000_000.5, id: id, components: components)
+    components.add("test", text)
+    return components
 }
 
-/// A key made of one component.
+/// A key made of a few components, one of them `text`.
 func sampleKey(_ text: String) -> ContentDigest {
-    var components = KeyComponents()
-    components.add("test", text)
-    return components.key
+    sampleComponents(text: text).key
 }
 
 extension ContentStore {

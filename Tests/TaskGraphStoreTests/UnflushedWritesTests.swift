@@ -27,7 +27,7 @@ import TaskGraphCore
         for index in 0..<40 {
             let result = try await store.storeResult(BytesArtifact(Data("result \(index)".utf8)))
             let file = ActionRecord.OutputFile(path: source, digest: try await store.storeFile(at: source))
-            let record = sampleRecord(result: result, file: file, id: "step[\(index)]")
+            let record = sampleRecord(result: result, file: file, id: "step[\(index)]", key: "\(index)")
             try await store.write(record, for: sampleKey("\(index)"))
             #expect(await reader.record(for: sampleKey("\(index)")) == record)
         }

@@ -51,8 +51,8 @@ struct KeyChange: Hashable, Sendable {
     }
 
     /// The names present in either with different values, in `current`'s order, then those
-    /// only in `previous`.
-    private static func changedNames(_ previous: KeyComponents, _ current: KeyComponents) -> [String] {
+    /// only in `previous`. Linear: each name is looked up by `KeyComponents`' index.
+    static func changedNames(_ previous: KeyComponents, _ current: KeyComponents) -> [String] {
         var names = current.components.filter { previous[$0.name] != $0.value }.map(\.name)
         names += previous.components.filter { current[$0.name] == nil }.map(\.name)
         return names

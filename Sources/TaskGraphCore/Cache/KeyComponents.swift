@@ -25,16 +25,22 @@ public struct KeyComponents: Hashable, Sendable, Codable {
 
     /// The components, in the order they were added (a name is present at most once).
     public private(set) var components: [Component] = []
+    /// The position of each name in `components`, once there are `indexedFrom` of them (an
+    /// `exec` with 50,000 `inputs:` files): below that a search is cheaper than hashing.
+    private var positions: [String: Int]?
+
+    /// How many components make `positions` worth keeping.
+    static let indexedFrom = 32
 
     /// No components.
     public init() {}
 
     /// Adds `name` with `value`; a second value for a name replaces the first in place.
     public mutating func add(_ name: String, _ value: String) {
-        if let index = components.firstIndex(where: { $0.name == name }) {
+        if let index = position(of: name) {
             components[index].value = value
         } else {
-            components.append(Component(name: name, value: value))
+            append(newName: name, value)
         }
     }
 
@@ -42,6 +48,17 @@ public struct KeyComponents: Hashable, Sendable, Codable {
     /// yet (it keeps the names it added, as a decoder of a stored encoding does): no search.
     package mutating func append(newName name: String, _ value: String) {
         components.append(Component(name: name, value: value))
+        if positions != nil {
+            positions?[name] = components.count - 1
+        } else if components.count == Self.indexedFrom {
+            positions = Dictionary(components.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Where `name` is in `components`, if present.
+    private func position(of name: String) -> Int? {
+        if let positions { return positions[name] }
+        return components.firstIndex { $0.name == name }
     }
 
     /// Adds `name` with the digest of `value`: for values that must never be stored.
@@ -51,7 +68,7 @@ public struct KeyComponents: Hashable, Sendable, Codable {
 
     /// The value of `name`, if present.
     public subscript(name: String) -> String? {
-        components.first { $0.name == name }?.value
+        position(of: name).map { components[$0].value }
     }
 
     /// The canonical encoding: `taskgraph-key-2\n`, then for each component in order its name
@@ -77,5 +94,35 @@ public struct KeyComponents: Hashable, Sendable, Codable {
         let count = UInt32(text.utf8.count)
         for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8((count >> UInt32(shift)) & 0xff)) }
         bytes.append(contentsOf: text.utf8)
+    }
+}
+
+extension KeyComponents {
+    private enum CodingKeys: String, CodingKey {
+        case components
+    }
+
+    /// Decodes the components (their index is made again, not stored).
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        for component in try decoder.container(keyedBy: CodingKeys.self).decode([Component].self, forKey: .components) {
+            add(component.name, component.value)
+        }
+    }
+
+    /// Encodes the components.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(components, forKey: .components)
+    }
+
+    /// Equal when their components are, in the same order.
+    public static func == (lhs: KeyComponents, rhs: KeyComponents) -> Bool {
+        lhs.components == rhs.components
+    }
+
+    /// Hashes the components.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(components)
     }
 }

@@ -6,7 +6,7 @@ public enum ChildProcessError: Error, CustomStringConvertible, Equatable, Sendab
     case programNotFound(String)
     /// Starting the program failed; carries the program and the system's reason.
     case spawnFailed(String, String)
-    /// The requested working directory does not exist (or is not a directory).
+    /// The requested working directory does not exist.
     case workingDirectoryMissing(String)
     /// What watches children could not be made (epoll, eventfd: too many open files, no
     /// memory); carries the call that failed and the system's reason.
@@ -14,6 +14,27 @@ public enum ChildProcessError: Error, CustomStringConvertible, Equatable, Sendab
     /// Waiting for the program failed, so how it ended is unknown (ECHILD: something else
     /// reaped it); carries the program, the call and the system's reason.
     case waitFailed(program: String, call: String, reason: String)
+    /// The program named with a slash is a directory.
+    case programIsADirectory(String)
+    /// The requested working directory is a file (or another thing that is not a directory).
+    case workingDirectoryNotADirectory(String)
+
+    /// Why `name` (to be run in `workingDirectory`) was not found: it is a directory, or
+    /// nothing runnable is there.
+    static func programMissing(_ name: String, in workingDirectory: String?) -> ChildProcessError {
+        guard name.contains("/") else { return .programNotFound(name) }
+        let path = name.hasPrefix("/") || workingDirectory == nil ? name : workingDirectory! + "/" + name
+        return FileKind(at: path) == .directory ? .programIsADirectory(name) : .programNotFound(name)
+    }
+
+    /// Why `path` cannot be the working directory, or nil when it is a directory.
+    static func workingDirectoryProblem(_ path: String) -> ChildProcessError? {
+        switch FileKind(at: path) {
+        case .directory: nil
+        case .missing: .workingDirectoryMissing(path)
+        case .regular, .other: .workingDirectoryNotADirectory(path)
+        }
+    }
 
     /// A message for the user.
     public var description: String {
@@ -32,6 +53,10 @@ public enum ChildProcessError: Error, CustomStringConvertible, Equatable, Sendab
             "cannot watch child processes: \(call): \(reason)"
         case .waitFailed(let program, let call, let reason):
             "cannot learn how '\(program)' ended: \(call): \(reason)"
+        case .programIsADirectory(let program):
+            "program '\(program)' is a directory, not a program"
+        case .workingDirectoryNotADirectory(let path):
+            "working directory '\(path)' is not a directory"
         }
     }
 }

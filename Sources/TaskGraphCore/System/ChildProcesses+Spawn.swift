@@ -11,12 +11,13 @@ extension ChildProcesses {
         registry: ChildRegistry
     ) throws -> Child {
         guard let name = arguments.first else { throw ChildProcessError.emptyCommand }
-        if let workingDirectory, FileKind(at: workingDirectory) != .directory {
-            throw ChildProcessError.workingDirectoryMissing(workingDirectory)
+        if let workingDirectory, let problem = ChildProcessError.workingDirectoryProblem(workingDirectory) {
+            throw problem
         }
         guard let program = ProgramLocator.locate(name, searchPath: environment["PATH"]) else {
-            throw ChildProcessError.programNotFound(name)
+            throw ChildProcessError.programMissing(name, in: nil)
         }
+        if FileKind(at: program) == .directory { throw ChildProcessError.programIsADirectory(name) }
         var pipes: [(read: Int32, write: Int32)] = []
         defer { pipes.forEach { close($0.write) } }
         do {

@@ -82,6 +82,12 @@ public enum ImageCodec {
         if width * height > limit { throw ImageError.tooManyPixels(width: width, height: height, limit: limit) }
     }
 
+    /// Throws `ImageError.resultTooLarge` when a result of `width` × `height` would have more
+    /// pixels than `limit`: called before the result is allocated.
+    static func checkResultLimit(width: Int, height: Int, limit: Int) throws {
+        if width * height > limit { throw ImageError.resultTooLarge(width: width, height: height, limit: limit) }
+    }
+
     /// Calls `body` with a message buffer of `TG_MESSAGE_SIZE` bytes and returns its text too.
     static func withMessageBuffer<T>(_ body: (UnsafeMutablePointer<CChar>) -> T) -> (T, String) {
         var buffer = [CChar](repeating: 0, count: Int(TG_MESSAGE_SIZE))

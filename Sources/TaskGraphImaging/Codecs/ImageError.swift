@@ -12,6 +12,8 @@ public enum ImageError: Error, Equatable, Sendable {
     case encodeFailed(format: ImageFormat, message: String)
     /// The image has more pixels than the operation allows (checked before allocating).
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The operation's result would have more pixels than it allows (checked before allocating).
+    case resultTooLarge(width: Int, height: Int, limit: Int)
     /// A CMYK or YCCK JPEG, which taskgraph does not convert.
     case cmykNotSupported
     /// A crop rectangle that does not lie inside the image.
@@ -36,6 +38,8 @@ extension ImageError: CustomStringConvertible {
             "cannot encode \(format.displayName): \(message)"
         case .tooManyPixels(let width, let height, let limit):
             "image is \(width)×\(height) (\(width * height) pixels), more than max_pixels \(limit)"
+        case .resultTooLarge(let width, let height, let limit):
+            "the result would be \(width)×\(height) (\(width * height) pixels), more than max_pixels \(limit)"
         case .cmykNotSupported:
             "cannot decode JPEG: CMYK images are not supported; convert to RGB first"
         case .cropOutside(let x, let y, let width, let height, let imageWidth, let imageHeight):

@@ -14,15 +14,22 @@ struct ContactSheet: Sendable {
     var background: (UInt8, UInt8, UInt8) = (24, 24, 27)
     var ink: (UInt8, UInt8, UInt8) = (236, 236, 236)
 
+    /// The size of the sheet of `count` images.
+    func size(for count: Int) -> (width: Int, height: Int) {
+        let count = max(count, 1)
+        let columns = self.columns > 0 ? self.columns : Int(Double(count).squareRoot().rounded(.up))
+        let rows = (count + columns - 1) / columns
+        let captionHeight = captions ? CaptionFont.glyphHeight + padding / 2 : 0
+        return (columns * cellWidth + (columns + 1) * padding, rows * (cellWidth * 3 / 4 + captionHeight) + (rows + 1) * padding)
+    }
+
     /// The sheet for `entries` (caption, image), in order.
     func render(_ entries: [(caption: String, image: Image)]) async throws -> Image {
         let count = max(entries.count, 1)
         let columns = self.columns > 0 ? self.columns : Int(Double(count).squareRoot().rounded(.up))
-        let rows = (count + columns - 1) / columns
         let cellHeight = cellWidth * 3 / 4
         let captionHeight = captions ? CaptionFont.glyphHeight + padding / 2 : 0
-        let width = columns * cellWidth + (columns + 1) * padding
-        let height = rows * (cellHeight + captionHeight) + (rows + 1) * padding
+        let (width, height) = size(for: entries.count)
         let storage = PixelStorage<UInt8>(count: width * height * 3)
         for pixel in 0..<(width * height) {
             storage.base[pixel * 3] = background.0

@@ -28,6 +28,9 @@ struct ContactSheetOperation: BuiltInAction {
     var cacheVersion: Int { 1 }
 
     func run(in context: TaskContext) async throws -> any Artifact {
+        // Checked before any input is decoded or the sheet allocated.
+        let size = sheet.size(for: context.inputs.count)
+        try ImageCodec.checkResultLimit(width: size.width, height: size.height, limit: maxPixels)
         let entries = try await context.inputImages(maxPixels: maxPixels).map {
             (caption: Self.caption(for: $0.id), image: $0.image)
         }

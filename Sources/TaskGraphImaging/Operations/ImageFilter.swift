@@ -49,10 +49,17 @@ struct ImageFilter: BuiltInAction {
     func run(in context: TaskContext) async throws -> any Artifact {
         if let resizeTarget, case .bytes(let bytes)? = context.imageInput() {
             let data = try await bytes.data
+            // The input is within `maxPixels` (checked before decoding); the result is checked
+            // before it is allocated.
             let (image, size) = try await ImageCodec.decode(data, maxPixels: maxPixels, forSize: resizeTarget)
+            try ImageCodec.checkResultLimit(width: size.width, height: size.height, limit: maxPixels)
             return DecodedImage(try await ResizeKernel.resized(image, to: size), format: ImageFormat.sniff(data) ?? .png)
         }
         let (image, format) = try await context.inputImage(maxPixels: maxPixels)
+        if let resizeTarget {
+            let size = resizeTarget(image.width, image.height)
+            try ImageCodec.checkResultLimit(width: size.width, height: size.height, limit: maxPixels)
+        }
         return DecodedImage(try await transform(consume image), format: format)
     }
 }

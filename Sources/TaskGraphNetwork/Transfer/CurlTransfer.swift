@@ -141,6 +141,8 @@ final class CurlTransfer {
         }
         guard code == CURLE_OK else { throw CurlFailure.error(for: code, url: url, detail: errorDetail) }
         if status == 304 {
+            let conditional = request.headers.contains { $0.hasPrefix("If-None-Match:") || $0.hasPrefix("If-Modified-Since:") }
+            guard conditional else { throw .notModifiedUnasked(url: url) }
             return CurlResponse(body: Data(), notModified: true, validators: validators)
         }
         if let expected = contentLength, received < expected {

@@ -9,6 +9,9 @@ public enum DownloadError: Error, Equatable, Sendable {
     case malformedHeader(name: String)
     /// The server answered with an HTTP status of 400 or more.
     case httpStatus(code: Int, url: String, retryAfter: Duration?)
+    /// The server answered 304 Not Modified to a request that named no stored copy: there is
+    /// no body to use.
+    case notModifiedUnasked(url: String)
     /// The transfer failed below HTTP: DNS, connection, TLS, a local file missing, a refused protocol.
     case transferFailed(url: String, reason: String, isRetryable: Bool)
     /// The body ended before the length the server announced in `Content-Length`.
@@ -34,6 +37,8 @@ extension DownloadError: CustomStringConvertible {
             "header '\(name)' must have a non-empty name without ':' and no line breaks"
         case .httpStatus(let code, let url, let retryAfter):
             "HTTP \(code) from \(url)" + (retryAfter.map { " (Retry-After: \(DurationParser.format($0)))" } ?? "")
+        case .notModifiedUnasked(let url):
+            "HTTP 304 (Not Modified) from \(url) to a request that was not conditional: there is no stored body to use"
         case .transferFailed(let url, let reason, _):
             "cannot download \(url): \(reason)"
         case .truncated(let url, let received, let expected):
@@ -58,7 +63,9 @@ extension DownloadError: RetryClassifying {
         case .httpStatus(let code, _, _): code >= 500 || code == 408 || code == 429
         case .transferFailed(_, _, let isRetryable): isRetryable
         case .truncated, .stalled: true
-        case .unsupportedURL, .malformedChecksum, .malformedHeader, .tooLarge, .tooManyRedirects, .checksumMismatch: false
+        case .unsupportedURL, .malformedChecksum, .malformedHeader, .tooLarge, .tooManyRedirects, .checksumMismatch,
+            .notModifiedUnasked:
+            false
         }
     }
 

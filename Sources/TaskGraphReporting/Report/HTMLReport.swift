@@ -46,11 +46,12 @@ public struct HTMLReport: Sendable {
         return page + "</body></html>\n"
     }
 
-    /// Writes the page to `path` atomically: the old file or the whole new one, never a part.
+    /// Writes the page to `path` as `RequestedOutputFile` writes: a regular file atomically (the
+    /// old file or the whole new one, never a part), a FIFO or character device in place.
     /// Blocking: call through `BlockingIO.run`.
     /// - Throws: `OperationError.writeFailed`.
     public func write(to path: String) throws {
-        try FileIO.writeAtomically(Data(render().utf8), to: path)
+        try RequestedOutputFile.write(Data(render().utf8), to: path)
     }
 
     private func header() -> String {

@@ -38,7 +38,12 @@ extension RecordedRun {
     /// - Parameter source: names the stream in errors, e.g. its path.
     /// - Throws: `RecordedRunError` when a line is not an event or the stream has no `run_started`.
     public static func read(_ data: Data, source: String) throws(RecordedRunError) -> RecordedRun {
-        let events = try decode(data, source: source)
+        let (events, numbers) = try decode(data, source: source)
+        for (event, line) in zip(events, numbers) {
+            try RecordedRunError.checkSeconds(
+                [("time", event.time), ("wall_time", event.wall_time), ("cpu_user", event.cpu_user),
+                 ("cpu_system", event.cpu_system)], source: source, line: line)
+        }
         guard events.contains(where: { $0.event == "run_started" }) else { throw .noRunStarted(source: source) }
         var run = RecordedRun()
         var positions: [String: Int] = [:]
@@ -49,8 +54,10 @@ extension RecordedRun {
     /// The events of `data`'s complete lines (empty ones skipped), decoded as one JSON array: one
     /// decoder call costs far less than one per line. Only when that fails are lines decoded one
     /// by one, to name the first bad one.
-    private static func decode(_ data: Data, source: String) throws(RecordedRunError) -> [EventLine] {
+    /// - Returns: the events, and the number (from 1) of the line of each.
+    private static func decode(_ data: Data, source: String) throws(RecordedRunError) -> (events: [EventLine], lines: [Int]) {
         let lines = lineRanges(of: data)
+        let numbers = lines.indices.filter { !lines[$0].isEmpty }.map { $0 + 1 }
         var array = Data(capacity: data.count + 2)
         array.append(UInt8(ascii: "["))
         for line in lines where !line.isEmpty {
@@ -59,7 +66,7 @@ extension RecordedRun {
         }
         array.append(UInt8(ascii: "]"))
         let decoder = JSONDecoder()
-        if let events = try? decoder.decode([EventLine].self, from: array) { return events }
+        if let events = try? decoder.decode([EventLine].self, from: array) { return (events, numbers) }
         for (number, line) in lines.enumerated() where !line.isEmpty {
             guard (try? decoder.decode(EventLine.self, from: data[line])) != nil else {
                 throw .notAnEvent(source: source, line: number + 1)

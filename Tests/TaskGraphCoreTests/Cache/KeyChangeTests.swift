@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import TaskGraphCore
 
@@ -20,6 +21,33 @@ import Testing
             after.add(component.name, component.name == name ? value! : component.value)
         }
         return KeyChange.between(before, after)
+    }
+
+    /// An `exec` whose `inputs:` match 50,000 files, one of them changed, one removed and one
+    /// added: each is found (the lookups are indexed, so this takes milliseconds, not minutes).
+    @Test func oneChangedFileAmongFiftyThousandIsFound() {
+        var before = components(base)
+        for index in 0..<50_000 { before.add("file.in/\(index).txt", "sha256:\(index)") }
+        var after = before
+        after.add("file.in/31234.txt", "sha256:changed")
+        #expect(after.components.count == before.components.count, "a second value replaces the first in place")
+        #expect(after["file.in/31234.txt"] == "sha256:changed")
+        #expect(KeyChange.between(before, after) == KeyChange(reason: .fileChanged, detail: "in/31234.txt"))
+        #expect(KeyChange.changedNames(before, after) == ["file.in/31234.txt"])
+        var removedAndAdded = KeyComponents()
+        for component in before.components where component.name != "file.in/7.txt" {
+            removedAndAdded.add(component.name, component.value)
+        }
+        removedAndAdded.add("file.in/new.txt", "sha256:new")
+        #expect(KeyChange.changedNames(before, removedAndAdded) == ["file.in/new.txt", "file.in/7.txt"])
+    }
+
+    @Test func componentsDecodedFromJSONKeepTheirIndex() throws {
+        var many = components(base)
+        for index in 0..<100 { many.add("file.\(index)", "sha256:\(index)") }
+        let decoded = try JSONDecoder().decode(KeyComponents.self, from: try JSONEncoder().encode(many))
+        #expect(decoded == many && decoded.key == many.key)
+        #expect(decoded["file.99"] == "sha256:99" && decoded["file.100"] == nil)
     }
 
     @Test func equalComponentsAreNoChange() {

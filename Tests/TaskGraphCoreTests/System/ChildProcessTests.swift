@@ -119,6 +119,17 @@ struct ChildProcessTests {
         #expect(error?.description == "working directory '/nope' does not exist")
     }
 
+    @Test func saysWhatAProgramThatIsADirectoryAndAWorkingDirectoryThatIsAFileAre() async throws {
+        let directory = await #expect(throws: ChildProcessError.self) {
+            try await run(["/tmp"])
+        }
+        #expect(directory?.description == "program '/tmp' is a directory, not a program")
+        let file = await #expect(throws: ChildProcessError.self) {
+            try await run(["echo"], workingDirectory: "/etc/passwd")
+        }
+        #expect(file?.description == "working directory '/etc/passwd' is not a directory")
+    }
+
     @Test func reportsAProgramThatCannotBeExecuted() async throws {
         let path = "/etc/passwd"
         let error = await #expect(throws: ChildProcessError.self) {

@@ -44,7 +44,7 @@ enum StoreBenchmark {
         let store = ContentStore(root: root, registry: .core)
         var report = GarbageCollectionReport(scanned: false, sizeBefore: 0, sizeAfter: 0)
         var cpu = 0.0
-        let status = await measure(cpu: &cpu) { _ = await store.status() }
+        let status = try await measure(cpu: &cpu) { _ = try await store.status() }
         print("status entries=\(entries) cpu=\(format(cpu)) \(format(status))")
         let scan = try await measure(cpu: &cpu) { report = try await store.collectGarbage(maxSize: nil, maxAge: nil) }
         print("gc-scan entries=\(entries) removed=\(report.recordsRemoved) cpu=\(format(cpu)) \(format(scan))")
@@ -85,8 +85,7 @@ enum StoreBenchmark {
         }
         await resources.shutDown()
         let layout = StoreLayout(root: root)
-        let paths = fill.keys.map { layout.record($0) }
-        let direct = await measure { for path in paths { _ = ContentStore.readRecord(at: path, layout) } }
+        let direct = await measure { for key in fill.keys { _ = ContentStore.readRecord(for: key, layout) } }
         print("lookup-blocking-part entries=\(entries) per_call_us=\(perCall(direct, entries)) \(format(direct))")
         let records = fill.keys.indices.map { filler.record($0) }
         let binary = records.map { ActionRecordCoder.encode($0) }

@@ -25,8 +25,8 @@ struct StoreFiller {
         var bytes: Int64 = 0
         let now = Date().timeIntervalSince1970
         for index in 0..<entries {
-            let key = Self.key(index)
             let record = record(index)
+            let key = record.components.key
             let blobAge = Double(ContentStore.gracePeriod) * 2 + 30 * 86_400
             bytes += try write(Self.result(index), to: layout.blob(record.result), modified: now - blobAge)
             bytes += try write(Self.file(index), to: layout.blob(record.outputFiles[0].digest), modified: now - blobAge)
@@ -53,13 +53,6 @@ struct StoreFiller {
         return ActionRecord(
             result: ContentDigest.sha256(of: Self.result(index)), resultKind: "bytes", summary: "200 B",
             outputFiles: [file], seconds: 0.5, recordedAt: 1_795_000_000, id: "tilt[\(index)]", components: components)
-    }
-
-    /// The key of entry `index`.
-    static func key(_ index: Int) -> ContentDigest {
-        var components = KeyComponents()
-        components.add("index", "\(index)")
-        return components.key
     }
 
     private static func result(_ index: Int) -> Data {

@@ -21,7 +21,7 @@ extension ExecOperation: BuiltInAction, FileReadingAction {
         let added = try await BlockingIO.run { [self] () throws -> [(name: String, value: String)] in
             let name = command[0]
             guard let program = programs.path(of: name, searchPath: environment["PATH"], workingDirectory: workingDirectory)
-            else { throw ChildProcessError.programNotFound(name) }
+            else { throw ChildProcessError.programMissing(name, in: workingDirectory) }
             let inputs = try declaredFiles.inputFiles()
             // Which files a pattern matches, and a program found through another PATH than the
             // one taskgraph was started with, show in no `stat` it can compare later.

@@ -7,12 +7,16 @@ public enum DurationParser {
         ("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600),
     ]
 
-    /// The duration `text` denotes, or nil if it is not a duration.
+    /// The longest duration read: 100 years (3,153,600,000 s). Longer is no time limit anyone
+    /// means, and would overflow the clocks' arithmetic.
+    public static let largestSeconds: Double = 100 * 365 * 86_400
+
+    /// The duration `text` denotes, or nil if it is not a duration of at most `largestSeconds`.
     public static func parse(_ text: String) -> Duration? {
         let trimmed = text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
             ? text.trimmingCharacters(in: .whitespaces) : text
         if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite {
-            return .milliseconds(Int64((seconds * 1000).rounded()))
+            return seconds <= largestSeconds ? .milliseconds(Int64((seconds * 1000).rounded())) : nil
         }
         var remaining = Substring(trimmed)
         var total = 0.0
@@ -26,6 +30,7 @@ public enum DurationParser {
             remaining = remaining.dropFirst(unitText.count)
             total += number * unit.seconds
         }
+        guard total <= largestSeconds else { return nil }
         return .milliseconds(Int64((total * 1000).rounded()))
     }
 

@@ -19,8 +19,8 @@ package enum RedactedURL {
     ]
     private static let secretParts = ["token", "secret", "password", "apikey", "signature", "credential"]
 
-    /// Whether a query parameter called `name` holds a secret.
-    static func isSecret(_ name: String) -> Bool {
+    /// Whether a query parameter (or a variable) called `name` holds a secret.
+    package static func isSecret(_ name: String) -> Bool {
         let lowered = name.lowercased()
         let words = lowered.split { !$0.isLetter && !$0.isNumber }.map(String.init)
         return words.contains(where: secretWords.contains) || secretParts.contains { lowered.contains($0) }
@@ -67,5 +67,22 @@ extension RedactedURL {
             result = result.replacingOccurrences(of: pair, with: replacement)
         }
         return result
+    }
+}
+
+extension RedactedURL {
+    /// The secrets in `url`: its `user:password` part and the values of its secret query
+    /// parameters, each as written; none when it is not a URL or holds none.
+    package static func secrets(in url: String) -> [String] {
+        guard let schemeEnd = url.range(of: "://")?.upperBound else { return [] }
+        var secrets: [String] = []
+        let authorityEnd = url[schemeEnd...].firstIndex { "/?#".contains($0) } ?? url.endIndex
+        if let at = url[schemeEnd..<authorityEnd].lastIndex(of: "@"), schemeEnd < at {
+            secrets.append(String(url[schemeEnd..<at]))
+        }
+        for (pair, _) in secretQueryPairs(url) {
+            secrets.append(String(pair.drop { $0 != "=" }.dropFirst()))
+        }
+        return secrets
     }
 }
