@@ -25,6 +25,38 @@ import Testing
             """)
     }
 
+    @Test func everyMistakeInAnExecsEntriesAtItsPlace() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            name: bad
+            operations:
+              build:
+                op: exec
+                command: [make]
+                env:
+                  "A=B": x
+                  GOOD: y
+                  "": z
+                env_passthrough: [OK, "X=Y", ""]
+                outputs: [ok.txt, ../outside.txt, /abs.txt]
+            """, to: "bad.yaml", in: directory)
+        let result = try await TaskGraphProcess.run(["validate", "bad.yaml"], in: directory)
+        #expect(result.status == 2)
+        let name = "which is not an environment variable name (non-empty, without '=' or NUL)"
+        let outside = "which is not a relative path inside the pipeline file's directory"
+        #expect(result.stderr == """
+            bad.yaml:8:7: error: operation 'build': 'env' names 'A=B', \(name)
+            bad.yaml:10:7: error: operation 'build': 'env' names '', \(name)
+            bad.yaml:11:27: error: operation 'build': 'env_passthrough' names 'X=Y', \(name)
+            bad.yaml:11:34: error: operation 'build': 'env_passthrough' names '', \(name)
+            bad.yaml:12:23: error: operation 'build': 'outputs' holds '../outside.txt', \(outside)
+            bad.yaml:12:39: error: operation 'build': 'outputs' holds '/abs.txt', \(outside)
+            6 errors in 1 of 1 file: invalid
+
+            """)
+    }
+
     @Test func defaultsToEveryPipelineUnderPipelinesFolder() async throws {
         let directory = try fixtureDirectory()
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("pipelines"), withIntermediateDirectories: true)

@@ -79,8 +79,12 @@ extension ImagingTests {
         @Test func theContactSheetAndTheFiltersUseIt() async throws {
             let photo = try fixture("sunset-320.jpg")
             #expect(await errorText {
-                _ = try await runOperation(ContactSheetOperation.type, ["max_pixels": .integer(100)], input: photo)
-            } == "image is 320×213 (68160 pixels), more than max_pixels 100")
+                // A sheet small enough for the limit: the photo is what exceeds it.
+                _ = try await runOperation(
+                    ContactSheetOperation.type,
+                    ["max_pixels": .integer(10_000), "cell_width": .integer(32), "padding": .integer(0), "captions": .boolean(false)],
+                    input: photo)
+            } == "image is 320×213 (68160 pixels), more than max_pixels 10000")
             #expect(await errorText { _ = try await runOperation(ContactSheetOperation.type, [:]) }
                 == "'op' received no input providing an image")
             #expect(await errorText { _ = try await runOperation(ToneOperations.grayscale, [:]) }

@@ -134,31 +134,16 @@ struct PipelinePlanner {
                     location: spec.operations[operation].id.location)
                 node.parameterLocations = parameterLocations?.locations ?? [:]
                 nodes.append(node)
+            } catch let invalid as InvalidParameterEntries {
+                for entry in invalid.entries {
+                    diagnostics.append(.error(
+                        "operation '\(operationID)': \(entry.error)",
+                        at: entryLocation(entry, in: spec.operations[operation]) ?? typeName.location))
+                }
             } catch {
                 diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))
             }
         }
-    }
-
-    /// Where `operation` names `path` (absolute) among the files `node` reads: the entry of its
-    /// list (an `exec`'s `inputs:`) or its value (a `load`'s `path:`).
-    private func readLocation(of path: String, by node: ExecutionGraph.Node, in operation: OperationSpec) -> SourceLocation {
-        guard let action = node.action as? any FileReadingAction,
-            let value = operation.parameter(action.filesReadParameter)
-        else { return operation.id.location }
-        guard case .sequence(let entries, _) = value, entries.count == action.filesRead.count,
-            let position = action.filesRead.firstIndex(where: {
-                let pattern = PathResolver.normalized($0)
-                return pattern == path || (PathGlob.isPattern($0) && PathGlob.matches(pattern, path: path))
-            })
-        else { return value.location }
-        return entries[position].location
-    }
-
-    /// `path` relative to the pipeline file's directory when inside it.
-    private func displayPath(_ path: String) -> String {
-        let directory = PathResolver.normalized(pipelineDirectory)
-        return path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
     }
 
     /// The instance id chosen by `input:`: the paired instance for a `foreach` dependency.

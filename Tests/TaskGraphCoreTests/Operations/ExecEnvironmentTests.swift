@@ -56,8 +56,8 @@ import OperationTestSupport
               b: {op: exec, command: [env], env: {"": x}}
               c: {op: exec, command: [env], env_passthrough: PATH}
             """) == [
-            "test.yaml:3:11: error: operation 'a': 'env_passthrough' names 'A=B', which is not an environment variable name (non-empty, without '=' or NUL)",
-            "test.yaml:4:11: error: operation 'b': 'env' names '', which is not an environment variable name (non-empty, without '=' or NUL)",
+            "test.yaml:3:57: error: operation 'a': 'env_passthrough' names 'A=B', which is not an environment variable name (non-empty, without '=' or NUL)",
+            "test.yaml:4:39: error: operation 'b': 'env' names '', which is not an environment variable name (non-empty, without '=' or NUL)",
             "test.yaml:5:50: error: operation 'c': 'env_passthrough' must be a list of strings, not 'PATH'",
         ])
     }

@@ -125,11 +125,11 @@ import OperationTestSupport
               empty-input: {op: exec, command: [true], inputs: [a, ""]}
               fine: {op: exec, command: [true], inputs: [/etc/hostname, "../*.c"], outputs: [out/../x]}
             """) == [
-            "test.yaml:3:18: error: operation 'absolute': 'outputs' holds '/tmp/x', which is not a relative path inside the pipeline file's directory",
-            "test.yaml:4:18: error: operation 'climbing': 'outputs' holds 'out/../../x', which is not a relative path inside the pipeline file's directory",
-            "test.yaml:5:14: error: operation 'home': 'outputs' holds '~/x', which is not a relative path inside the pipeline file's directory",
-            "test.yaml:6:22: error: operation 'empty-output': 'outputs' holds an empty path",
-            "test.yaml:7:21: error: operation 'empty-input': 'inputs' holds an empty path",
+            "test.yaml:3:51: error: operation 'absolute': 'outputs' holds '/tmp/x', which is not a relative path inside the pipeline file's directory",
+            "test.yaml:4:51: error: operation 'climbing': 'outputs' holds 'out/../../x', which is not a relative path inside the pipeline file's directory",
+            "test.yaml:5:47: error: operation 'home': 'outputs' holds '~/x', which is not a relative path inside the pipeline file's directory",
+            "test.yaml:6:55: error: operation 'empty-output': 'outputs' holds an empty path",
+            "test.yaml:7:56: error: operation 'empty-input': 'inputs' holds an empty path",
         ])
     }
 }

@@ -18,16 +18,25 @@ struct ExecDeclaredFiles: Sendable {
     /// Whether an input is a pattern.
     let hasPatterns: Bool
 
-    /// Checks the declared paths of one instance.
-    /// - Throws: `OperationError.emptyPath` for an empty path,
-    ///   `OperationError.outputOutsidePipelineDirectory` for an output that is absolute or climbs
-    ///   out of the pipeline file's directory.
-    init(operation: String, directory: String, inputs: [String], outputs: [String]) throws(OperationError) {
-        if inputs.contains("") { throw .emptyPath(parameter: "inputs") }
-        if outputs.contains("") { throw .emptyPath(parameter: "outputs") }
-        if let outside = outputs.first(where: { !OutputPath.isContained($0) }) {
-            throw .outputOutsidePipelineDirectory(outside)
+    /// Every mistake among the declared paths of one instance: an empty path
+    /// (`OperationError.emptyPath`), an output that is absolute or climbs out of the pipeline
+    /// file's directory (`.outputOutsidePipelineDirectory`).
+    static func mistakes(inputs: [String], outputs: [String]) -> [InvalidParameterEntries.Entry] {
+        let empty = inputs.enumerated().filter { $0.element.isEmpty }.map { index, _ in
+            InvalidParameterEntries.Entry(parameter: "inputs", position: .index(index), error: .emptyPath(parameter: "inputs"))
         }
+        return empty + outputs.enumerated().compactMap { index, output in
+            let error: OperationError? = output.isEmpty ? .emptyPath(parameter: "outputs")
+                : OutputPath.isContained(output) ? nil : .outputOutsidePipelineDirectory(output)
+            return error.map { InvalidParameterEntries.Entry(parameter: "outputs", position: .index(index), error: $0) }
+        }
+    }
+
+    /// Checks the declared paths of one instance.
+    /// - Throws: `InvalidParameterEntries` with every mistake `mistakes` finds.
+    init(operation: String, directory: String, inputs: [String], outputs: [String]) throws(InvalidParameterEntries) {
+        let mistakes = Self.mistakes(inputs: inputs, outputs: outputs)
+        guard mistakes.isEmpty else { throw InvalidParameterEntries(mistakes) }
         self.operation = operation
         self.directory = directory
         self.inputs = inputs

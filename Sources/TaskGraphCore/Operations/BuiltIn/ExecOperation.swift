@@ -34,8 +34,13 @@ struct ExecOperation: TaskAction {
         makeAction: { setup in
             let parameters = setup.parameters
             let variables = parameters.map("env") ?? [:]
-            try checkNames(variables.keys.sorted(), parameter: "env")
-            try checkNames(parameters.list("env_passthrough") ?? [], parameter: "env_passthrough")
+            let mistakes = variables.keys.sorted().compactMap { name in
+                nameMistake(name, parameter: "env").map { InvalidParameterEntries.Entry(parameter: "env", position: .key(name), error: $0) }
+            } + (parameters.list("env_passthrough") ?? []).enumerated().compactMap { index, name in
+                nameMistake(name, parameter: "env_passthrough")
+                    .map { InvalidParameterEntries.Entry(parameter: "env_passthrough", position: .index(index), error: $0) }
+            } + ExecDeclaredFiles.mistakes(inputs: parameters.list("inputs") ?? [], outputs: parameters.list("outputs") ?? [])
+            guard mistakes.isEmpty else { throw InvalidParameterEntries(mistakes) }
             return ExecOperation(
                 command: parameters.list("command") ?? [],
                 environment: setup.environment.merging(variables) { _, new in new },
@@ -47,12 +52,9 @@ struct ExecOperation: TaskAction {
                     inputs: parameters.list("inputs") ?? [], outputs: parameters.list("outputs") ?? []))
         })
 
-    /// Checks that every name in `names` (from `parameter`) can name an environment variable.
-    /// - Throws: `OperationError.invalidEnvironmentName` for the first that cannot.
-    private static func checkNames(_ names: [String], parameter: String) throws(OperationError) {
-        if let invalid = names.first(where: { $0.isEmpty || $0.contains("=") || $0.contains("\0") }) {
-            throw .invalidEnvironmentName(parameter: parameter, name: invalid)
-        }
+    /// Why `name` (from `parameter`) cannot name an environment variable, or nil when it can.
+    private static func nameMistake(_ name: String, parameter: String) -> OperationError? {
+        name.isEmpty || name.contains("=") || name.contains("\0") ? .invalidEnvironmentName(parameter: parameter, name: name) : nil
     }
 
     let command: [String]
