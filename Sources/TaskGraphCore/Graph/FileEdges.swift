@@ -41,9 +41,9 @@ struct FileEdges {
             var linked = Set(nodes[reader].dependencies)
             linked.insert(reader)
             for (readIndex, read) in action.filesRead.enumerated() {
-                let pattern = PathResolver.normalized(read)
+                let normalized = PathResolver.normalized(read)
                 let matches = PathGlob.isPattern(read)
-                    ? written.filter { PathGlob.matches(pattern, path: $0) } : (writers[pattern] != nil ? [pattern] : [])
+                    ? written.filter { PathGlob.matches(normalized, path: $0) } : (writers[normalized] != nil ? [normalized] : [])
                 for path in matches {
                     guard let writer = writers[path], linked.insert(writer).inserted else { continue }
                     edges.append(Edge(reader: reader, writer: writer, path: path, readIndex: readIndex))
@@ -51,6 +51,14 @@ struct FileEdges {
             }
         }
         self.edges = edges
+    }
+
+    /// Whether the file read as `read` (a path or pattern, absolute) is the file at `path`
+    /// (absolute, normalised): the path itself, or one the pattern matches by its text. The rule
+    /// `init` applies, for one pair (messages).
+    static func read(_ read: String, names path: String) -> Bool {
+        let normalized = PathResolver.normalized(read)
+        return normalized == path || (PathGlob.isPattern(read) && PathGlob.matches(normalized, path: path))
     }
 
     /// Adds the edges to `nodes`: each reader needs its writers after what it names in `needs:`.

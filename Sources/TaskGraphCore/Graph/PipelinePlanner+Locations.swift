@@ -7,10 +7,7 @@ extension PipelinePlanner {
             let value = operation.parameter(action.filesReadParameter)
         else { return operation.id.location }
         guard case .sequence(let entries, _) = value, entries.count == action.filesRead.count,
-            let position = action.filesRead.firstIndex(where: {
-                let pattern = PathResolver.normalized($0)
-                return pattern == path || (PathGlob.isPattern($0) && PathGlob.matches(pattern, path: path))
-            })
+            let position = action.filesRead.firstIndex(where: { FileEdges.read($0, names: path) })
         else { return value.location }
         return entries[position].location
     }
