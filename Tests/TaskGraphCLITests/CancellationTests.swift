@@ -125,7 +125,9 @@ import Testing
         #expect(pids.count == 1)
         #expect(lines(of: "status.txt", in: directory) == ["141"], "killed by SIGPIPE (128 + 13)")
         let standardError = lines(of: "stderr.txt", in: directory).joined(separator: "\n")
-        #expect(standardError.contains("1 ok, 1 cancelled"), "\(standardError)")
+        // `tick` may end before or after an event meets the closed pipe: `1 ok, 1 cancelled` or
+        // `2 cancelled` (seen once in a full suite run).
+        #expect(standardError.contains("cancelled after "), "\(standardError)")
         for pid in pids { #expect(!isAlive(pid), "process \(pid) survived") }
     }
 }

@@ -102,14 +102,16 @@ import Testing
     }
 
     @Test func timeoutEndsANodeWhoseActionIgnoresCancellation() async throws {
-        let lateResults = Counter()
+        let started = Counter()
+        let finished = Counter()
         var graph = ExecutionGraph()
         // Blocks its thread for 2 s in steps, never looking at cancellation.
         let stubborn = try graph.add("stubborn", action: ClosureAction { context in
             try await context.resources.blockingIO.run {
+                started.increment()
                 for _ in 0..<20 { usleep(100_000) }
                 // Counted on the blocking thread: the cancelled task may throw when this returns.
-                lateResults.increment()
+                finished.increment()
             }
             return BytesArtifact(Data("late".utf8))
         }, settings: NodeSettings(timeout: .milliseconds(100)))
@@ -119,8 +121,9 @@ import Testing
         #expect(report.nodes[0].outcome.reason == "timed out after 100ms")
         // (Not timed here: on a loaded machine the deadline is late too. It used to end
         // `succeeded`, with the late result.)
-        // The run waited for the abandoned attempt's work to end; its result was discarded.
-        #expect(lateResults.value == 1)
+        // The run waited for the abandoned attempt's work to end, when it had begun (on a loaded
+        // machine the deadline can pass before it does); its result was discarded.
+        #expect(finished.value == started.value)
     }
 
     @Test func anAttemptThatSucceedsAfterItsDeadlineStillTimesOut() async throws {
