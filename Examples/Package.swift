@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
     name: "TaskGraphExamples",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "..")],
+    dependencies: [.package(name: "taskgraph", path: "..")],
     targets: [
         .executableTarget(
             name: "PhotoFlow",
