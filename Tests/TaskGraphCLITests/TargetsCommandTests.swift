@@ -81,6 +81,13 @@ import Testing
         let plan = try await build.run(["-n", "--force", "link", "--force=docs"])
         #expect(plan.stdout == Self.plan(
             "cached", "run (forced)", "run (forced)", "run (input changed: link)", "run (input changed: link)"))
+        let explained = try await TaskGraphProcess.run(
+            ["explain", "build.yaml", "test", "--force", "link"], in: build.directory, environment: build.cache)
+        #expect(explained.stdout == """
+            test[unit]: run: input changed: link <- forced in link
+            test[smoke]: run: input changed: link <- forced in link
+
+            """)
         #expect(try await build.started(["--force", "link"]) == ["link", "test[unit]", "test[smoke]"])
         #expect(try await build.started([]) == [])
     }
