@@ -30,7 +30,7 @@ public struct OperationCatalog {
     public static func renderKeys() -> String {
         var text = "Top-level keys:\n"
         for key in PipelineKeys.topLevel { text += "  \(key.name) (\(key.type)): \(key.summary)\n" }
-        text += "\nOperation keys (besides each type's parameters; see list-ops):\n"
+        text += "\nOperation keys (besides each type's parameters, which list-ops lists):\n"
         for key in PipelineKeys.operation { text += "  \(key.name) (\(key.type)): \(key.summary)\n" }
         return text
     }
