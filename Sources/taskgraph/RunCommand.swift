@@ -64,6 +64,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write a self-contained HTML report of the run to this file.", valueName: "file"))
     var report: String?
 
+    @Flag(help: "After the run, watch what the pipeline reads and run again when it changes; Ctrl-C ends.")
+    var watch = false
+
     @Flag(help: "Print, for every operation, whether it ran or was reused, and why.")
     var explain = false
 
@@ -81,6 +84,13 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if watch {
+            let runArguments = CommandLine.arguments.dropFirst().filter { $0 != "--watch" }
+            let written = [cache.location.root, cluster.store, events, trace, report].compactMap { $0 }
+            try await WatchLoop(
+                file: file, options: try pipeline.pipelineOptions(), runArguments: runArguments, ignoring: written
+            ).run()
+        }
         if cache.reuse.forceAll, !targets.isEmpty { Self.noteTargetsWithBareForce(targets) }
         let named = [("--events", events), ("--trace", trace), ("--report", report)].compactMap { name, path in
             path.map { (name: name, path: $0) }
