@@ -1,0 +1,57 @@
+import Foundation
+
+/// Cuts a program's output, in the chunks the reaper reads, into lines for `TaskContext.reportOutput`.
+/// A line longer than `maximumLineLength` bytes is cut there; `finish` reports what is left
+/// after the last newline.
+final class OutputLineSplitter: Sendable {
+    /// The longest line reported whole.
+    static let maximumLineLength = 16 << 10
+
+    /// Where the lines go.
+    private let emit: @Sendable (OutputLine) -> Void
+    /// Whether standard output is reported (standard error always is).
+    private let reportsStandardOutput: Bool
+    /// The bytes after the last newline, for each stream.
+    private let partial = Locked<[OutputLine.Stream: [UInt8]]>([:])
+
+    /// Reports lines to `emit`, those of standard output only if `reportsStandardOutput`.
+    init(reportsStandardOutput: Bool, emit: @escaping @Sendable (OutputLine) -> Void) {
+        self.reportsStandardOutput = reportsStandardOutput
+        self.emit = emit
+    }
+
+    /// Takes the next chunk of `stream` (a `ChildProcesses.OutputObserver`).
+    func take(_ stream: OutputLine.Stream, _ chunk: ArraySlice<UInt8>) {
+        guard stream == .standardError || reportsStandardOutput else { return }
+        let lines = partial.withLock { partial in
+            var pending = partial[stream, default: []] + chunk
+            var lines: [OutputLine] = []
+            var start = pending.startIndex
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n"))
+                ?? (pending.endIndex - start > Self.maximumLineLength ? start + Self.maximumLineLength : nil)
+            {
+                lines.append(Self.line(stream, pending[start..<newline]))
+                start = pending[newline] == UInt8(ascii: "\n") ? newline + 1 : newline
+            }
+            pending.removeSubrange(..<start)
+            partial[stream] = pending
+            return lines
+        }
+        lines.forEach(emit)
+    }
+
+    /// Reports what is left after the last newline of each stream.
+    func finish() {
+        let rest = partial.withLock { partial in
+            defer { partial = [:] }
+            return partial.sorted { $0.key.rawValue < $1.key.rawValue }.filter { !$0.value.isEmpty }
+        }
+        for (stream, bytes) in rest { emit(Self.line(stream, bytes[...])) }
+    }
+
+    private static func line(_ stream: OutputLine.Stream, _ bytes: ArraySlice<UInt8>) -> OutputLine {
+        var bytes = bytes
+        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+        return OutputLine(stream, String(decoding: bytes, as: UTF8.self))
+    }
+}
