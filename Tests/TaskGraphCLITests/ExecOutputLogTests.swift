@@ -78,6 +78,32 @@ import Testing
         #expect(result.shown.filter { $0.hasPrefix("long | ") }.count == 1 + 661)
     }
 
+    /// A reused `exec` shows the lines it wrote when it ran, marked, in `prefixed` and `grouped`
+    /// modes: its standard output (unless a dependent reads it), then its standard error.
+    @Test func aReusedStepReplaysItsRecordedLines() async throws {
+        let directory = try fixtureDirectory()
+        try write("""
+            version: 1
+            name: replay
+            operations:
+              say: {op: exec, command: [sh, -c, 'echo err1 >&2; echo out1'], inputs: [in.txt]}
+              data: {op: exec, command: [sh, -c, 'echo secret; echo note >&2'], inputs: [in.txt]}
+              keep: {op: save, needs: data, path: data.txt}
+            """, to: "replay.yaml", in: directory)
+        try write("one\n", to: "in.txt", in: directory)
+        var shown: [[Substring]] = []
+        // Each command line differs from the one before: none is taken for the same command again.
+        for logs in ["none", "prefixed", "grouped", "errors"] {
+            let result = try await TaskGraphProcess.run(
+                ["run", "replay.yaml", "--no-progress", "--output", "out", "--logs", logs], in: directory,
+                environment: ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path])
+            #expect(result.status == 0, "\(result.stderr)")
+            shown.append(shownLines(result.stderr).sorted())
+        }
+        let replayed: [Substring] = ["data (replayed) | note", "say (replayed) | err1", "say (replayed) | out1"]
+        #expect(shown == [[], replayed, replayed, []])
+    }
+
     /// On a terminal, programs' lines are printed above the live display, each on a line of its
     /// own: the display erases its frame before them and draws it again after.
     @Test func linesArePrintedAboveTheLiveDisplay() async throws {

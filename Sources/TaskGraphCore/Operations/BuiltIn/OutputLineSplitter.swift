@@ -11,13 +11,29 @@ final class OutputLineSplitter: Sendable {
     private let emit: @Sendable (OutputLine) -> Void
     /// Whether standard output is reported (standard error always is).
     private let reportsStandardOutput: Bool
+    /// Whether the lines are replayed from a reused result.
+    private let replayed: Bool
     /// The bytes after the last newline, for each stream.
     private let partial = Locked<[OutputLine.Stream: [UInt8]]>([:])
 
-    /// Reports lines to `emit`, those of standard output only if `reportsStandardOutput`.
-    init(reportsStandardOutput: Bool, emit: @escaping @Sendable (OutputLine) -> Void) {
+    /// Reports lines to `emit`, those of standard output only if `reportsStandardOutput`, marked
+    /// `replayed` or not.
+    init(reportsStandardOutput: Bool, replayed: Bool = false, emit: @escaping @Sendable (OutputLine) -> Void) {
         self.reportsStandardOutput = reportsStandardOutput
+        self.replayed = replayed
         self.emit = emit
+    }
+
+    /// Reports the lines `output` recorded when its program ran, marked replayed: its standard
+    /// output (if `reportsStandardOutput`), then the end of its standard error that was kept.
+    static func replay(_ output: ProcessOutput, reportsStandardOutput: Bool, emit: @escaping @Sendable (OutputLine) -> Void) {
+        let splitter = OutputLineSplitter(reportsStandardOutput: reportsStandardOutput, replayed: true, emit: emit)
+        if reportsStandardOutput {
+            splitter.take(.standardOutput, Array(output.data)[...])
+            splitter.finish()
+        }
+        splitter.take(.standardError, Array(output.standardErrorTail.utf8)[...])
+        splitter.finish()
     }
 
     /// Takes the next chunk of `stream` (a `ChildProcesses.OutputObserver`).
@@ -30,7 +46,7 @@ final class OutputLineSplitter: Sendable {
             while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n"))
                 ?? (pending.endIndex - start > Self.maximumLineLength ? start + Self.maximumLineLength : nil)
             {
-                lines.append(Self.line(stream, pending[start..<newline]))
+                lines.append(line(stream, pending[start..<newline]))
                 start = pending[newline] == UInt8(ascii: "\n") ? newline + 1 : newline
             }
             pending.removeSubrange(..<start)
@@ -46,12 +62,12 @@ final class OutputLineSplitter: Sendable {
             defer { partial = [:] }
             return partial.sorted { $0.key.rawValue < $1.key.rawValue }.filter { !$0.value.isEmpty }
         }
-        for (stream, bytes) in rest { emit(Self.line(stream, bytes[...])) }
+        for (stream, bytes) in rest { emit(line(stream, bytes[...])) }
     }
 
-    private static func line(_ stream: OutputLine.Stream, _ bytes: ArraySlice<UInt8>) -> OutputLine {
+    private func line(_ stream: OutputLine.Stream, _ bytes: ArraySlice<UInt8>) -> OutputLine {
         var bytes = bytes
         if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-        return OutputLine(stream, String(decoding: bytes, as: UTF8.self))
+        return OutputLine(stream, String(decoding: bytes, as: UTF8.self), replayed: replayed)
     }
 }
