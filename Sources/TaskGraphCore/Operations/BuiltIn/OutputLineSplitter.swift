@@ -43,11 +43,17 @@ final class OutputLineSplitter: Sendable {
             var pending = partial[stream, default: []] + chunk
             var lines: [OutputLine] = []
             var start = pending.startIndex
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n"))
-                ?? (pending.endIndex - start > Self.maximumLineLength ? start + Self.maximumLineLength : nil)
-            {
-                lines.append(line(stream, pending[start..<newline]))
-                start = pending[newline] == UInt8(ascii: "\n") ? newline + 1 : newline
+            while true {
+                let window = pending[start..<min(pending.endIndex, start + Self.maximumLineLength + 1)]
+                if let newline = window.firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.append(line(stream, pending[start..<newline]))
+                    start = newline + 1
+                } else if pending.endIndex - start > Self.maximumLineLength {
+                    lines.append(line(stream, pending[start..<(start + Self.maximumLineLength)]))
+                    start += Self.maximumLineLength
+                } else {
+                    break
+                }
             }
             pending.removeSubrange(..<start)
             partial[stream] = pending
