@@ -3,7 +3,7 @@ import TaskGraphCore
 import TaskGraphReporting
 
 /// `run --logs prefixed|grouped|errors|none`: which lines of `exec` programs are shown, and when
-/// (README, "Command line"). `--output` stays the output directory.
+/// (docs/cli.md, "Options of run"). `--output` stays the output directory.
 struct LogArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
