@@ -78,6 +78,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var lint: LintArguments
 
+    @OptionGroup var logs: LogArguments
+
     func validate() throws {
         guard jobs ?? 1 >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if json, events != nil { throw ValidationError("--json and --events both name where events go; use one") }
@@ -132,7 +134,7 @@ struct RunCommand: AsyncParsableCommand {
         do {
             presenter = try RunPresenter(
                 graph: graph, pipeline: loaded.name, plain: noProgress, eventsPath: json ? "-" : events,
-                tracePath: trace, recordsReport: report != nil)
+                tracePath: trace, recordsReport: report != nil, logs: logs.logs)
         } catch {
             throw ValidationError("--events: \(error)")
         }
@@ -146,7 +148,9 @@ struct RunCommand: AsyncParsableCommand {
         if let upToDate, let start { startedFrom = upToDate.observe(session, from: start) }
         let runCache = await session.runCache(
             reuse: !cache.reuse.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)
-        let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint)
+        let resources = RunResources(
+            blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint,
+            streamedOutput: logs.streamedOutput(for: graph))
         let control = RunControl()
         let outcome = await presenter.displaying {
             await JobControl.run(control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }) {
