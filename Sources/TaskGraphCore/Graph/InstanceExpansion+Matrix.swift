@@ -43,7 +43,7 @@ extension InstanceExpansion {
             if targetAxes != axes {
                 let names = targetAxes.map { "'\($0)'" }.joined(separator: ", ")
                 diagnostics.append(.note(
-                    "operation '\(sourceID)' pairs with '\(targetID)' on axis\(targetAxes.count == 1 ? "" : "es") \(names)",
+                    "operation '\(sourceID)' pairs with '\(targetID)' on \(targetAxes.count == 1 ? "axis" : "axes") \(names)",
                     at: location))
             }
             return { item in targetAxes.map { item.axisID($0) ?? "" }.joined(separator: ",") }

@@ -9,7 +9,12 @@ extension OperationSpecReader {
                 .map { ForeachSpec(kind: .single($0), location: value.location) }
         }
         let keys = KeyedPairs(pairs)
-        diagnostics += keys.unknownKeyDiagnostics(allowed: Self.foreachKeys, subject: "\(subject): 'foreach'")
+        for pair in pairs where !Self.foreachKeys.contains(pair.key.text) {
+            diagnostics.append(.error(
+                "\(subject): unknown 'foreach' key \(DisplayText.quoted(pair.key.text))"
+                    + Suggestion.clause(for: pair.key.text, in: Self.foreachKeys),
+                at: pair.key.location))
+        }
         switch (keys["glob"], keys["matrix"]) {
         case (.some, .some):
             diagnostics.append(.error("\(subject): 'foreach' takes 'glob' or 'matrix', not both", at: location))
