@@ -23,7 +23,9 @@ extension InstanceExpansion {
                     reasons.append("axis '\(axis)' has '\(stray)'")
                     continue
                 }
-                diagnostics.append(.note("operation '\(sourceID)' pairs with '\(targetID)' on axis '\(axis)'", at: location))
+                if !sourceItems.isEmpty {
+                    diagnostics.append(.note("operation '\(sourceID)' pairs with '\(targetID)' on axis '\(axis)'", at: location))
+                }
                 return { $0.axisID(axis) ?? "" }
             }
             diagnostics.append(.error(
