@@ -1,23 +1,31 @@
 /// Turns each operation's `foreach:` into its items: lists as written, the files a glob
-/// matches (listed now, relative to the pipeline file), every combination of a matrix's axes
-/// but those excluded. Blocking (lists directories).
+/// matches (listed now, relative to the pipeline file; a pattern used by several operations is
+/// listed once, so they all see the same files), every combination of a matrix's axes but
+/// those excluded. Blocking (lists directories).
 struct ForeachResolver {
     /// Directory of the pipeline file: what patterns are relative to.
     let pipelineDirectory: String
 
     /// The items of every operation (nil for one without `foreach`), in declaration order.
     func items(of operations: [OperationSpec], diagnostics: inout [Diagnostic]) -> [[ForeachItem]?] {
-        operations.map { operation in
-            operation.foreach.map { items(of: $0, subject: "operation '\(operation.id.value)'", diagnostics: &diagnostics) }
+        var globs = GlobItems(pipelineDirectory: pipelineDirectory)
+        return operations.map { operation in
+            operation.foreach.map {
+                items(of: $0, subject: "operation '\(operation.id.value)'", globs: &globs, diagnostics: &diagnostics)
+            }
         }
     }
 
-    private func items(of foreach: ForeachSpec, subject: String, diagnostics: inout [Diagnostic]) -> [ForeachItem] {
+    private func items(
+        of foreach: ForeachSpec, subject: String, globs: inout GlobItems, diagnostics: inout [Diagnostic]
+    ) -> [ForeachItem] {
         switch foreach.kind {
         case .single(let source):
-            return items(of: source, subject: subject, diagnostics: &diagnostics)
+            return items(of: source, subject: subject, globs: &globs, diagnostics: &diagnostics)
         case .matrix(let axes, let exclude):
-            let axisItems = axes.map { (name: $0.name.value, items: items(of: $0.source, subject: subject, diagnostics: &diagnostics)) }
+            let axisItems = axes.map { axis in
+                (name: axis.name.value, items: items(of: axis.source, subject: subject, globs: &globs, diagnostics: &diagnostics))
+            }
             // An entry names each axis's item by its id or its value.
             return Self.combinations(of: axisItems).filter { item in
                 !exclude.contains { exclusion in
@@ -27,10 +35,12 @@ struct ForeachResolver {
         }
     }
 
-    private func items(of source: ForeachSpec.Source, subject: String, diagnostics: inout [Diagnostic]) -> [ForeachItem] {
+    private func items(
+        of source: ForeachSpec.Source, subject: String, globs: inout GlobItems, diagnostics: inout [Diagnostic]
+    ) -> [ForeachItem] {
         switch source {
         case .items(let items): items
-        case .glob(let glob): GlobItems(pipelineDirectory: pipelineDirectory).items(of: glob, subject: subject, diagnostics: &diagnostics)
+        case .glob(let glob): globs.items(of: glob, subject: subject, diagnostics: &diagnostics)
         }
     }
 

@@ -6,38 +6,66 @@
 struct GlobItems {
     /// Directory of the pipeline file: what patterns are relative to.
     let pipelineDirectory: String
+    /// The items of each list of patterns, made once per load: operations with the same glob
+    /// share its listing and its items.
+    private var listings: [[String]: Listing] = [:]
 
-    func items(of glob: ForeachSpec.GlobSource, subject: String, diagnostics: inout [Diagnostic]) -> [ForeachItem] {
-        var matches: [String: (prefix: Int, pattern: SourceLocation)] = [:]
-        for pattern in glob.patterns {
-            let found = PathGlob.expand(pattern.value, in: pipelineDirectory)
-            if found.isEmpty, !glob.allowEmpty {
-                diagnostics.append(.error(
-                    "\(subject): foreach glob \(DisplayText.quoted(pattern.value)) matches no file", at: pattern.location))
-            }
-            let prefix = Self.fixedPrefix(of: pattern.value).utf8.count
-            for path in found where matches[path] == nil { matches[path] = (prefix, pattern.location) }
-        }
+    /// What a list of patterns matched.
+    private struct Listing {
         var items: [ForeachItem] = []
+        /// The patterns (by index) that matched no file.
+        var empty: [Int] = []
+        /// Files left out, by the pattern that matched them: what is wrong with each.
+        var problems: [(pattern: Int, message: String)] = []
+    }
+
+    init(pipelineDirectory: String) {
+        self.pipelineDirectory = pipelineDirectory
+    }
+
+    /// The items of `glob`, checked; `subject` names its operation in messages.
+    mutating func items(of glob: ForeachSpec.GlobSource, subject: String, diagnostics: inout [Diagnostic]) -> [ForeachItem] {
+        let patterns = glob.patterns.map(\.value)
+        let listing = listings[patterns] ?? list(patterns)
+        listings[patterns] = listing
+        if !glob.allowEmpty {
+            for index in listing.empty {
+                diagnostics.append(.error(
+                    "\(subject): foreach glob \(DisplayText.quoted(patterns[index])) matches no file", at: glob.patterns[index].location))
+            }
+        }
+        for problem in listing.problems {
+            diagnostics.append(.error("\(subject): \(problem.message)", at: glob.patterns[problem.pattern].location))
+        }
+        return listing.items
+    }
+
+    /// Lists the files `patterns` match. Blocking.
+    private func list(_ patterns: [String]) -> Listing {
+        var listing = Listing()
+        var matches: [String: (prefix: Int, pattern: Int)] = [:]
+        for (index, pattern) in patterns.enumerated() {
+            let found = PathGlob.expand(pattern, in: pipelineDirectory)
+            if found.isEmpty { listing.empty.append(index) }
+            let prefix = Self.fixedPrefix(of: pattern).utf8.count
+            for path in found where matches[path] == nil { matches[path] = (prefix, index) }
+        }
         var fileOfID: [String: String] = [:]
         for (path, match) in matches.sorted(by: { $0.key < $1.key }) {
             let item = Self.item(path: path, prefixLength: match.prefix)
             guard !item.id.isEmpty, !item.id.contains("]") else {
-                diagnostics.append(.error(
-                    "\(subject): foreach glob matches \(DisplayText.quoted(path)), whose instance id \(DisplayText.quoted(item.id)) must be non-empty and contain no ']'",
-                    at: match.pattern))
+                listing.problems.append((match.pattern,
+                    "foreach glob matches \(DisplayText.quoted(path)), whose instance id \(DisplayText.quoted(item.id)) must be non-empty and contain no ']'"))
                 continue
             }
             if let other = fileOfID[item.id] {
-                diagnostics.append(.error(
-                    "\(subject): foreach glob gives two files the instance id \(DisplayText.quoted(item.id)): \(other) and \(path)",
-                    at: match.pattern))
+                listing.problems.append((match.pattern, "foreach glob gives two files the instance id \(DisplayText.quoted(item.id)): \(other) and \(path)"))
                 continue
             }
             fileOfID[item.id] = path
-            items.append(item)
+            listing.items.append(item)
         }
-        return items
+        return listing
     }
 
     /// The item of the file `path`, whose first `prefixLength` bytes are its pattern's fixed
