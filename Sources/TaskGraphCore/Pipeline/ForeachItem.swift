@@ -1,6 +1,6 @@
 /// One item of a `foreach` operation: what makes its instance id, what `${item}` means in it,
 /// and its fields (`${item.name}` …).
-struct ForeachItem: Sendable, Hashable {
+struct ForeachItem: Sendable {
     /// What the instance id shows between brackets: `mountains` in `load[mountains]`.
     var id: String
     /// What `${item}` stands for: the item as written, or a matched file's path.
@@ -28,15 +28,5 @@ struct ForeachItem: Sendable, Hashable {
     /// The id of its item on the axis `name`, if it is a matrix item with that axis.
     func axisID(_ name: String) -> String? {
         axes.first { $0.name == name }?.id
-    }
-
-    static func == (lhs: ForeachItem, rhs: ForeachItem) -> Bool {
-        lhs.id == rhs.id && lhs.value == rhs.value && lhs.fields == rhs.fields
-            && lhs.axes.map(\.name) == rhs.axes.map(\.name) && lhs.axes.map(\.id) == rhs.axes.map(\.id)
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(value)
     }
 }

@@ -9,12 +9,7 @@ extension OperationSpecReader {
                 .map { ForeachSpec(kind: .single($0), location: value.location) }
         }
         let keys = KeyedPairs(pairs)
-        for pair in pairs where !Self.foreachKeys.contains(pair.key.text) {
-            diagnostics.append(.error(
-                "\(subject): unknown 'foreach' key \(DisplayText.quoted(pair.key.text))"
-                    + Suggestion.clause(for: pair.key.text, in: Self.foreachKeys),
-                at: pair.key.location))
-        }
+        Self.checkKeys(pairs, allowed: Self.foreachKeys, of: "\(subject): unknown 'foreach' key", diagnostics: &diagnostics)
         switch (keys["glob"], keys["matrix"]) {
         case (.some, .some):
             diagnostics.append(.error("\(subject): 'foreach' takes 'glob' or 'matrix', not both", at: location))
@@ -123,6 +118,9 @@ extension OperationSpecReader {
                     at: pair.key.location))
                 continue
             }
+            if case .mapping(let keys, _) = pair.value {
+                Self.checkKeys(keys, allowed: ["glob", "allow_empty"], of: "\(subject): axis '\(pair.key.text)': unknown key", diagnostics: &diagnostics)
+            }
             guard let source = readSource(pair.value, subject: "\(subject): axis '\(pair.key.text)'", diagnostics: &diagnostics) else { continue }
             axes.append(ForeachSpec.Axis(name: Located(pair.key.text, at: pair.key.location), source: source))
         }
@@ -159,6 +157,15 @@ extension OperationSpecReader {
                 exclusion.append((Located(pair.key.text, at: pair.key.location), text))
             }
             return exclusion.count == pairs.count ? exclusion : nil
+        }
+    }
+
+    /// An error for each key of `pairs` not in `allowed`: `description`, the key, a suggestion.
+    private static func checkKeys(_ pairs: [YAMLPair], allowed: [String], of description: String, diagnostics: inout [Diagnostic]) {
+        for pair in pairs where !allowed.contains(pair.key.text) {
+            diagnostics.append(.error(
+                "\(description) \(DisplayText.quoted(pair.key.text))" + Suggestion.clause(for: pair.key.text, in: allowed),
+                at: pair.key.location))
         }
     }
 }

@@ -62,6 +62,7 @@ import OperationTestSupport
               p: {foreach: {matrix: {a: [x], b: [mountains]}, exclude: [{c: 1}, {a: x, b: 2}]}, op: group}
               q: {foreach: {matrix: [x]}, op: group}
               r: {foreach: {matrix: {a: {glob: "none/*"}}, allow_empty: true}, op: group}
+              s: {foreach: {matrix: {a: {glob: "none/*", allow_empty: yes, exclude: []}}}, op: group}
             """) == [
             "test.yaml:4:73: error: cannot pair matrix operation 'm' with 'load': no axis has only items of 'load' (axis 'a' has 'x', axis 'b' has 'y')",
             "test.yaml:5:39: error: cannot pair 'n' with matrix operation 'm' item by item: give 'n' a matrix with the axes of 'm', or need 'm' from an operation without 'foreach'",
@@ -70,6 +71,7 @@ import OperationTestSupport
             "test.yaml:8:25: error: operation 'q': 'matrix' must be a mapping of axis names to items, not a list",
             "test.yaml:9:36: error: operation 'r': foreach glob 'none/*' matches no file",
             "test.yaml:9:61: error: operation 'r': 'allow_empty' goes with 'glob', inside the axis",
+            "test.yaml:10:64: error: operation 's': axis 'a': unknown key 'exclude'",
         ])
     }
 }
