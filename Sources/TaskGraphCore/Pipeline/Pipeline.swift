@@ -23,11 +23,15 @@ public struct Pipeline: Sendable {
     /// Whether a `foreach` lists files (`glob:`): the graph depends on directory listings as
     /// well as on the file, so a plan of it is not kept.
     public let usesGlobs: Bool
+    /// The operations as written, in file order (`taskgraph list`); none in a plan read back
+    /// from a cache.
+    public let operations: [OperationSummary]
 
     /// A pipeline with every field given (a plan read back from a cache).
     package init(
         file: String, name: String, graph: ExecutionGraph, outputDirectory: String, pools: [String: Int],
-        warnings: [Diagnostic], executor: String?, store: String?, notes: [Diagnostic] = [], usesGlobs: Bool = false
+        warnings: [Diagnostic], executor: String?, store: String?, operations: [OperationSummary] = [],
+        notes: [Diagnostic] = [], usesGlobs: Bool = false
     ) {
         self.file = file
         self.name = name
@@ -37,6 +41,7 @@ public struct Pipeline: Sendable {
         self.warnings = warnings
         self.executor = executor
         self.store = store
+        self.operations = operations
         self.notes = notes
         self.usesGlobs = usesGlobs
     }
@@ -83,6 +88,9 @@ public struct Pipeline: Sendable {
             pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
             warnings: diagnostics.filter { $0.severity != .note }, executor: spec.executor?.value,
             store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) },
+            operations: spec.operations.map {
+                OperationSummary(id: $0.id.value, type: $0.type?.value ?? "", description: $0.description)
+            },
             notes: diagnostics.filter { $0.severity == .note },
             usesGlobs: spec.operations.contains { $0.foreach?.usesGlobs == true })
     }
