@@ -25,7 +25,7 @@ public struct PipelineSchema {
         var common: [String: [String: Any]] = [
             "op": ["enum": registry.sorted.map(\.name)],
             "needs": stringOrList,
-            "foreach": stringOrList,
+            "foreach": ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]], ["type": "object"]]],
             "retries": Self.schema(for: .integer(0...100)),
             "timeout": Self.schema(for: .duration),
             "pool": ["type": "string"],

@@ -92,7 +92,8 @@ struct UpToDateRun {
         guard let read, let key = read.key else { return try await PipelineLoading.load(file, options: options) }
         if let plan = await store.plan(invocation: invocation, key: key, registry: options.registry) { return plan }
         let pipeline = try await PipelineLoading.load(file, bytes: read.bytes, options: options)
-        await store.rememberPlan(pipeline, invocation: invocation, key: key)
+        // A plan with globs rests on directory listings too, which the key does not cover.
+        if !pipeline.usesGlobs { await store.rememberPlan(pipeline, invocation: invocation, key: key) }
         return pipeline
     }
 
@@ -109,12 +110,13 @@ struct UpToDateRun {
 
     /// After the full run: when the same command would now reuse every operation of `graph`
     /// (each was reused as it was or ran and was recorded; none asks its source again on a hit),
-    /// and the pipeline had no warnings, remembers what that rests on.
+    /// and the pipeline had no warnings and no globs (its graph rests on directory listings, which
+    /// the snapshot does not watch), remembers what that rests on.
     func remember(
-        _ report: RunReport, of graph: ExecutionGraph, cache: RunCache, warnings: Bool, onCluster: Bool,
+        _ report: RunReport, of graph: ExecutionGraph, cache: RunCache, pipeline: Pipeline, onCluster: Bool,
         start: Start, in session: CacheSession
     ) async {
-        guard !warnings, !onCluster, !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
+        guard pipeline.warnings.isEmpty, !pipeline.usesGlobs, !onCluster, !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
             !graph.nodes.indices.contains(where: { (graph.nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true }),
             let operations = cache.entriesForNextRun
         else { return }

@@ -24,7 +24,8 @@ struct ValidateCommand: AsyncParsableCommand {
         var results: [String: [Diagnostic]] = [:]
         for file in files {
             do {
-                results[file] = try await BlockingIO.run { try Pipeline.load(file: file, options: options) }.warnings
+                let pipeline = try await BlockingIO.run { try Pipeline.load(file: file, options: options) }
+                results[file] = pipeline.warnings + pipeline.notes
             } catch let error as PipelineError {
                 results[file] = error.diagnostics
             }

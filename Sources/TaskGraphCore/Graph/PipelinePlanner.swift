@@ -15,7 +15,8 @@ struct PipelinePlanner {
         var diagnostics: [Diagnostic] = []
         let declared = DeclaredOperations(spec.operations)
         checkReferences(spec, declared, diagnostics: &diagnostics)
-        let expansion = InstanceExpansion(spec.operations, declared: declared, diagnostics: &diagnostics)
+        let items = ForeachResolver(pipelineDirectory: pipelineDirectory).items(of: spec.operations, diagnostics: &diagnostics)
+        let expansion = InstanceExpansion(spec.operations, items: items, declared: declared, diagnostics: &diagnostics)
         DataFlowChecker(registry: registry, declared: declared)
             .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
         let cycles = CycleReporter(expansion: expansion, operations: spec.operations)
@@ -119,7 +120,7 @@ struct PipelinePlanner {
             let setup = OperationSetup(
                 type: type.name, id: id, parameters: parameters,
                 dependencies: dependencies.map { expansion.instances[$0].id },
-                preferredInput: preferredInput(of: spec.operations[operation].input?.value, item: item, expansion),
+                preferredInput: spec.operations[operation].input.map { expansion.instanceID(of: $0.value, neededBy: index) },
                 environment: environments.variables(named: type.environmentNames(parameters)),
                 pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
             if parameterLocations?.operation != operation {
@@ -144,12 +145,5 @@ struct PipelinePlanner {
                 diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))
             }
         }
-    }
-
-    /// The instance id chosen by `input:`: the paired instance for a `foreach` dependency.
-    private func preferredInput(of input: String?, item: String?, _ expansion: InstanceExpansion) -> String? {
-        guard let input else { return nil }
-        guard let item, expansion.isForeach(input) else { return input }
-        return "\(input)[\(item)]"
     }
 }

@@ -18,6 +18,11 @@ public struct Pipeline: Sendable {
     public let executor: String?
     /// `store:` as an absolute path, if the file sets it.
     public let store: String?
+    /// Notes found while validating (how matrix operations pair), which `validate` prints.
+    public let notes: [Diagnostic]
+    /// Whether a `foreach` lists files (`glob:`): the graph depends on directory listings as
+    /// well as on the file, so a plan of it is not kept.
+    public let usesGlobs: Bool
     /// The operations as written, in file order (`taskgraph list`); none in a plan read back
     /// from a cache.
     public let operations: [OperationSummary]
@@ -25,7 +30,8 @@ public struct Pipeline: Sendable {
     /// A pipeline with every field given (a plan read back from a cache).
     package init(
         file: String, name: String, graph: ExecutionGraph, outputDirectory: String, pools: [String: Int],
-        warnings: [Diagnostic], executor: String?, store: String?, operations: [OperationSummary] = []
+        warnings: [Diagnostic], executor: String?, store: String?, operations: [OperationSummary] = [],
+        notes: [Diagnostic] = [], usesGlobs: Bool = false
     ) {
         self.file = file
         self.name = name
@@ -36,6 +42,8 @@ public struct Pipeline: Sendable {
         self.executor = executor
         self.store = store
         self.operations = operations
+        self.notes = notes
+        self.usesGlobs = usesGlobs
     }
 
     /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
@@ -78,11 +86,13 @@ public struct Pipeline: Sendable {
         return Pipeline(
             file: file, name: spec.name, graph: graph, outputDirectory: outputDirectory,
             pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
-            warnings: diagnostics, executor: spec.executor?.value,
+            warnings: diagnostics.filter { $0.severity != .note }, executor: spec.executor?.value,
             store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) },
             operations: spec.operations.map {
                 OperationSummary(id: $0.id.value, type: $0.type?.value ?? "", description: $0.description)
-            })
+            },
+            notes: diagnostics.filter { $0.severity == .note },
+            usesGlobs: spec.operations.contains { $0.foreach?.usesGlobs == true })
     }
 }
 

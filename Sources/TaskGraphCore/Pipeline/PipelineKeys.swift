@@ -29,7 +29,7 @@ public enum PipelineKeys {
     public static let operation: [Key] = [
         Key(name: "op", type: "string", summary: "The operation type (required); see `taskgraph list-ops`."),
         Key(name: "needs", type: "id or list of ids", summary: "Operations that must finish first and whose results this one receives."),
-        Key(name: "foreach", type: "list or ${list-variable}", summary: "Run one instance per item, id[item]; ${item} is the item."),
+        Key(name: "foreach", type: "list, ${list-variable}, {glob: …} or {matrix: …}", summary: "Run one instance per item, id[item]; ${item} is the item, ${item.name} … its fields."),
         Key(name: "retries", type: "integer 0…100", summary: "Retries after a failure, with exponential backoff and jitter (default 0)."),
         Key(name: "timeout", type: "duration", summary: "Time limit per attempt, e.g. 30s, 2m, 1h30m (default none)."),
         Key(name: "pool", type: "string", summary: "Named pool to run in (default: the --jobs pool)."),

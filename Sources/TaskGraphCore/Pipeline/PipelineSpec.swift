@@ -28,8 +28,8 @@ struct OperationSpec {
     var needs: [Located<String>]
     /// Where `needs:` is written, for errors about the dependencies as a whole.
     var needsLocation: SourceLocation?
-    /// The `foreach:` items, if the operation has `foreach`.
-    var items: Located<[String]>?
+    /// The `foreach:` as read, if the operation has `foreach`.
+    var foreach: ForeachSpec?
     /// The engine settings (`retries:`, `timeout:`, `pool:`, `cache:`, `priority:`, `exclusive:`,
     /// `when:`, `executor:` and the cluster resources) after applying `defaults:`: how the engine
     /// treats the operation's instances.
