@@ -145,7 +145,10 @@ struct RunCommand: AsyncParsableCommand {
         await resources.shutDown()
         // The snapshot and the cache's other files are written at once, and the summary rendered.
         async let snapshot: Void = {
-            guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil else { return }
+            // A snapshot watches the pipeline file, not the files it includes.
+            guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil,
+                loaded.includedFiles.isEmpty
+            else { return }
             await upToDate.remember(
                 outcome.report, of: graph, cache: runCache, warnings: !loaded.warnings.isEmpty, onCluster: onCluster,
                 start: start, in: session)

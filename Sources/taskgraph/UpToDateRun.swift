@@ -82,7 +82,7 @@ struct UpToDateRun {
 
     /// Loads the pipeline `file` as `PipelineLoading.load` does, from the plan kept for this
     /// command when the file's bytes and this executable are the same as when it was kept
-    /// (docs/cache.md, "Plans"); keeps the plan of a file loaded in full.
+    /// (docs/cache.md, "Plans"); keeps the plan of a file loaded in full that includes no other.
     func loadPipeline(_ file: String, options: PipelineOptions) async throws -> Pipeline {
         let executable = watched[1]
         let read = try? await BlockingIO.run { () throws -> (bytes: Data, key: ContentDigest?) in
@@ -92,7 +92,8 @@ struct UpToDateRun {
         guard let read, let key = read.key else { return try await PipelineLoading.load(file, options: options) }
         if let plan = await store.plan(invocation: invocation, key: key, registry: options.registry) { return plan }
         let pipeline = try await PipelineLoading.load(file, bytes: read.bytes, options: options)
-        await store.rememberPlan(pipeline, invocation: invocation, key: key)
+        // The key covers this file's bytes only, not those of the files it includes.
+        if pipeline.includedFiles.isEmpty { await store.rememberPlan(pipeline, invocation: invocation, key: key) }
         return pipeline
     }
 

@@ -20,7 +20,9 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let files = try self.files.isEmpty ? Self.defaultFiles() : self.files
-        let options = try pipeline.pipelineOptions()
+        var checking = try pipeline.pipelineOptions()
+        checking.checksFiles = true
+        let options = checking
         var results: [String: [Diagnostic]] = [:]
         for file in files {
             do {

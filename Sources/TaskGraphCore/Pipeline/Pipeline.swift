@@ -18,11 +18,14 @@ public struct Pipeline: Sendable {
     public let executor: String?
     /// `store:` as an absolute path, if the file sets it.
     public let store: String?
+    /// The files the pipeline file includes, directly or not (`include:`), as diagnostics name
+    /// them: what the plan rests on besides the file itself.
+    public let includedFiles: [String]
 
     /// A pipeline with every field given (a plan read back from a cache).
     package init(
         file: String, name: String, graph: ExecutionGraph, outputDirectory: String, pools: [String: Int],
-        warnings: [Diagnostic], executor: String?, store: String?
+        warnings: [Diagnostic], executor: String?, store: String?, includedFiles: [String] = []
     ) {
         self.file = file
         self.name = name
@@ -32,6 +35,7 @@ public struct Pipeline: Sendable {
         self.warnings = warnings
         self.executor = executor
         self.store = store
+        self.includedFiles = includedFiles
     }
 
     /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
@@ -67,7 +71,7 @@ public struct Pipeline: Sendable {
         let fileDirectory = (PathResolver.resolve(file, in: currentDirectory) as NSString).deletingLastPathComponent
         let planner = PipelinePlanner(
             registry: options.registry, pipelineDirectory: fileDirectory,
-            outputDirectory: outputDirectory, poolOverrides: options.pools)
+            outputDirectory: outputDirectory, poolOverrides: options.pools, checksFiles: options.checksFiles)
         let (graph, planDiagnostics) = planner.plan(spec)
         let diagnostics = Array(Set(loadDiagnostics + planDiagnostics)).sortedForDisplay()
         guard let graph, !diagnostics.containsErrors else { throw .invalid(diagnostics) }
@@ -75,7 +79,8 @@ public struct Pipeline: Sendable {
             file: file, name: spec.name, graph: graph, outputDirectory: outputDirectory,
             pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
             warnings: diagnostics, executor: spec.executor?.value,
-            store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) })
+            store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) },
+            includedFiles: spec.includedFiles)
     }
 }
 
@@ -92,6 +97,9 @@ public struct PipelineOptions: Sendable {
     public var pools: [String: Int]
     /// The operation types available.
     public var registry: OperationRegistry
+    /// Whether missing files and programs operations need are errors now (`validate`), rather
+    /// than failures of the operations when they run.
+    public var checksFiles = false
 
     /// Creates options; by default the process environment and the core operations.
     public init(

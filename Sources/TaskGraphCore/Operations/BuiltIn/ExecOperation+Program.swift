@@ -1,0 +1,16 @@
+import Foundation
+
+/// The program an `exec` starts, looked up as running it would (`ProgramLocations`).
+extension ExecOperation: ProgramStartingAction {
+    var programName: String { command[0] }
+
+    func programProblem() -> ChildProcessError? {
+        ProgramLocations().path(of: programName, searchPath: environment["PATH"], workingDirectory: workingDirectory) == nil
+            ? .programMissing(programName, in: workingDirectory) : nil
+    }
+
+    var programPath: String? {
+        guard programName.contains("/") else { return nil }
+        return PathResolver.resolve(programName, in: workingDirectory ?? FileManager.default.currentDirectoryPath)
+    }
+}
