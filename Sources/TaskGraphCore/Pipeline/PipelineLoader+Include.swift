@@ -141,12 +141,12 @@ extension PipelineLoader {
         }
         let text: String
         do {
-            text = try PipelineText.decode(FileIO.read(link.path), file: display)
+            text = try PipelineText.decode(FileIO.read(display), file: display)
         } catch let error as PipelineError {
             diagnostics += error.diagnostics
             return nil
         } catch {
-            diagnostics.append(.error("include '\(entry.name)': cannot read '\(display)': \(error)", at: entry.path.location))
+            diagnostics.append(.error("include '\(entry.name)': \(error)", at: entry.path.location))
             return nil
         }
         var loader = PipelineLoader(registry: registry, environment: environment, overrides: [:])
