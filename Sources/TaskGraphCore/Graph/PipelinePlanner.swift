@@ -25,7 +25,9 @@ struct PipelinePlanner {
         diagnostics += cycles.diagnostics()
         var nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
         if var planned = nodes {
-            diagnostics += OutputWriters.diagnostics(planned, outputDirectory: outputDirectory)
+            diagnostics += OutputWriters.diagnostics(
+                planned, outputDirectory: outputDirectory, displayPath: displayPath,
+                writeLocation: { node, path in writeLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation]) })
             if checksFiles { diagnostics += missingFileDiagnostics(planned, spec, expansion) }
             FileEdges(planned).apply(to: &planned)
             diagnostics += FileEdges.cycleDiagnostics(
