@@ -32,6 +32,27 @@ import OperationTestSupport
         ])
     }
 
+    /// An `exec`'s `outputs:` are relative to the pipeline file: the message shows them so, at
+    /// the entries that name them.
+    @Test func twoExecsDeclaringOneOutputAreLocatedAtTheirEntries() {
+        #expect(diagnostics("""
+            version: 1
+            operations:
+              b: {op: exec, foreach: [x, y], command: [echo], outputs: [same.txt]}
+              c:
+                op: exec
+                command: [echo]
+                outputs: [other.txt, same.txt]
+            """) == [
+            """
+            test.yaml:3:61: error: 'same.txt' is written by more than one operation: 'b[x]', 'b[y]', 'c'; each output file may have one writer
+            test.yaml:3:61: note: 'same.txt' is written by 'b[x]' here
+            test.yaml:3:61: note: 'same.txt' is written by 'b[y]' here
+            test.yaml:7:26: note: 'same.txt' is written by 'c' here
+            """,
+        ])
+    }
+
     @Test func normalisationAppliesDotDotLexically() {
         #expect(PathResolver.normalized("/o/./a/../x.txt") == "/o/x.txt")
         #expect(PathResolver.normalized("/o//b/") == "/o/b")
