@@ -28,6 +28,7 @@ struct ValidateCommand: AsyncParsableCommand {
             do {
                 results[file] = try await BlockingIO.run { try Pipeline.load(file: file, options: options) }.warnings
             } catch let error as PipelineError {
+                try PipelineLoading.checkVariableOptions(error.diagnostics, options: options)
                 results[file] = error.diagnostics
             }
         }

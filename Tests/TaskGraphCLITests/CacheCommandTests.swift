@@ -72,6 +72,7 @@ import Testing
 
     @Test func statusOfAnEmptyCache() async throws {
         let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.cache, withIntermediateDirectories: true)
         let result = try await scratch.run(["cache", "status"])
         #expect(result.status == 0)
         #expect(result.stdout == """
