@@ -46,6 +46,26 @@ import Testing
         #expect(lines(of: "out/other.txt", in: directory) == ["hello"])
     }
 
+    /// Neither the plan kept for a command nor the up-to-date shortcut hides an edit of an
+    /// included file: they rest on the pipeline file alone, so a pipeline with includes is read
+    /// in full every time.
+    @Test func anEditedIncludedFileIsSeenByTheNextRun() async throws {
+        let directory = try pipelineDirectory()
+        try write("version: 1\ninclude:\n  first: lib/copy.yaml\n", to: "pipeline.yaml", in: directory)
+        let arguments = ["run", "pipeline.yaml", "--output", "out", "--no-progress"]
+        let environment = ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path]
+        for _ in 0..<2 {
+            let result = try await TaskGraphProcess.run(arguments, in: directory, environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            // Files changed within the file system's timestamp granularity are not trusted by `stat`.
+            try await Task.sleep(for: .milliseconds(2_200))
+        }
+        try write(Self.template.replacingOccurrences(of: "name: copy", with: "name: edited"), to: "lib/copy.yaml", in: directory)
+        let result = try await TaskGraphProcess.run(arguments, in: directory, environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(lines(of: "out/edited.txt", in: directory) == ["hello"])
+    }
+
     @Test func validateNamesTheIncludedFileOfEachMistake() async throws {
         let directory = try pipelineDirectory()
         try write(Self.template.replacingOccurrences(of: "path: data/in.txt", with: "path: data/none.txt"), to: "lib/copy.yaml", in: directory)
