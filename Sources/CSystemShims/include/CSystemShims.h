@@ -40,7 +40,7 @@ int tg_is_blocking_thread(void);
 /// and faulting them in anew. It also fixes the threshold above which an allocation gets its
 /// own mapping at glibc's initial 128 KiB (setting these options stops glibc raising it): large
 /// buffers, such as images, are still returned to the system when freed. Raising that threshold
-/// to 32 MiB as well measured no faster (bench/README.md, "One source changed, round 6"). For a
+/// to 32 MiB as well measured no faster (bench/HISTORY.md, "One source changed, round 6"). For a
 /// process's `main`, never a library: it is the process's allocator.
 static inline void tg_keep_freed_memory(void) {
     mallopt(M_TRIM_THRESHOLD, 1 << 30);

@@ -3,7 +3,7 @@
 public struct OperationType: Sendable {
     /// The name pipelines write after `op:`.
     public var name: String
-    /// One line for `list-ops`, help and the README.
+    /// One line for `list-ops`, help and docs/pipeline.md.
     public var summary: String
     /// The parameters it accepts.
     public var parameters: [ParameterSpec]

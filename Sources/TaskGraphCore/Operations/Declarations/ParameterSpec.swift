@@ -12,7 +12,7 @@ public struct ParameterSpec: Hashable, Sendable {
     /// Whether the value names a file that must exist before the operation runs, relative to
     /// the pipeline file (a key file): `validate` reports it missing unless an operation writes it.
     public var namesExistingFile: Bool
-    /// One line for help output and the README.
+    /// One line for help output and docs/pipeline.md.
     public var summary: String
 
     /// Declares a parameter.
