@@ -68,7 +68,7 @@ enum InterruptibleRun {
     /// How long after the first signal another one counts as a second: a signal sent to the
     /// process and to its group arrives twice within microseconds, a person's second Ctrl-C
     /// comes later.
-    static let secondSignalDelay = Duration.milliseconds(300)
+    static let secondSignalDelay = Duration.milliseconds(500)
 
     /// Handles SIGINT and SIGTERM, and hands SIGCONT and SIGUSR1 to `JobControl`, which
     /// `signals` traps, until the calling task is cancelled. Start it first thing, beside the

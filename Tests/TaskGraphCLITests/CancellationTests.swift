@@ -85,9 +85,9 @@ import Testing
         let process = try TaskGraphProcess(["run", "stubborn.yaml"], in: directory)
         let pids = try await waitForFiles("pid-", count: 1, in: directory)
         process.send(SIGINT)
-        // Later than `InterruptibleRun.secondSignalDelay` (300 ms), within which a signal is
+        // Later than `InterruptibleRun.secondSignalDelay` (500 ms), within which a signal is
         // taken for a copy of the first.
-        try await Task.sleep(for: .milliseconds(500))
+        try await Task.sleep(for: .milliseconds(1_000))
         let start = ContinuousClock.now
         process.send(SIGINT)
         let termination = await process.waitForTermination()

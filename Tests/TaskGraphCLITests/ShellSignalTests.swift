@@ -40,36 +40,13 @@ import Testing
     @Test func timeoutsSignalToTheProcessAndItsGroupStillEndsWithTheSummary() async throws {
         let directory = try fixtureDirectory(["slow.yaml"])
         let process = try TaskGraphProcess(
-            ["-s", "INT", "1", TaskGraphProcess.binary.path, "run", "slow.yaml", "--output", "out"], in: directory,
+            // 5 s: the run must have started (a debug build beside other tests can take seconds).
+            ["-s", "INT", "5", TaskGraphProcess.binary.path, "run", "slow.yaml", "--output", "out"], in: directory,
             executable: URL(fileURLWithPath: "/usr/bin/timeout"))
         let termination = await process.waitForTermination()
         #expect(termination == .exited(124), "\(process.standardError)")
         let lines = process.standardError.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("slow ") && $0.contains(" cancelled ") }, "\(process.standardError)")
-        #expect(lines.last?.hasPrefix("cancelled after ") == true, "\(process.standardError)")
-        #expect(lines.last?.hasSuffix(": 1 cancelled") == true, "\(process.standardError)")
-    }
-
-    /// The copy of a signal a process group gets may come a moment after the first one was
-    /// taken: within `InterruptibleRun.secondSignalDelay` it is not a second Ctrl-C.
-    @Test func aSignalRightAfterTheFirstIsTakenForItsCopy() async throws {
-        let directory = try fixtureDirectory()
-        try write("""
-            version: 1
-            operations:
-              stubborn:
-                op: exec
-                command: [sh, -c, "trap '' TERM; echo $$ > pid-stubborn; sleep 30"]
-                grace_period: 1s
-            """, to: "stubborn.yaml", in: directory)
-        let process = try TaskGraphProcess(["run", "stubborn.yaml", "--no-progress"], in: directory)
-        _ = try await waitForFiles("pid-", count: 1, in: directory)
-        process.send(SIGINT)
-        try await Task.sleep(for: .milliseconds(50))
-        process.send(SIGINT)
-        let termination = await process.waitForTermination()
-        #expect(termination == .killed(by: SIGINT))
-        let lines = process.standardError.split(separator: "\n")
         #expect(lines.last?.hasPrefix("cancelled after ") == true, "\(process.standardError)")
         #expect(lines.last?.hasSuffix(": 1 cancelled") == true, "\(process.standardError)")
     }
