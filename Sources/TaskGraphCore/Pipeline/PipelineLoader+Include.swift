@@ -16,6 +16,11 @@ extension PipelineLoader {
         var location: SourceLocation?
     }
 
+    /// The most files a pipeline may include, counting each time a file is included: far more
+    /// than a real pipeline splits into, few enough that files including each other twice at
+    /// every level of a deep tree are refused before they take hours.
+    static let maximumIncludedFiles = 1_000
+
     /// Top-level keys only the pipeline file (the one run) may set.
     static let rootOnlyKeys = ["output", "pools", "executor", "store"]
 
@@ -43,6 +48,7 @@ extension PipelineLoader {
         let current = File(
             link: chain.last ?? IncludeLink(path: Self.absolutePath(file), display: file, location: nil),
             variables: variables)
+        var budget = includeBudget
         return pairs.compactMap { pair in
             guard Self.isValidIncludeName(pair.key.text) else {
                 diagnostics.append(.error(
@@ -50,9 +56,16 @@ extension PipelineLoader {
                     at: pair.key.location))
                 return nil
             }
+            guard budget > 0 else {
+                diagnostics.append(.error(
+                    "include '\(pair.key.text)': the pipeline includes more than \(Self.maximumIncludedFiles) files in all",
+                    at: pair.key.location))
+                return nil
+            }
             guard let entry = readEntry(pair, in: current, diagnostics: &diagnostics),
-                let spec = load(entry, from: current, diagnostics: &diagnostics)
+                let spec = load(entry, from: current, budget: budget - 1, diagnostics: &diagnostics)
             else { return nil }
+            budget -= 1 + spec.includedFiles.count
             return (pair.key.text, spec)
         }
     }
@@ -122,9 +135,10 @@ extension PipelineLoader {
         }
     }
 
-    /// The included file read and checked with its own variables, or nil (with a diagnostic)
-    /// when it cannot be read or closes a cycle of includes.
-    private func load(_ entry: Entry, from current: File, diagnostics: inout [Diagnostic]) -> PipelineSpec? {
+    /// The included file read and checked with its own variables, the files it includes
+    /// counted against `budget`; nil (with a diagnostic) when it cannot be read or closes a
+    /// cycle of includes.
+    private func load(_ entry: Entry, from current: File, budget: Int, diagnostics: inout [Diagnostic]) -> PipelineSpec? {
         let display = Self.displayPath(entry.path.value, from: current.link.display)
         let link = IncludeLink(path: Self.absolutePath(display), display: display, location: entry.path.location)
         let chain = self.chain.isEmpty ? [current.link] : self.chain
@@ -152,6 +166,7 @@ extension PipelineLoader {
         var loader = PipelineLoader(registry: registry, environment: environment, overrides: [:])
         loader.chain = chain + [link]
         loader.includedValues = entry.values
+        loader.includeBudget = budget
         let (spec, found) = loader.load(text: text, file: display)
         diagnostics += found
         return spec

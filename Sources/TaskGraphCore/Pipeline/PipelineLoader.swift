@@ -12,6 +12,8 @@ struct PipelineLoader {
     var chain: [IncludeLink] = []
     /// The values the include of this file gives its variables (`include:` … `vars:`).
     var includedValues: [(name: YAMLScalar, value: Variables.Value)] = []
+    /// How many more files this one and those it includes may include in all.
+    var includeBudget = PipelineLoader.maximumIncludedFiles
 
     /// The checked spec (nil if the file cannot be understood at all) and every diagnostic.
     func load(text: String, file: String) -> (spec: PipelineSpec?, diagnostics: [Diagnostic]) {

@@ -141,6 +141,23 @@ import OperationTestSupport
         ])
     }
 
+    /// Each of 12 files includes the next twice: 8,190 includes, refused past 1,000 (where the
+    /// count runs out, at one include of each level below).
+    @Test func includesThatMultiplyAreRefused() throws {
+        for level in 0..<12 {
+            try write("""
+                version: 1
+                include:
+                  a: level\(level + 1).yaml
+                  b: level\(level + 1).yaml
+                """, to: "level\(level).yaml")
+        }
+        try write("version: 1\noperations:\n  leaf: {op: group}\n", to: "level12.yaml")
+        let found = diagnostics("level0.yaml")
+        #expect(!found.isEmpty)
+        #expect(found.allSatisfy { $0.hasSuffix(": the pipeline includes more than 1000 files in all") }, "\(found)")
+    }
+
     @Test func anIdDeclaredInTwoFilesIsAnError() throws {
         try write(Self.template, to: "lib/photos.yaml")
         try write("""
