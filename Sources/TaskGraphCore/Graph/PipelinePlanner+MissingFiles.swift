@@ -14,12 +14,16 @@ extension PipelinePlanner {
             written.formUnion(action.outputFiles.map(PathResolver.normalized))
         }
         var found: [Diagnostic] = []
+        // Each file is looked at once, each program looked up once, however many name it.
+        var kinds: [String: FileKind] = [:]
+        let programs = ProgramLocations()
         for index in nodes.indices {
             let operation = spec.operations[expansion.instances[index].operation]
             let subject = "operation '\(operation.id.value)'"
             for (parameter, path, location) in namedFiles(nodes[index], in: operation)
             where !written.contains(PathResolver.normalized(path)) {
-                let kind = FileKind(at: path)
+                let kind = kinds[path] ?? FileKind(at: path)
+                kinds[path] = kind
                 guard kind != .regular else { continue }
                 let named = "\(subject): '\(parameter)' names '\(displayPath(path))'"
                 if kind != .missing {
@@ -34,7 +38,7 @@ extension PipelinePlanner {
             }
             guard let program = nodes[index].action as? any ProgramStartingAction,
                 !(program.programPath.map { written.contains(PathResolver.normalized($0)) } ?? false),
-                let problem = program.programProblem()
+                let problem = program.programProblem(programs)
             else { continue }
             let location = Self.programLocation(in: operation)
             if program.programPath != nil, needsExec(index, nodes) {
@@ -54,8 +58,15 @@ extension PipelinePlanner {
     ) -> [(parameter: String, path: String, location: SourceLocation)] {
         var files: [(parameter: String, path: String, location: SourceLocation)] = []
         if let action = node.action as? any FileReadingAction {
-            for read in action.filesRead where !PathGlob.isPattern(read) {
-                files.append((action.filesReadParameter, read, readLocation(of: read, by: node, in: operation)))
+            // By position: the entries as written line up with the reads unless a variable
+            // spliced a list in (then the parameter's value is the place).
+            let reads = action.filesRead
+            let value = operation.parameter(action.filesReadParameter)
+            var entries: [YAMLValue] = []
+            if case .sequence(let items, _)? = value, items.count == reads.count { entries = items }
+            for (position, read) in reads.enumerated() where !PathGlob.isPattern(read) {
+                let location = entries.isEmpty ? value?.location ?? operation.id.location : entries[position].location
+                files.append((action.filesReadParameter, read, location))
             }
         }
         guard let setup = node.setup, let type = registry[node.type] else { return files }

@@ -4,8 +4,8 @@ import Foundation
 extension ExecOperation: ProgramStartingAction {
     var programName: String { command[0] }
 
-    func programProblem() -> ChildProcessError? {
-        ProgramLocations().path(of: programName, searchPath: environment["PATH"], workingDirectory: workingDirectory) == nil
+    func programProblem(_ programs: ProgramLocations) -> ChildProcessError? {
+        programs.path(of: programName, searchPath: environment["PATH"], workingDirectory: workingDirectory) == nil
             ? .programMissing(programName, in: workingDirectory) : nil
     }
 
