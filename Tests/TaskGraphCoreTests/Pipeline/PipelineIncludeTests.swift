@@ -84,6 +84,37 @@ import OperationTestSupport
         ])
     }
 
+    /// An included file sees its own variables and defaults, not those of the file including it.
+    @Test func variablesAndDefaultsStayInTheirFile() throws {
+        try write("""
+            version: 1
+            defaults: {retries: 2}
+            operations:
+              own: {op: exec, command: [echo]}
+            """, to: "lib/own.yaml")
+        try write("""
+            version: 1
+            operations:
+              other: {op: exec, command: [echo, "${thumb}"]}
+            """, to: "lib/other.yaml")
+        try write("""
+            version: 1
+            vars: {thumb: "320"}
+            defaults: {retries: 5}
+            include: {own: lib/own.yaml}
+            operations:
+              root: {op: exec, command: [echo, "${thumb}"]}
+            """, to: "pipeline.yaml")
+        let graph = try load().graph
+        #expect(graph.nodes.map { "\($0.id) \($0.settings.retries)" } == ["root 5", "own.own 2"])
+        try write("""
+            version: 1
+            vars: {thumb: "320"}
+            include: {other: lib/other.yaml}
+            """, to: "pipeline.yaml")
+        #expect(diagnostics() == ["lib/other.yaml:3:38: error: undefined variable 'thumb'"])
+    }
+
     @Test func everyDiagnosticNamesItsOwnFile() throws {
         try write("""
             version: 1
