@@ -75,6 +75,11 @@ public struct Engine: Sendable {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             Self.announceReady(in: plan, settled: settled, to: events, clock: clock)
         }
+        if let cache, resources.streamedOutput != nil {
+            // Before they are reported ended, and before the run can end (it ends as soon as
+            // every node has, and settled ones have from the start).
+            await runner.replayOutput(ofSettled: settled, of: plan, store: cache.store)
+        }
 
         control?.attach { paused in
             Self.apply(paused: paused, coordinator: coordinator, watchdog: watchdog, resources: resources)

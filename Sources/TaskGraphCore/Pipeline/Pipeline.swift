@@ -21,11 +21,15 @@ public struct Pipeline: Sendable {
     /// The files the pipeline file includes, directly or not (`include:`), as diagnostics name
     /// them: what the plan rests on besides the file itself.
     public let includedFiles: [String]
+    /// The operations as written, in file order (`taskgraph list`); none in a plan read back
+    /// from a cache.
+    public let operations: [OperationSummary]
 
     /// A pipeline with every field given (a plan read back from a cache).
     package init(
         file: String, name: String, graph: ExecutionGraph, outputDirectory: String, pools: [String: Int],
-        warnings: [Diagnostic], executor: String?, store: String?, includedFiles: [String] = []
+        warnings: [Diagnostic], executor: String?, store: String?, includedFiles: [String] = [],
+        operations: [OperationSummary] = []
     ) {
         self.file = file
         self.name = name
@@ -36,6 +40,7 @@ public struct Pipeline: Sendable {
         self.executor = executor
         self.store = store
         self.includedFiles = includedFiles
+        self.operations = operations
     }
 
     /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
@@ -80,7 +85,10 @@ public struct Pipeline: Sendable {
             pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
             warnings: diagnostics, executor: spec.executor?.value,
             store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) },
-            includedFiles: spec.includedFiles)
+            includedFiles: spec.includedFiles,
+            operations: spec.operations.map {
+                OperationSummary(id: $0.id.value, type: $0.type?.value ?? "", description: $0.description)
+            })
     }
 }
 
