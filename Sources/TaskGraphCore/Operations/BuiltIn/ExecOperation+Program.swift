@@ -1,5 +1,3 @@
-import Foundation
-
 /// The program an `exec` starts, looked up as running it would (`ProgramLocations`).
 extension ExecOperation: ProgramStartingAction {
     var programName: String { command[0] }
@@ -10,7 +8,6 @@ extension ExecOperation: ProgramStartingAction {
     }
 
     var programPath: String? {
-        guard programName.contains("/") else { return nil }
-        return PathResolver.resolve(programName, in: workingDirectory ?? FileManager.default.currentDirectoryPath)
+        programName.contains("/") ? PathResolver.resolve(programName, in: workingDirectory) : nil
     }
 }
