@@ -9,6 +9,9 @@ struct PipelinePlanner {
     let outputDirectory: String
     /// Pools given on the command line (`--pool name=N`), which also declare them.
     let poolOverrides: [String: Int]
+    /// Whether to report the files and programs operations need that are not there
+    /// (`validate`; a run finds them when it gets there).
+    var checksFiles = false
 
     /// The graph, or nil when any error was found; and every diagnostic.
     func plan(_ spec: PipelineSpec) -> (graph: ExecutionGraph?, diagnostics: [Diagnostic]) {
@@ -23,7 +26,10 @@ struct PipelinePlanner {
         diagnostics += cycles.diagnostics()
         var nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
         if var planned = nodes {
-            diagnostics += OutputWriters.diagnostics(planned, outputDirectory: outputDirectory)
+            diagnostics += OutputWriters.diagnostics(
+                planned, outputDirectory: outputDirectory, displayPath: displayPath,
+                writeLocation: { node, path in writeLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation]) })
+            if checksFiles { diagnostics += missingFileDiagnostics(planned, spec, expansion) }
             FileEdges(planned).apply(to: &planned)
             diagnostics += FileEdges.cycleDiagnostics(
                 planned, displayPath: displayPath, needLocation: cycles.needLocation,
@@ -46,7 +52,7 @@ struct PipelinePlanner {
             for (need, target) in zip(needs, declared.targets(ofNeedsOf: index)) where target == nil {
                 diagnostics.append(.error(
                     "operation '\(id)' needs '\(need.value)', which does not exist"
-                        + Suggestion.clause(for: need.value, in: declared.ids),
+                        + Self.missingNeedAdvice(for: need.value, in: declared.ids),
                     at: need.location))
             }
             if let pool = spec.operations[index].settings.pool, !pools.contains(pool),
@@ -99,6 +105,9 @@ struct PipelinePlanner {
             let item = expansion.instances[index].item
             let operationID = spec.operations[operation].id.value
             checker.item = item.map { .bound($0) } ?? .unavailable
+            if !spec.includedScopes.isEmpty {
+                checker.variables = spec.variables(of: operation)
+            }
             values.removeAll(keepingCapacity: true)
             let errorsBefore = diagnostics.count
             for parameter in type.parameters {

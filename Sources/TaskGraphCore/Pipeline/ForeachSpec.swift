@@ -42,13 +42,14 @@ struct ForeachSpec: Sendable {
         return nil
     }
 
-    /// Whether any of its items come from patterns.
-    var usesGlobs: Bool {
-        switch kind {
-        case .single(.glob): true
-        case .single(.items): false
-        case .matrix(let axes, _):
-            axes.contains { if case .glob = $0.source { true } else { false } }
+    /// The patterns its items come from, as written (none for items written out).
+    var globPatterns: [String] {
+        let sources = switch kind {
+        case .single(let source): [source]
+        case .matrix(let axes, _): axes.map(\.source)
+        }
+        return sources.flatMap { source in
+            if case .glob(let glob) = source { glob.patterns.map(\.value) } else { [] }
         }
     }
 }

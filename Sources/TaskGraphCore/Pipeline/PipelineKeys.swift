@@ -21,6 +21,7 @@ public enum PipelineKeys {
         Key(name: "pools", type: "map", summary: "Named pools and their depths, e.g. {net: 8}; override with --pool name=N."),
         Key(name: "output", type: "string", summary: "Output directory, relative to the current directory (default: out/<name>); --output overrides."),
         Key(name: "operations", type: "map", summary: "The operations, keyed by id (letters, digits, '-', '_', '.')."),
+        Key(name: "include", type: "map", summary: "Other pipeline files whose operations join this one as name.id: {name: path} or {name: {file: path, vars: {…}}}."),
         Key(name: "executor", type: "local | slurm", summary: "Where operations run: here, or as jobs of a Slurm cluster (default local); --executor overrides."),
         Key(name: "store", type: "string", summary: "The store directory, on a file system every node mounts, relative to the current directory; --store overrides."),
     ]
