@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func theCoreRegistryKnowsEveryCoreResult() {
-        #expect(ResultRegistry.core.names == ["bytes", "empty", "file.loaded", "file.written", "process.output", "stored-reference"])
+        #expect(ResultRegistry.core.names == ["bytes", "empty", "file.loaded", "file.written", "process.output", "result.unstored", "stored-reference"])
         #expect(ResultRegistry.core["bytes"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(BytesArtifact.self))
         // A fused chain's intermediate is recorded as one (docs/cluster.md, "Fusion").
         #expect(ResultRegistry.core["stored-reference"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(StoredResult.self))
