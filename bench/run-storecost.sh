@@ -26,7 +26,14 @@ mkdir -p "$work" "$imaging"
 trash=$work/removed
 trap 'rm -rf "$trash"' EXIT
 # Earlier runs' files are moved aside, not removed, between timed runs (bench/run-cache.sh says why).
-set_aside() { mkdir -p "$trash/$RANDOM$RANDOM" && mv "$@" "$trash/$_" 2>/dev/null || true; }
+aside=0
+set_aside() {
+  aside=$((aside + 1))
+  mkdir -p "$trash/$aside"
+  local path
+  for path; do [ -e "$path" ] && mv "$path" "$trash/$aside/"; done
+  return 0
+}
 
 swift build -c release --product taskgraph >/dev/null
 tg=$(swift build -c release --show-bin-path)/taskgraph

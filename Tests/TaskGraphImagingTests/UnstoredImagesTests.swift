@@ -57,7 +57,8 @@ struct UnstoredImagesTests {
         #expect(recorded.mapValues(\.resultKind) == [
             "source": "file.loaded", "soft": "result.unstored", "tone": "result.unstored", "gray": "image.decoded",
         ])
-        let soft = try #require(try await store.loadResult(try #require(recorded["soft"]).result) as? UnstoredResult)
+        let softRecord = try #require(recorded["soft"])
+        let soft = try #require(try await store.loadResult(softRecord.result) as? UnstoredResult)
         #expect(soft.resultKind == "image.decoded")
         #expect(soft.byteCount == UInt64(16 + 320 * 213 * 3))
 
@@ -101,7 +102,7 @@ struct UnstoredImagesTests {
         var record = try #require(await store.record(for: key))
         let stored = try #require(try await store.loadResult(record.result) as? UnstoredResult)
         let wrong = UnstoredResult(
-            digest: ContentDigest.sha256(of: Data("other".utf8)), resultKind: stored.resultKind, summary: stored.summary,
+            resultDigest: ContentDigest.sha256(of: Data("other".utf8)), resultKind: stored.resultKind, summary: stored.summary,
             byteCount: stored.byteCount, recomputeSeconds: stored.recomputeSeconds)
         record.result = try await store.storeResult(wrong)
         try await store.write(record, for: key)

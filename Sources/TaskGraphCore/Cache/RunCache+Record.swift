@@ -46,8 +46,10 @@ extension RunCache {
     }
 
     /// The reference to record instead of `result` when `storagePolicy` finds running `node`
-    /// again (`seconds`, and its inputs left out of the store) cheaper than storing it; nil to
-    /// store it.
+    /// again cheaper than storing it; nil to store it. Running it again costs the least of its
+    /// wall time (`seconds`) and the CPU time it was measured to use (on a loaded machine it
+    /// waited for a core; a filter on several threads takes less wall than CPU time), plus
+    /// what its inputs left out of the store cost to recompute.
     private func unstoredReference(
         to result: any Artifact, of node: Int, in plan: RunPlan, action: any CacheableAction, seconds: Double
     ) async throws -> UnstoredResult? {
@@ -57,10 +59,10 @@ extension RunCache {
         let inputsSeconds = plan.dependencies.successors(of: node).reduce(0.0) { total, dependency in
             total + (unstored(of: Int(dependency))?.recomputeSeconds ?? 0)
         }
-        let recomputeSeconds = seconds + inputsSeconds
+        let recomputeSeconds = min(seconds, UsageMeter.current?.usage?.cpuTime ?? seconds) + inputsSeconds
         guard !storagePolicy.keeps(byteCount: UInt64(byteCount), recomputeSeconds: recomputeSeconds) else { return nil }
         return UnstoredResult(
-            digest: try await result.digest, resultKind: type(of: result).kind, summary: result.summary,
+            resultDigest: try await result.digest, resultKind: type(of: result).kind, summary: result.summary,
             byteCount: UInt64(byteCount), recomputeSeconds: recomputeSeconds)
     }
 }

@@ -8,10 +8,10 @@
 /// size is known without encoding it (`Artifact.payloadByteCount`), on a run without a cluster
 /// (whose jobs read their inputs from the store) may be left out.
 public struct StoragePolicy: Sendable {
-    /// What storing a result costs per byte, in seconds: writing its blob (a copy of the
-    /// result, the file's pages) and, when a dependent runs, reading it back, checking its
-    /// digest and decoding it. Measured on the project's VM (docs/cache.md): about 1.5 ns to
-    /// write and 2 ns to read back a 30 MB image blob.
+    /// What storing a result costs per byte, in seconds: writing its blob (encoding it, hashing
+    /// and writing the file's pages) and, when a dependent runs, reading it back, checking its
+    /// digest and decoding it. Measured on the project's VM (docs/cache.md): about 3 ns to
+    /// write and 2 ns to read back a 36 MB image blob.
     public var secondsPerByte: Double
     /// What storing a result costs besides its bytes: creating the blob's file and opening it
     /// again, about 60 µs.
@@ -19,7 +19,7 @@ public struct StoragePolicy: Sendable {
 
     /// The rule with the costs measured on the project's VM.
     public init() {
-        self.init(secondsPerByte: 3.5e-9, secondsPerBlob: 60e-6)
+        self.init(secondsPerByte: 5e-9, secondsPerBlob: 60e-6)
     }
 
     /// A rule with these costs; zero for both stores every result.

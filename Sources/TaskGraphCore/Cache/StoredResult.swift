@@ -27,7 +27,7 @@ public struct StoredResult: Artifact, Hashable {
     /// A placeholder for the result `unstored` names, which is not in the store: its digest,
     /// with the kind `result.unstored`, so that a dependent that needs it recomputes it.
     public init(_ unstored: UnstoredResult) {
-        self.init(digest: unstored.digest, resultKind: UnstoredResult.kind, summary: unstored.summary)
+        self.init(digest: unstored.resultDigest, resultKind: UnstoredResult.kind, summary: unstored.summary)
     }
 
     /// Whether the result it stands for was left out of the store (`UnstoredResult`).

@@ -7,8 +7,9 @@ import Foundation
 /// running the operation again (and those of its inputs that were not stored either), checked
 /// against the digest (docs/cache.md, "What is kept").
 public struct UnstoredResult: Artifact, Hashable {
-    /// The digest of the encoded result that was not stored.
-    public let digest: ContentDigest
+    /// The digest of the encoded result that was not stored (its own `digest` is that of this
+    /// reference's encoding).
+    public let resultDigest: ContentDigest
     /// Its kind, e.g. `image.decoded`.
     public let resultKind: String
     /// Its summary.
@@ -18,10 +19,10 @@ public struct UnstoredResult: Artifact, Hashable {
     /// How long running it again takes, with its inputs that were not stored either, in seconds.
     public let recomputeSeconds: Double
 
-    /// A reference to a result of `byteCount` bytes recorded as `digest`, recomputed in
+    /// A reference to a result of `byteCount` bytes recorded as `resultDigest`, recomputed in
     /// `recomputeSeconds`.
-    public init(digest: ContentDigest, resultKind: String, summary: String, byteCount: UInt64, recomputeSeconds: Double) {
-        self.digest = digest
+    public init(resultDigest: ContentDigest, resultKind: String, summary: String, byteCount: UInt64, recomputeSeconds: Double) {
+        self.resultDigest = resultDigest
         self.resultKind = resultKind
         self.summary = summary
         self.byteCount = byteCount
@@ -42,7 +43,7 @@ public struct UnstoredResult: Artifact, Hashable {
     /// seconds (`u64`, the bits of an IEEE 754 double).
     public func serialized() async throws -> Data {
         ResultWriter.payload(version: 1) { writer in
-            writer.append(raw: digest.bytes)
+            writer.append(raw: resultDigest.bytes)
             writer.append(string: resultKind)
             writer.append(string: summary)
             writer.append(byteCount)
@@ -55,7 +56,7 @@ public struct UnstoredResult: Artifact, Hashable {
         var reader = ResultReader(payload, kind: Self.kind)
         try reader.readVersion(supported: 1)
         // `read(count:)` returns exactly the count asked for, or throws.
-        digest = ContentDigest(bytes: try reader.read(count: UInt64(ContentDigest.byteCount), "digest"))!
+        resultDigest = ContentDigest(bytes: try reader.read(count: UInt64(ContentDigest.byteCount), "digest"))!
         resultKind = try reader.readString("kind")
         summary = try reader.readString("summary")
         byteCount = try reader.readUInt64("byte count")
