@@ -81,8 +81,8 @@ photos_jpeg=$(awk -v n="$PHOTOS" -v a="$(stat -c %s "$work/photos/photos/mountai
 rm -rf "$work/graph"
 python3 bench/runner_graphs.py --shape random --tasks "$TASKS" --seed 1 "$work/graph" >/dev/null
 awk '{ print } /^    command: \[touch, out\/n[0-9]+\]$/ { match($0, /out\/n[0-9]+/); print "    outputs: [" substr($0, RSTART, RLENGTH) "]" }' \
-  "$work/graph/taskgraph/dag.yaml" >"$work/graph/exec.yaml"
-off "$work/graph/exec"
+  "$work/graph/taskgraph/dag.yaml" >"$work/graph/taskgraph/exec.yaml"
+off "$work/graph/taskgraph/exec"
 
 # sample NAME DIR CMD...: runs CMD in DIR, adds "seconds kib" to NAME's samples.
 sample() {
@@ -129,9 +129,9 @@ for workload in $WORKLOADS; do
         [ -n "$baseline" ] && taskgraph baseline "$baseline" "$work/photos/many.yaml" "$work/photos"
         taskgraph off "$tg" "$work/photos/many-off.yaml" "$work/photos" ;;
       exec)
-        taskgraph on "$tg" "$work/graph/exec.yaml" "$work/graph/taskgraph"
-        [ -n "$baseline" ] && taskgraph baseline "$baseline" "$work/graph/exec.yaml" "$work/graph/taskgraph"
-        taskgraph off "$tg" "$work/graph/exec-off.yaml" "$work/graph/taskgraph"
+        taskgraph on "$tg" "$work/graph/taskgraph/exec.yaml" "$work/graph/taskgraph"
+        [ -n "$baseline" ] && taskgraph baseline "$baseline" "$work/graph/taskgraph/exec.yaml" "$work/graph/taskgraph"
+        taskgraph off "$tg" "$work/graph/taskgraph/exec-off.yaml" "$work/graph/taskgraph"
         set_aside "$work/graph/make/out" && mkdir -p "$work/graph/make/out"
         sample peer "$work/graph/make" make -s -j2 ;;
     esac

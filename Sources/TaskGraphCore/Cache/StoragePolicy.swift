@@ -9,9 +9,10 @@
 /// (whose jobs read their inputs from the store) may be left out.
 public struct StoragePolicy: Sendable {
     /// What storing a result costs per byte, in seconds: writing its blob (encoding it, hashing
-    /// and writing the file's pages) and, when a dependent runs, reading it back, checking its
-    /// digest and decoding it. Measured on the project's VM (docs/cache.md): about 3 ns to
-    /// write and 2 ns to read back a 36 MB image blob.
+    /// and writing the file's pages, which the system then writes to disk) and, when a
+    /// dependent runs, reading it back, checking its digest and decoding it. Measured on the
+    /// project's VM with a 36 MB blob (docs/cache.md, "What is kept"): about 4 ns to write and
+    /// 4 ns to read back.
     public var secondsPerByte: Double
     /// What storing a result costs besides its bytes: creating the blob's file and opening it
     /// again, about 60 µs.
@@ -19,7 +20,7 @@ public struct StoragePolicy: Sendable {
 
     /// The rule with the costs measured on the project's VM.
     public init() {
-        self.init(secondsPerByte: 5e-9, secondsPerBlob: 60e-6)
+        self.init(secondsPerByte: 8e-9, secondsPerBlob: 60e-6)
     }
 
     /// A rule with these costs; zero for both stores every result.
