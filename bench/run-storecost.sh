@@ -91,7 +91,7 @@ sample() {
     echo "failed: $*" >&2; tail -n 5 "$work/last.log" >&2; exit 1; }
   cat "$work/time.txt" >>"$work/$name.samples"
 }
-# taskgraph NAME BIN PIPELINE DIR [BYTES_DIVISOR]: one cold run in DIR with a fresh store;
+# taskgraph NAME BIN PIPELINE DIR: one cold run in DIR with a fresh store;
 # the store's bytes go to NAME.bytes
 taskgraph() {
   local name=$1 bin=$2 pipeline=$3 dir=$4
@@ -101,7 +101,8 @@ taskgraph() {
   du -sb "$dir/store" 2>/dev/null | cut -f1 >>"$work/$name.bytes" || echo 0 >>"$work/$name.bytes"
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
-# row LABEL NAME BASE PER: median wall, range, RSS, store bytes (÷ PER), ratios to BASE
+# row LABEL NAME BASE JPEG: median wall, range, RSS, store bytes (÷ JPEG, the bytes of every
+# photo's JPEG: the store's bytes per photo over a photo's), ratios to BASE
 row() {
   local s=$work/$2.samples b=$work/$3.samples
   [ -s "$s" ] || return 0
@@ -137,8 +138,8 @@ for workload in $WORKLOADS; do
     esac
   done
   case $workload in
-    chain) per=$(awk -v b="$jpeg_bytes" 'BEGIN { print b / 4 }'); title="4-photo chain"; peer="pyvips, one process" ;;
-    photos) per=$photos_jpeg; title="photos.yaml, $PHOTOS photos"; peer="" ;;
+    chain) per=$jpeg_bytes; title="4-photo chain"; peer="pyvips, one process" ;;
+    photos) per=$(awk -v a="$photos_jpeg" -v n="$PHOTOS" 'BEGIN { print a * n }'); title="photos.yaml, $PHOTOS photos"; peer="" ;;
     exec) per=""; title="$TASKS exec steps declaring outputs"; peer="make -j2" ;;
   esac
   echo
