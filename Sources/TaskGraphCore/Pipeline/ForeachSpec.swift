@@ -44,12 +44,12 @@ struct ForeachSpec: Sendable {
 
     /// The patterns its items come from, as written (none for items written out).
     var globPatterns: [String] {
-        let sources = switch kind {
+        let sources: [Source] = switch kind {
         case .single(let source): [source]
         case .matrix(let axes, _): axes.map(\.source)
         }
-        return sources.flatMap { source in
-            if case .glob(let glob) = source { glob.patterns.map(\.value) } else { [] }
-        }
+        var patterns: [String] = []
+        for case .glob(let glob) in sources { patterns += glob.patterns.map(\.value) }
+        return patterns
     }
 }
