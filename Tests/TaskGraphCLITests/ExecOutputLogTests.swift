@@ -115,13 +115,8 @@ import Testing
             operations:
               say: {op: exec, command: [sh, -c, 'sleep 0.3; echo one; sleep 0.3; echo two']}
             """, to: "slow.yaml", in: directory)
-        let command = "\(TaskGraphProcess.binary.path) run slow.yaml"
-        let result = try await TaskGraphProcess.run(
-            ["-qec", command, "typescript"], in: directory,
-            environment: ["NO_COLOR": nil, "TERM": "xterm-256color", "COLUMNS": "100"],
-            executable: URL(fileURLWithPath: "/usr/bin/script"))
-        #expect(result.status == 0)
-        let screen = try String(contentsOf: directory.appendingPathComponent("typescript"), encoding: .utf8)
+        let (status, screen) = try await TaskGraphProcess.runOnTerminal("run slow.yaml", in: directory)
+        #expect(status == 0)
         #expect(screen.contains("/1  done "), "draws the progress line")
         // Each line starts where the frame was erased, or after a line printed with it.
         let shown = screen.components(separatedBy: "say | ").dropFirst()

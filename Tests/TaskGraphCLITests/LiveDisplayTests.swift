@@ -6,13 +6,8 @@ import Testing
     /// terminal received.
     @Test func terminalGetsALiveDisplayThatIsClearedAtTheEnd() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
-        let command = "\(TaskGraphProcess.binary.path) run hello.yaml --output out"
-        let result = try await TaskGraphProcess.run(
-            ["-qec", command, "typescript"], in: directory,
-            environment: ["NO_COLOR": nil, "TERM": "xterm-256color", "COLUMNS": "100"],
-            executable: URL(fileURLWithPath: "/usr/bin/script"))
-        #expect(result.status == 0)
-        let screen = try String(contentsOf: directory.appendingPathComponent("typescript"), encoding: .utf8)
+        let (status, screen) = try await TaskGraphProcess.runOnTerminal("run hello.yaml --output out", in: directory)
+        #expect(status == 0)
         #expect(screen.contains("\u{1B}[?25l"), "hides the cursor while drawing")
         #expect(screen.contains("/5  done "), "draws the progress line")
         #expect(screen.contains("\u{1B}[?25h"), "restores the cursor")
@@ -25,14 +20,11 @@ import Testing
     /// and the cursor shown first.
     @Test func secondSigintErasesTheDisplayAndShowsTheCursor() async throws {
         let directory = try fixtureDirectory(["stubborn.yaml"])
-        let command = "\(TaskGraphProcess.binary.path) run stubborn.yaml --output out"
-        let terminal = try TaskGraphProcess(
-            ["-qec", command, "typescript"], in: directory,
-            environment: ["NO_COLOR": nil, "TERM": "xterm-256color", "COLUMNS": "100"],
-            executable: URL(fileURLWithPath: "/usr/bin/script"))
+        let terminal = try TaskGraphProcess.onTerminal("run stubborn.yaml --output out", in: directory)
         let pid = try #require(try await waitForFiles("parent-", count: 1, in: directory).first)
         kill(pid, SIGINT)
-        try await Task.sleep(for: .milliseconds(200))
+        // Past the window in which a second signal is taken for a copy of the first (500 ms).
+        try await Task.sleep(for: .seconds(1))
         kill(pid, SIGINT)
         _ = await terminal.waitForExit()
         let screen = try String(contentsOf: directory.appendingPathComponent("typescript"), encoding: .utf8)

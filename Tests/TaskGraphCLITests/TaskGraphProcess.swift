@@ -125,6 +125,23 @@ final class TaskGraphProcess: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Starts `taskgraph arguments` (one shell word string) under script(1), as on a terminal 100
+    /// columns wide with colours; what the terminal receives goes to `typescript` in `directory`.
+    static func onTerminal(_ arguments: String, in directory: URL) throws -> TaskGraphProcess {
+        try TaskGraphProcess(
+            ["-qec", "\(binary.path) \(arguments)", "typescript"], in: directory,
+            environment: ["NO_COLOR": nil, "TERM": "xterm-256color", "COLUMNS": "100"],
+            executable: URL(fileURLWithPath: "/usr/bin/script"))
+    }
+
+    /// Runs `taskgraph arguments` under script(1) to completion (`onTerminal`): its status and
+    /// what the terminal received.
+    static func runOnTerminal(_ arguments: String, in directory: URL) async throws -> (status: Int32, screen: String) {
+        let terminal = try onTerminal(arguments, in: directory)
+        let status = await terminal.waitForExit()
+        return (status, try String(contentsOf: directory.appendingPathComponent("typescript"), encoding: .utf8))
+    }
+
     /// Runs `taskgraph arguments…` to completion.
     static func run(
         _ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil
