@@ -10,8 +10,10 @@
 # (BENCH_INPUTS, "3000 30000 50000" by default): one cold run per tool (empty cache, no stamp),
 # then RUNS rounds, each appending a line to one file (another file each round) and running
 # every tool once (one changed), then every tool once more (nothing changed). Wall-clock medians
-# of RUNS runs, with ratios to ninja's; "ran" counts the runs whose stamp was written (each
-# changed run must write it, each unchanged one must not: the script stops otherwise).
+# of RUNS runs, with ratios to ninja's, and the median CPU time (user + system, all threads: on a
+# shared machine wall time waits for the other work, CPU time much less); "ran" counts the runs
+# whose stamp was written (each changed run must write it, each unchanged one must not: the
+# script stops otherwise).
 # Progress goes to standard error, the tables to standard output.
 #   bench/run-inputs.sh                          # RUNS=5 BENCH_INPUTS="3000 30000 50000"
 #   BENCH_INPUTS=50000 RUNS=9 bench/run-inputs.sh
@@ -77,20 +79,24 @@ with open(os.path.join(directory, "Makefile"), "w") as file:
 PY
 }
 
-# run_tool SAMPLES TOOL DIR: runs TOOL in DIR, adding its wall time to SAMPLES.s and whether it
-# wrote its stamp (1 or 0) to SAMPLES.ran; stops the benchmark when TOOL fails
+# run_tool SAMPLES TOOL DIR: runs TOOL in DIR, adding its wall time to SAMPLES.s, its CPU time to
+# SAMPLES.cpu and whether it wrote its stamp (1 or 0) to SAMPLES.ran; stops the benchmark when
+# TOOL fails
 run_tool() {
   local samples=$1 tool=$2 dir=$3 start end stamp
   stamp=$dir/out/$tool.stamp
   touch "$dir/.start" && sleep 0.02   # file times tick in jiffies: the stamp must be strictly newer
   start=$(date +%s%N)
   case $tool in
-    taskgraph) (cd "$dir" && "$tg" run inputs.yaml --jobs 2 --output tgout --cache-dir .tgcache --no-progress) ;;
-    ninja) (cd "$dir" && ninja -j2) ;;
-    make) (cd "$dir" && make -j2) ;;
-  esac >"$work/last.log" 2>&1 || { echo "$tool failed in $dir" >&2; tail -n 5 "$work/last.log" >&2; exit 1; }
+    taskgraph) set -- "$tg" run inputs.yaml --jobs 2 --output tgout --cache-dir .tgcache --no-progress ;;
+    ninja) set -- ninja -j2 ;;
+    make) set -- make -j2 ;;
+  esac
+  (cd "$dir" && /usr/bin/time -f "%U %S" -o "$work/cpu.txt" "$@") >"$work/last.log" 2>&1 || {
+    echo "$tool failed in $dir" >&2; tail -n 5 "$work/last.log" >&2; exit 1; }
   end=$(date +%s%N)
   awk -v ns=$((end - start)) 'BEGIN {printf "%.4f\n", ns / 1e9}' >>"$work/$samples.s"
+  tail -n 1 "$work/cpu.txt" | awk '{printf "%.2f\n", $1 + $2}' >>"$work/$samples.cpu"
   if [[ $stamp -nt $dir/.start ]]; then echo 1; else echo 0; fi >>"$work/$samples.ran"
 }
 total() { awk '{t += $1} END {print t + 0}'; }
@@ -101,9 +107,9 @@ row() {
   local base="-"; [[ -s $work/$3.s ]] && base=$(median <"$work/$3.s")
   awk -v l="$2" -v s="$(median <"$work/$1.s")" -v lo="$(sort -n "$work/$1.s" | head -n 1)" \
     -v hi="$(sort -n "$work/$1.s" | tail -n 1)" -v ran="$(total <"$work/$1.ran")" \
-    -v n="$(wc -l <"$work/$1.s")" -v b="$base" 'BEGIN {
+    -v n="$(wc -l <"$work/$1.s")" -v b="$base" -v cpu="$(median <"$work/$1.cpu")" 'BEGIN {
       ratio = (b == "-" || b == 0) ? "-" : sprintf("%.2f×", s / b)
-      printf "| %s | %.3f s | %.3f-%.3f s | %d of %d | %s |\n", l, s, lo, hi, ran, n, ratio }'
+      printf "| %s | %.3f s | %.3f-%.3f s | %.2f s | %d of %d | %s |\n", l, s, lo, hi, cpu, ran, n, ratio }'
 }
 # expect_ran SAMPLES COUNT: stops the benchmark unless SAMPLES's runs wrote their stamp COUNT times
 expect_ran() {
@@ -120,7 +126,7 @@ for inputs in $SIZES; do
   echo "$inputs inputs: making the tree" >&2
   mkdir -p "$dir"
   make_tree "$dir" "$inputs"
-  rm -rf "$dir/out" "$dir/tgout" "$dir/.tgcache" "$dir/.ninja_log" "$dir/.ninja_deps" "$work"/*.s "$work"/*.ran
+  rm -rf "$dir/out" "$dir/tgout" "$dir/.tgcache" "$dir/.ninja_log" "$dir/.ninja_deps" "$work"/*.s "$work"/*.cpu "$work"/*.ran
   mkdir -p "$dir/out"
   echo "$inputs inputs: cold runs" >&2
   sized=()
@@ -144,8 +150,8 @@ for inputs in $SIZES; do
   echo
   echo "### $inputs inputs (median of $RUNS; cold: 1 run)"
   echo
-  echo "| run | median | range | ran | ÷ $base |"
-  echo "|---|---|---|---|---|"
+  echo "| run | median | range | CPU | ran | ÷ $base |"
+  echo "|---|---|---|---|---|---|"
   for kind in changed unchanged cold; do
     for tool in "${sized[@]}"; do
       case $kind in
