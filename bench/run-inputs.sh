@@ -119,7 +119,7 @@ expect_ran() {
 
 echo
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start; $(date -u +%Y-%m-%d); commit $(git rev-parse --short HEAD)"
-echo "taskgraph $tg (inputs: ['$PATTERN']); ninja $(ninja --version 2>/dev/null || echo -); $(make --version 2>/dev/null | head -n 1 || echo make -)"
+echo "taskgraph $tg (inputs: ['$PATTERN']); ninja $(ninja --version 2>/dev/null || echo -); $(make --version 2>/dev/null | sed -n 1p)"
 verdicts=()
 for inputs in $SIZES; do
   dir=$work/n$inputs
