@@ -32,7 +32,7 @@ work=$root/bench/.work/cache
 # without a journal (this VM's disk), every new inode's allocation passes over the inodes freed
 # in the last minute, reading each (fs/ext4/ialloc.c, recently_deleted): a run started right
 # after `rm -rf` of the last run's 30,000 files paid for that removal in every file it created
-# (bench/README.md, "round 7"). A removal at the start is waited out for the same reason.
+# (bench/HISTORY.md, "round 7"). A removal at the start is waited out for the same reason.
 SETTLE=${SETTLE:-61}
 if [[ -e $work ]]; then
   rm -rf "$work" && sync

@@ -37,7 +37,15 @@ public struct JSONEventWriter: EventSink {
     }
 
     public func receive(_ event: EngineEvent) {
+        guard Self.isWritten(event) else { return }
         emit(line(for: event))
+    }
+
+    /// Whether `event` has a line in the stream: programs' lines are for people
+    /// (`ProgramOutputLog`), not in it.
+    static func isWritten(_ event: EngineEvent) -> Bool {
+        guard case .nodeProgress(_, let update) = event.kind else { return true }
+        return update.output == nil
     }
 
     /// The JSON line (newline included) for `event`.

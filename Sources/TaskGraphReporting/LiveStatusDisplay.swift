@@ -94,7 +94,7 @@ public final class LiveStatusDisplay: EventSink, Sendable {
             case .nodeStarted(let node, let attempt, _):
                 state.running[node] = Running(since: .now, attempt: attempt)
             case .nodeProgress(let node, let update):
-                if update.message == nil { state.running[node]?.progress = update }
+                if update.message == nil, update.output == nil { state.running[node]?.progress = update }
                 if let remote = update.remote { state.running[node]?.remote = remote }
             case .nodeRetrying(let node, let attempt, let message, _):
                 state.messages.append(paint("retry", 33) + DisplayText.escaped(" \(nodes[node].id) after attempt \(attempt): \(message)"))
@@ -116,6 +116,18 @@ public final class LiveStatusDisplay: EventSink, Sendable {
                 }
             case .nodeQueued, .runFinished:
                 break
+            }
+        }
+    }
+
+    /// Prints `text` (whole lines) above the display with the next frame, or at once when the
+    /// display is not on screen.
+    public func print(_ text: String) {
+        state.withLock { state in
+            if state.isShown {
+                state.messages.append(String(text.dropLast()))
+            } else {
+                output.write(text)
             }
         }
     }

@@ -14,7 +14,11 @@ public struct OperationCatalog {
         var text = ""
         for type in registry.sorted {
             text += "\(type.name): \(type.summary)\n"
-            text += "  consumes: \(describe(type.input))\n"
+            var consumes = describe(type.input)
+            if let inputSwitch = type.inputSwitch {
+                consumes += "; with \(inputSwitch.parameter): true, \(describe(inputSwitch.requirement))"
+            }
+            text += "  consumes: \(consumes)\n"
             let produces = type.produces.sorted().map(\.rawValue).joined(separator: ", ")
             text += "  produces: \(produces.isEmpty ? "nothing" : produces)\n"
             for parameter in type.parameters {
@@ -30,7 +34,7 @@ public struct OperationCatalog {
     public static func renderKeys() -> String {
         var text = "Top-level keys:\n"
         for key in PipelineKeys.topLevel { text += "  \(key.name) (\(key.type)): \(key.summary)\n" }
-        text += "\nOperation keys (besides each type's parameters; see list-ops):\n"
+        text += "\nOperation keys (besides each type's parameters, which list-ops lists):\n"
         for key in PipelineKeys.operation { text += "  \(key.name) (\(key.type)): \(key.summary)\n" }
         return text
     }

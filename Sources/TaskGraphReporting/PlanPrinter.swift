@@ -10,7 +10,9 @@ public struct PlanPrinter {
     }
 
     /// The plan as text: one section per level (operations in a level can run at the same time).
-    public func render() -> String {
+    /// - Parameter status: what a run would do with an operation, by id (`run --dry-run`: `cached`,
+    ///   `run (new)`), shown on a line of its own below it.
+    public func render(status: ((String) -> String)? = nil) -> String {
         guard let levels = dependencyLevels(graph.dependencyList) else { return "the graph has a cycle\n" }
         var text = "plan: \(graph.nodes.count) operation\(graph.nodes.count == 1 ? "" : "s") in \(levels.count) level\(levels.count == 1 ? "" : "s")\n"
         for (number, level) in levels.enumerated() {
@@ -28,6 +30,7 @@ public struct PlanPrinter {
                 if node.settings.when != .success { details.append("when=\(node.settings.when.rawValue)") }
                 // Each node on one line, and no control character reaches the terminal raw.
                 text += "  \(DisplayText.escaped(node.id))  (\(details.joined(separator: ", ")))\n"
+                if let status { text += "    \(DisplayText.escaped(status(node.id)))\n" }
             }
         }
         return text

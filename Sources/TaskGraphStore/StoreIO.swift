@@ -118,7 +118,7 @@ enum StoreIO {
     /// never a partial one. The temporary file is in `tmp/`, or with `besideIt` in `path`'s
     /// own directory (a blob's or record's fan-out directory): a rename within one directory
     /// takes no lock of the whole file system, which a rename across directories does, and
-    /// concurrent writers of blobs and records queued on it (bench/README.md, "round 6").
+    /// concurrent writers of blobs and records queued on it (bench/HISTORY.md, "round 6").
     static func writeFile(
         _ data: Data, to path: String, _ layout: StoreLayout, flush: Bool = true, besideIt: Bool = false
     ) throws(StoreError) {

@@ -16,23 +16,23 @@ struct CacheSession {
     /// The current directory, for showing paths.
     let currentDirectory: String
 
-    /// The store `arguments` name (or `storeRoot`, `--store`, when given), for `pipelineFile`,
-    /// `flushingWrites` as `ContentStore.init` says (false for a run on this machine). `prepared` is used
-    /// when it is that store and flushes its writes as asked (what it read already is not read
-    /// again).
+    /// The store `location` names (or `storeRoot`, `--store`, when given), kept within `maxSize`
+    /// (a `--cache-max-size` value) after a run, for `pipelineFile`, `flushingWrites` as
+    /// `ContentStore.init` says (false for a run on this machine). `prepared` is used when it is
+    /// that store and flushes its writes as asked (what it read already is not read again).
     static func open(
-        _ arguments: CachingArguments, pipelineFile: String, storeRoot: String? = nil, flushingWrites: Bool = true,
-        prepared: ContentStore? = nil
+        _ location: CacheArguments, maxSize option: String? = nil, pipelineFile: String, storeRoot: String? = nil,
+        flushingWrites: Bool = true, prepared: ContentStore? = nil
     ) async -> CacheSession {
         let currentDirectory = FileManager.default.currentDirectoryPath
         let maxSize: Int64
         do {
-            maxSize = try await CacheArguments.maxSize(option: arguments.cacheMaxSize)
+            maxSize = try await CacheArguments.maxSize(option: option)
         } catch {
             warn("\(error); keeping the cache within the default 5 GiB")
             maxSize = CacheConfiguration.defaultMaxSize
         }
-        let root = storeRoot.map { PathResolver.resolve($0, in: currentDirectory) } ?? arguments.location.root
+        let root = storeRoot.map { PathResolver.resolve($0, in: currentDirectory) } ?? location.root
         let store = if let prepared, prepared.root == root, prepared.flushesWrites == flushingWrites {
             prepared
         } else {
@@ -50,6 +50,16 @@ struct CacheSession {
         RunCache(
             store: store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
             forcing: forcing, displayDirectory: currentDirectory, remote: remote, known: known)
+    }
+
+    /// What a run of `graph` with `reuse` would decide for each of its operations, running
+    /// nothing: what `explain` and `run --dry-run` print.
+    /// - Throws: `ValidationError` for a `--force` id that selects nothing.
+    func decisions(
+        for graph: ExecutionGraph, reuse: ReuseArguments
+    ) async throws -> [(id: String, decision: Result<CacheDecision, ExplanationError>)] {
+        let cache = await runCache(reuse: !reuse.noCache, forcing: try reuse.forcing(in: graph))
+        return await cache.explain(graph)
     }
 
     /// After a run: remembers its key components, records its hits and misses and saves the

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// How `run` and `explain` use the store: where it is, its size bound, and what to reuse.
+/// How `run` uses the store: where it is, its size bound, and what to reuse.
 struct CachingArguments: ParsableArguments {
     @OptionGroup var location: CacheArguments
 
@@ -9,9 +9,5 @@ struct CachingArguments: ParsableArguments {
         valueName: "size"))
     var cacheMaxSize: String?
 
-    @Flag(help: "Run every operation, reusing nothing (results are still recorded).")
-    var noCache = false
-
-    @Flag(help: "Run the operations named after the file (all when none is named) and what depends on them, even when their results are stored.")
-    var force = false
+    @OptionGroup var reuse: ReuseArguments
 }

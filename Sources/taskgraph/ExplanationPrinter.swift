@@ -1,6 +1,6 @@
 import TaskGraphCore
 
-/// `--explain` and `taskgraph explain`: one line per operation saying whether it runs and why.
+/// `--explain`, `taskgraph explain` and `run --dry-run`: whether each operation runs and why.
 enum ExplanationPrinter {
     /// `tone[lake]: run: input changed: tilt[lake] <- parameter changed: blur_radius 8 -> 6 in
     /// tilt[lake]`, `save[lake]: cached`, one line per entry, in the order given.
@@ -11,6 +11,17 @@ enum ExplanationPrinter {
             case .failure(let error): "\(entry.id): error: \(error)\n"
             }
         }.joined()
+    }
+
+    /// `run (input changed: tilt[lake])` or `cached`, as `run --dry-run` shows an operation:
+    /// the reason without its root cause (the operation it names shows it).
+    static func brief(_ decision: Result<CacheDecision, ExplanationError>) -> String {
+        switch decision {
+        case .success(let decision) where decision.status == .hit:
+            decision.reason == .unchanged ? "cached" : "cached (\(decision.explanation))"
+        case .success(let decision): "run (\(decision.explanation))"
+        case .failure(let error): "error: \(error)"
+        }
     }
 
     private static func line(for decision: CacheDecision) -> String {

@@ -17,10 +17,4 @@ enum InstanceSelection {
         }
         return selected
     }
-
-    /// What `--force` (given or not) with `names` asks for.
-    static func forcing(_ force: Bool, names: [String], in graph: ExecutionGraph) throws -> RunCache.Forcing {
-        guard force else { return .none }
-        return names.isEmpty ? .all : .ids(try ids(names, in: graph, option: "--force"))
-    }
 }

@@ -9,10 +9,11 @@ import TaskGraphReporting
 struct ListOpsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list-ops",
-        abstract: "List every operation type with what it consumes, produces and its parameters.")
+        abstract: "List every operation type with what it consumes, produces and its parameters.",
+        discussion: "Then the keys every pipeline file and every operation can set, as 'taskgraph help keys' prints them.")
 
     func run() async throws {
-        TextOutput.standardOutput.write(OperationCatalog(registry: .builtIn).render())
+        TextOutput.standardOutput.write(OperationCatalog(registry: .builtIn).render() + OperationCatalog.renderKeys())
         TextOutput.standardOutput.flush()
     }
 }

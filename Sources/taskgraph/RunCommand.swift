@@ -19,24 +19,34 @@ struct RunCommand: AsyncParsableCommand {
             Ctrl-Z stops the run and its programs (time spent stopped does not count against \
             timeouts); fg or bg continues them. SIGUSR1 pauses or resumes the run without \
             stopping taskgraph.
+
+            Exit codes: 0 success, 1 an operation failed, 2 invalid pipeline, 64 usage error.
             """)
 
     @Argument(help: "The pipeline file.", completion: .file(extensions: ["yaml", "yml"]))
     var file: String
 
-    @Argument(help: ArgumentHelp("With --force: the operations to run again (ids such as tilt or tilt[lake]).", valueName: "id"))
-    var forced: [String] = []
+    @Argument(
+        help: ArgumentHelp("Run only these operations (ids such as tilt or tilt[lake]) and what they need.", valueName: "id"),
+        completion: OperationIDCompletion.kind)
+    var targets: [String] = []
 
-    @Option(name: [.short, .long], help: "Maximum operations running at once in the default pool (default: core count; with --executor slurm, jobs queued or running at once, default 100).")
+    @Option(
+        name: [.customShort("j", allowingJoined: true), .long],
+        help: ArgumentHelp(
+            "Maximum operations running at once in the default pool, -j 2 or -j2 (default: core count; with --executor slurm, jobs queued or running at once, default 100).",
+            valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "Cancel everything on the first failure (default: finish independent branches).")
     var failFast = false
 
-    @Flag(help: "Print the plan (levels, what would run) without running anything.")
+    @Flag(name: [.customShort("n"), .long], help: "Print the plan, level by level, each operation with what a run would do (run and why, or cached); run nothing.")
     var dryRun = false
 
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Run only these operations and what they need.", valueName: "id"))
+    @Option(
+        parsing: .upToNextOption, help: ArgumentHelp("Run only these operations and what they need (as ids after the file).", valueName: "id"),
+        completion: OperationIDCompletion.kind)
     var only: [String] = []
 
     @Flag(help: "Plain log lines even on a terminal.")
@@ -54,6 +64,9 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write a self-contained HTML report of the run to this file.", valueName: "file"))
     var report: String?
 
+    @Flag(help: "After the run, watch what the pipeline reads and run again when it changes; Ctrl-C ends.")
+    var watch = false
+
     @Flag(help: "Print, for every operation, whether it ran or was reused, and why.")
     var explain = false
 
@@ -65,15 +78,22 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var lint: LintArguments
 
+    @OptionGroup var logs: LogArguments
+
     func validate() throws {
         guard jobs ?? 1 >= 1 else { throw ValidationError("--jobs must be at least 1") }
         if json, events != nil { throw ValidationError("--json and --events both name where events go; use one") }
-        if !forced.isEmpty, !cache.force {
-            throw ValidationError("operation ids after the file name go with --force, e.g. --force \(forced[0])")
-        }
     }
 
     func run() async throws {
+        if watch {
+            let runArguments = CommandLine.arguments.dropFirst().filter { $0 != "--watch" }
+            let written = [cache.location.root, cluster.store, events, trace, report].compactMap { $0 }
+            try await WatchLoop(
+                file: file, options: try pipeline.pipelineOptions(), runArguments: runArguments, ignoring: written
+            ).run()
+        }
+        if cache.reuse.forceAll, !targets.isEmpty { Self.noteTargetsWithBareForce(targets) }
         let named = [("--events", events), ("--trace", trace), ("--report", report)].compactMap { name, path in
             path.map { (name: name, path: $0) }
         }
@@ -87,14 +107,17 @@ struct RunCommand: AsyncParsableCommand {
         } else {
             try await PipelineLoading.load(file, options: pipelineOptions)
         }
+        _ = try InstanceSelection.ids(only, in: loaded.graph, option: "--only")
         let graph: ExecutionGraph
         do {
-            graph = only.isEmpty ? loaded.graph : try loaded.graph.restricted(to: only)
+            graph = targets.isEmpty && only.isEmpty ? loaded.graph : try loaded.graph.restricted(to: targets + only)
         } catch {
-            throw ValidationError("--only: \(error)")
+            throw ValidationError("\(error)")
         }
         if dryRun {
-            TextOutput.standardOutput.write(PlanPrinter(graph: graph).render())
+            let session = await CacheSession.open(
+                cache.location, maxSize: cache.cacheMaxSize, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
+            TextOutput.standardOutput.write(try await DryRun.render(graph, session: session, reuse: cache.reuse))
             TextOutput.standardOutput.flush()
             return
         }
@@ -111,21 +134,23 @@ struct RunCommand: AsyncParsableCommand {
         do {
             presenter = try RunPresenter(
                 graph: graph, pipeline: loaded.name, plain: noProgress, eventsPath: json ? "-" : events,
-                tracePath: trace, recordsReport: report != nil)
+                tracePath: trace, recordsReport: report != nil, logs: logs.logs)
         } catch {
             throw ValidationError("--events: \(error)")
         }
-        let forcing = try InstanceSelection.forcing(cache.force, names: forced, in: graph)
+        let forcing = try cache.reuse.forcing(in: graph)
         let session = await CacheSession.open(
-            cache, pipelineFile: file, storeRoot: cluster.store ?? loaded.store, flushingWrites: onCluster,
-            prepared: upToDate?.store)
+            cache.location, maxSize: cache.cacheMaxSize, pipelineFile: file, storeRoot: cluster.store ?? loaded.store,
+            flushingWrites: onCluster, prepared: upToDate?.store)
         let clusterSession = onCluster
             ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
         var startedFrom: (observing: Bool, known: KnownResults?)?
         if let upToDate, let start { startedFrom = upToDate.observe(session, from: start) }
         let runCache = await session.runCache(
-            reuse: !cache.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)
-        let resources = RunResources(blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint)
+            reuse: !cache.reuse.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)
+        let resources = RunResources(
+            blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint,
+            streamedOutput: logs.streamedOutput(for: graph))
         let control = RunControl()
         let outcome = await presenter.displaying {
             await JobControl.run(control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }) {
@@ -171,5 +196,16 @@ struct RunCommand: AsyncParsableCommand {
         TextOutput.standardOutput.flush()
         TextOutput.standardError.flush()
         Self.exit(withError: outcome.report.hasFailures || !outputsWritten ? ExitCode(CLIExitCode.operationFailed) : nil)
+    }
+
+    /// `run FILE ID... --force`, which forced only the ids and their dependents before ids after
+    /// the file became targets: says what it does now and how to write what it did.
+    private static func noteTargetsWithBareForce(_ targets: [String]) {
+        let ids = targets.joined(separator: " ")
+        TextOutput.standardError.write(
+            "taskgraph: note: ids after the file name are what to run: with a bare --force, \(ids) and everything "
+                + "\(targets.count == 1 ? "it needs run" : "they need run") again; to run again only \(ids) and what "
+                + "depends on \(targets.count == 1 ? "it" : "them"), write "
+                + targets.map { "--force \($0)" }.joined(separator: " ") + "\n")
     }
 }

@@ -22,22 +22,24 @@ struct RunPresenter {
     ///   - eventsPath: `--events FILE`; `-` means standard output (`--json`).
     ///   - tracePath: `--trace FILE`.
     ///   - recordsReport: keep the events for the HTML report (`--report`).
+    ///   - logs: how programs' lines are shown (`--logs`).
     init(
         graph: ExecutionGraph, pipeline: String, plain: Bool, eventsPath: String?, tracePath: String?,
-        recordsReport: Bool = false
+        recordsReport: Bool = false, logs: ProgramOutputLog.Mode = .prefixed
     ) throws {
         let environment = ProcessInfo.processInfo.environment
         let output = TextOutput.standardError
         let live = output.isTerminal && !plain && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         var sinks: [any EventSink] = []
         let command = eventsPath != nil || recordsReport ? RedactedCommandLine.redact(CommandLine.arguments, graph: graph) : []
+        // Programs' lines first: a failed operation's come before the line saying it failed.
         if live {
             let display = LiveStatusDisplay(graph: graph, output: output)
             self.display = display
-            sinks.append(display)
+            sinks += [ProgramOutputLog(graph: graph, mode: logs, write: display.print), display]
         } else {
             display = nil
-            sinks.append(PlainLogReporter(graph: graph, output: output))
+            sinks += [ProgramOutputLog(graph: graph, mode: logs, write: output.write), PlainLogReporter(graph: graph, output: output)]
         }
         if let eventsPath {
             let events = eventsPath == "-" ? TextOutput.standardOutput : try TextOutput(creatingFile: eventsPath)

@@ -13,19 +13,13 @@ import UnixSignals
 struct TaskGraphCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "taskgraph",
-        abstract: "Run dependency-graph pipelines described in YAML.",
-        discussion: """
-            Exit codes: 0 success, 1 an operation failed, 2 invalid pipeline, 64 usage error. \
-            On SIGINT or SIGTERM taskgraph cleans up, then dies by the signal (a shell reports 130 \
-            or 143). Ctrl-Z stops a run with its programs until fg or bg; SIGUSR1 pauses or \
-            resumes it.
-
-            \(OperationCatalog.renderKeys())
-            """,
+        // No abstract: `taskgraph --help` starts with the usage and the subcommands (README says
+        // what taskgraph is; `help keys` has the pipeline file's keys, `run --help` the exit codes).
         version: version,
         subcommands: [
-            RunCommand.self, ReportCommand.self, ValidateCommand.self, ExplainCommand.self, GraphCommand.self, ListOpsCommand.self,
-            SchemaCommand.self, CacheCommand.self, WorkerCommand.self,
+            RunCommand.self, ListCommand.self, ExplainCommand.self, ValidateCommand.self, GraphCommand.self,
+            ReportCommand.self, CacheCommand.self, ListOpsCommand.self, KeysCommand.self, SchemaCommand.self,
+            WorkerCommand.self,
         ])
 
     /// The version `--version` prints.
@@ -35,7 +29,8 @@ struct TaskGraphCommand: AsyncParsableCommand {
     /// otherwise keeps freed memory for reuse (`tg_keep_freed_memory`), raises the open-file limit, traps SIGINT, SIGTERM and SIGHUP before anything else (so every command cleans up on them, then
     /// dies by them), ignores SIGPIPE (a closed output pipe cancels a run like them), flushes
     /// standard output and error at `exit`, traps the job-control signals (SIGTSTP, SIGCONT, SIGUSR1), then parses the
-    /// arguments and runs the command, with the signal handlers beside it in one task group.
+    /// arguments (after writing a bare `--lint` and `--force` and `help keys` as the parser takes
+    /// them) and runs the command, with the signal handlers beside it in one task group.
     static func main() async {
         if CommandLine.arguments.dropFirst().elementsEqual(["--version"]) {
             print(version)
@@ -61,7 +56,8 @@ struct TaskGraphCommand: AsyncParsableCommand {
         await withDiscardingTaskGroup { group in
             group.addTask { await InterruptibleRun.handleSignals(signals) }
             group.addTask { await JobControl.handleTerminalStops() }
-            await main(LintArguments.withImplicitMode(Array(CommandLine.arguments.dropFirst())))
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            await main(KeysCommand.asHelpTopic(ReuseArguments.withBareForce(LintArguments.withImplicitMode(arguments))))
             group.cancelAll()
         }
     }

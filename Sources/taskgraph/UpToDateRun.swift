@@ -26,7 +26,7 @@ struct UpToDateRun {
     /// messages name locations a plan read back does not keep), or a `PATH` with relative directories.
     init?(_ command: RunCommand) {
         guard !command.dryRun, !command.json, !command.explain, command.events == nil, command.trace == nil,
-            command.report == nil, !command.cache.noCache, !command.cache.force, command.cluster.executor == nil,
+            command.report == nil, !command.cache.reuse.noCache, !command.cache.reuse.forcesAny, command.cluster.executor == nil,
             command.cluster.store == nil, command.lint.mode == nil,
             let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         else { return nil }

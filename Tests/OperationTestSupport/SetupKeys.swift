@@ -8,9 +8,24 @@ public func key(of setup: OperationSetup, registry: OperationRegistry, inputs: [
 {
     var graph = ExecutionGraph()
     try graph.add(setup.id, action: registry.makeAction(for: setup))
-    let node = graph.nodes[0]
-    guard let action = node.action as? any CacheableAction else { throw NotCacheable(type: setup.type) }
+    return try await key(of: graph.nodes[0], inputs: inputs)
+}
+
+/// The key of `node` as a run would compute it: its inputs' results have the digests `inputs`
+/// gives, its files are hashed.
+public func key(of node: ExecutionGraph.Node, inputs: [(id: String, digest: ContentDigest)] = [])
+    async throws -> ContentDigest
+{
+    guard let action = node.action as? any CacheableAction else { throw NotCacheable(type: node.type) }
     return try await KeyComponents.of(node, action: action, inputs: inputs, files: HashingFileDigests()).key
+}
+
+/// The key of every cacheable node of `graph`, by id, each as if its inputs' results were the
+/// same.
+public func keys(of graph: ExecutionGraph) async throws -> [String: ContentDigest] {
+    var keys: [String: ContentDigest] = [:]
+    for node in graph.nodes where node.action is any CacheableAction { keys[node.id] = try await key(of: node) }
+    return keys
 }
 
 /// An operation type whose action is not `CacheableAction`.
@@ -67,4 +82,14 @@ public func otherValue(of type: ParameterType, than value: ParameterValue?) -> P
     case .outputPath: .string(value == .string("other.out") ? "another.out" : "other.out")
     case .inputPath: .string(value == .string("other.in") ? "another.in" : "other.in")
     }
+}
+
+/// The graph planned from a pipeline file `chain.yaml` in `directory` holding `text`: what a
+/// test compares a graph built in Swift with.
+public func plannedGraph(
+    _ text: String, in directory: String, registry: OperationRegistry, environment: [String: String] = [:],
+    outputDirectory: String? = nil
+) throws -> ExecutionGraph {
+    let options = PipelineOptions(environment: environment, outputDirectory: outputDirectory, registry: registry)
+    return try Pipeline.load(text: text, file: directory + "/chain.yaml", options: options).graph
 }

@@ -21,7 +21,10 @@ import Testing
             plan: 2 operations in 1 level
             level 1:
               b  (exec, command=[true], grace_period=2s, priority=very-high)
+                run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
               d  (exec, command=[true], grace_period=2s, priority=50)
+                run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
+            2 to run, 0 cached
 
             """)
     }

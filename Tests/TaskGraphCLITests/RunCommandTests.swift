@@ -40,12 +40,18 @@ import Testing
             plan: 5 operations in 3 levels
             level 1:
               greet[ann]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", ann], grace_period=2s)
+                run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
               greet[bob]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", bob], grace_period=2s)
+                run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
             level 2:
               keep[ann]  (save, path=greetings/ann.txt)
+                run (input changed: greet[ann])
               keep[bob]  (save, path=greetings/bob.txt)
+                run (input changed: greet[bob])
             level 3:
               all  (group)
+                run (input changed: keep[ann])
+            5 to run, 0 cached
 
             """)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/x/greetings"))

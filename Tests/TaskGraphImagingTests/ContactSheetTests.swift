@@ -11,7 +11,7 @@ import Testing
     @Test func gridFitsEveryImageIntoItsCellAndKeepsTheBackground() async throws {
         let red = Image(width: 40, height: 20, color: [255, 0, 0])
         let blue = Image(width: 10, height: 30, color: [0, 0, 255, 255])
-        let sheet = ContactSheet(columns: 2, cellWidth: 40, padding: 4, captions: false)
+        let sheet = ContactSheetLayout(columns: 2, cellWidth: 40, padding: 4, captions: false)
         let image = try await sheet.render([("red", red), ("blue", blue)])
         #expect((image.width, image.height) == (2 * 40 + 3 * 4, 30 + 2 * 4))
         #expect(image.pixel(x: 0, y: 0) == [24, 24, 27])

@@ -5,6 +5,9 @@
 
 #if defined(__linux__)
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
@@ -40,7 +43,7 @@ int tg_is_blocking_thread(void);
 /// and faulting them in anew. It also fixes the threshold above which an allocation gets its
 /// own mapping at glibc's initial 128 KiB (setting these options stops glibc raising it): large
 /// buffers, such as images, are still returned to the system when freed. Raising that threshold
-/// to 32 MiB as well measured no faster (bench/README.md, "One source changed, round 6"). For a
+/// to 32 MiB as well measured no faster (bench/HISTORY.md, "One source changed, round 6"). For a
 /// process's `main`, never a library: it is the process's allocator.
 static inline void tg_keep_freed_memory(void) {
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
@@ -86,6 +89,28 @@ static inline int tg_epoll_create(void) {
 static inline int tg_epoll_add(int epoll, int fd, uint64_t token) {
     struct epoll_event event = { .events = EPOLLIN, .data = { .u64 = token } };
     return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+}
+
+/// Watches `fd` for room to write (and errors) in `epoll`, reporting it with `token`.
+/// 0 on success, -1 with `errno` set on failure.
+static inline int tg_epoll_add_writable(int epoll, int fd, uint64_t token) {
+    struct epoll_event event = { .events = EPOLLOUT, .data = { .u64 = token } };
+    return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+}
+
+/// Makes writes to `fd` return `EAGAIN` rather than block. 0 on success, -1 with `errno` set.
+static inline int tg_set_nonblocking(int fd) {
+    int flags = fcntl(fd, F_GETFL);
+    return flags < 0 ? -1 : fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+}
+
+/// Blocks SIGPIPE for the calling thread only: a write to a pipe whose reader has gone then
+/// fails with `EPIPE` instead of ending the process, whatever the process's disposition.
+static inline void tg_block_sigpipe_in_thread(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    (void)pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
 /// Stops watching `fd` in `epoll`.

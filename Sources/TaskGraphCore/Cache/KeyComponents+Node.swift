@@ -45,12 +45,8 @@ extension ParameterValue {
     /// and secret-looking map entries are shown redacted and followed by the digest of the
     /// whole value, so a changed secret changes the key without being stored.
     var keyText: String {
-        // A whole number reads as the user wrote it: `6`, not `6.0`.
-        if case .number(let number) = self, number == number.rounded(), abs(number) < 1e15 {
-            return String(Int64(number))
-        }
         let redacted = redacted
-        guard redacted != self else { return description }
+        guard redacted != self else { return writtenText }
         return redacted.description + " " + ContentDigest.sha256(of: Data(description.utf8)).description
     }
 }

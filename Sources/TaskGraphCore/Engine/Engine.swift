@@ -28,19 +28,21 @@ public struct Engine: Sendable {
     ///   - cache: the store to reuse results from and record them in, and how (none: every
     ///     node runs and nothing is recorded). A node whose result is reused ends `.cached`.
     ///   - control: pauses and resumes the run from outside, if given.
+    ///   - results: receives each node's result as the node ends successfully, if given.
     public func run(
         _ graph: ExecutionGraph, events: (any EventSink)? = nil, resources: RunResources? = nil,
-        cache: RunCache? = nil, control: RunControl? = nil
+        cache: RunCache? = nil, control: RunControl? = nil, results: (any ResultSink)? = nil
     ) async -> RunReport {
         guard let resources else {
             let owned = RunResources(blockingThreads: Self.blockingThreads(for: options))
-            let report = await run(graph, events: events, resources: owned, cache: cache, control: control)
+            let report = await run(
+                graph, events: events, resources: owned, cache: cache, control: control, results: results)
             await owned.shutDown()
             return report
         }
         // Every task of the run (workers, actions, what they start) sees the run's resources.
         return await RunResources.$current.withValue(resources) {
-            await run(graph, events: events, on: resources, cache: cache, control: control)
+            await run(graph, events: events, on: resources, cache: cache, control: control, results: results)
         }
     }
 
@@ -53,13 +55,14 @@ public struct Engine: Sendable {
 
     private func run(
         _ graph: ExecutionGraph, events: (any EventSink)?, on resources: RunResources, cache: RunCache?,
-        control: RunControl?
+        control: RunControl?, results: (any ResultSink)?
     ) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
         cache?.begin(plan)
         // Nodes the cache shows unchanged, with all they need, end before the workers start.
         let settled = cache?.settledAtStart(plan) ?? []
+        for (node, stored) in settled { results?.receive(stored, of: node, id: plan.id(of: node)) }
         let pools = PoolLayout(plan: plan, options: options)
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
@@ -71,6 +74,11 @@ public struct Engine: Sendable {
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             Self.announceReady(in: plan, settled: settled, to: events, clock: clock)
+        }
+        if let cache, resources.streamedOutput != nil {
+            // Before they are reported ended, and before the run can end (it ends as soon as
+            // every node has, and settled ones have from the start).
+            await runner.replayOutput(ofSettled: settled, of: plan, store: cache.store)
         }
 
         control?.attach { paused in
@@ -89,7 +97,7 @@ public struct Engine: Sendable {
                         group.addTask(executorPreference: preferred) {
                             await Self.work(
                                 pool: pool, lane: lane, coordinator: coordinator, runner: runner,
-                                events: events, clock: clock)
+                                events: events, results: results, clock: clock)
                         }
                     }
                 }
@@ -160,7 +168,7 @@ public struct Engine: Sendable {
 
     private static func work(
         pool: Int, lane: Int, coordinator: RunCoordinator, runner: NodeRunner,
-        events: (any EventSink)?, clock: RunClock
+        events: (any EventSink)?, results resultSink: (any ResultSink)?, clock: RunClock
     ) async {
         // The worker's own reference: reading the coordinator's for every node would retain and
         // release arrays that every worker shares (contended atomics).
@@ -172,6 +180,9 @@ public struct Engine: Sendable {
             let end = events == nil ? .zero : clock.elapsed
             events?.receive(EngineEvent(
                 elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome), usage: completion.usage))
+            if let resultSink, completion.outcome.kind.isSuccess, let result = completion.result {
+                resultSink.receive(result, of: index, id: plan.id(of: index))
+            }
             let finish = coordinator.finish(
                 index, startedAt: assignment.start, outcome: completion.outcome, error: completion.error,
                 result: completion.result, attempts: completion.attempts, takingNextFrom: pool)

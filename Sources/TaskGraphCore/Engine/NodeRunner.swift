@@ -59,6 +59,9 @@ struct NodeRunner: Sendable {
             }
             return await runCached(index, of: plan, results: results, lane: lane, cache: cache)
         }
+        if completion.outcome == .cached, let cache, let result = completion.result {
+            await replayOutput(of: index, id: plan.id(of: index), result: result, store: cache.store)
+        }
         if completion.attempts > 0 { completion.usage = meter.usage }
         return completion
     }

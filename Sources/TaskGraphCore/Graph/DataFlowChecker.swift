@@ -8,7 +8,11 @@ struct DataFlowChecker {
         for index in operations.indices {
             // Most operations consume nothing: decided before copying the whole operation.
             guard let typeName = operations[index].type?.value, let type = registry[typeName] else { continue }
-            let accepted = type.input.acceptedKinds
+            let requirement = requirement(of: operations[index], type)
+            if type.inputSwitch != nil, requirement.acceptedKinds.isEmpty {
+                warnAboutUnreadData(operations, index, type: type, diagnostics: &diagnostics)
+            }
+            let accepted = requirement.acceptedKinds
             guard !accepted.isEmpty else { continue }
             let operation = operations[index]
             let subject = "operation '\(operation.id.value)'"
@@ -38,7 +42,7 @@ struct DataFlowChecker {
                     at: needsLocation))
                 continue
             }
-            guard case .one = type.input else { continue }
+            guard case .one = requirement else { continue }
             if let input = operation.input {
                 guard let chosen = declared.index[input.value], providers.contains(chosen) else { continue }
                 if expansion.multiplicity(of: chosen, for: index) != 1 {
@@ -58,6 +62,35 @@ struct DataFlowChecker {
                         + names.joined(separator: ", ") + "; choose one with 'input: <id>'",
                     at: needsLocation))
             }
+        }
+    }
+
+    /// What `operation` needs: its type's input, or the switched one when the type's switch
+    /// parameter is written true (a value from a variable is checked when the action runs).
+    private func requirement(of operation: OperationSpec, _ type: OperationType) -> InputRequirement {
+        guard let inputSwitch = type.inputSwitch, let text = operation.parameter(inputSwitch.parameter)?.scalar?.text,
+            ParameterChecker.convert(text, to: .boolean) == .boolean(true)
+        else { return type.input }
+        return inputSwitch.requirement
+    }
+
+    /// Warns about each dependency of `operations[index]` (whose input switch is off) whose only
+    /// product is data, which it then never reads: a download, a decryption, an image. An
+    /// `exec` dependency is exempt: the files it writes are its product too.
+    private func warnAboutUnreadData(
+        _ operations: [OperationSpec], _ index: Int, type: OperationType, diagnostics: inout [Diagnostic]
+    ) {
+        guard let inputSwitch = type.inputSwitch else { return }
+        let operation = operations[index]
+        for (need, target) in zip(operation.needs, declared.targets(ofNeedsOf: index)) {
+            guard let target, operations[target].type?.value != ExecOperation.type.name else { continue }
+            let kinds = produced(by: operations[target])
+            guard !kinds.isEmpty, !kinds.contains(.file) else { continue }
+            diagnostics.append(.warning(
+                "operation '\(operation.id.value)': '\(type.name)' needs '\(need.value)', whose result is "
+                    + kinds.sorted().map(\.rawValue).joined(separator: " and ")
+                    + ", but does not read it; set '\(inputSwitch.parameter): true' to read it",
+                at: need.location))
         }
     }
 

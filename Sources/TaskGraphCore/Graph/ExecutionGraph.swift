@@ -77,9 +77,9 @@ public struct ExecutionGraph: Sendable {
     }
 
     /// Adds a node that runs `action` after every node in `needs`. An action made from an
-    /// `OperationSetup` (`ConfiguredAction`) brings it: the node's type is the setup's, and it is
-    /// keyed as the same operation in a pipeline file (the setup's id and dependencies become
-    /// `id` and those of `needs`).
+    /// `OperationSetup` (a `ConfiguredOperation`: `ConfiguredAction`, `TiltShift`, …) brings
+    /// it: the node's type is the setup's, and it is keyed as the same operation in a pipeline
+    /// file (the setup's id and dependencies become `id` and those of `needs`).
     /// - Throws: `GraphError.duplicateID` if a node with this id exists.
     @discardableResult
     public mutating func add(
@@ -91,7 +91,7 @@ public struct ExecutionGraph: Sendable {
         var node = Node(
             id: id, type: type, action: action, dependencies: needs.map(\.index),
             settings: settings, setup: nil, location: nil)
-        if let configured = action as? ConfiguredAction {
+        if let configured = (action as? any ConfiguredOperation)?.configured {
             var setup = configured.setup
             setup.id = id
             setup.dependencies = needs.map { nodes[$0.index].id }

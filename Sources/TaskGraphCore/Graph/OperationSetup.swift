@@ -5,8 +5,8 @@ import Foundation
 /// The planner makes one per instance and the `ExecutionGraph` node keeps it, so the same action
 /// can be made again elsewhere (`OperationRegistry.makeAction(for:)`, e.g. on a cluster worker)
 /// and a cache can key results on it. Making the action reads nothing else of the process: no
-/// environment variable, no current directory (an `exec` without `cwd` still runs in the current
-/// directory of the process that runs it).
+/// environment variable, no current directory (an `exec` without `cwd` runs in
+/// `pipelineDirectory`).
 ///
 /// The setup may hold secrets (a key named by `key_env`, a passed-through token): never log it.
 public struct OperationSetup: Hashable, Sendable, Codable {

@@ -18,6 +18,10 @@ public enum OperationError: Error, Equatable, Sendable {
     case unknownType(String)
     /// A setup made in code names a parameter its operation type does not have.
     case unknownParameter(type: String, name: String, suggestion: String?)
+    /// A parameter set in code holds a value its type does not accept.
+    case invalidParameterValue(type: String, name: String, expected: String, value: String)
+    /// A parameter the type requires was not set in code.
+    case missingParameter(type: String, name: String)
     /// A parameter names an environment variable that no environment can hold.
     case invalidEnvironmentName(parameter: String, name: String)
     /// A list of paths (`exec`'s `inputs`, `outputs`) holds an empty one.
@@ -57,6 +61,10 @@ extension OperationError: CustomStringConvertible {
             "no operation type '\(name)' is registered"
         case .unknownParameter(let type, let name, let suggestion):
             "'\(type)' has no parameter '\(name)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+        case .invalidParameterValue(let type, let name, let expected, let value):
+            "'\(type)': '\(name)' must be \(expected), not \(value)"
+        case .missingParameter(let type, let name):
+            "'\(type)': missing required parameter '\(name)'"
         case .invalidEnvironmentName(let parameter, let name):
             "'\(parameter)' names '\(name)', which is not an environment variable name "
                 + "(non-empty, without '=' or NUL)"

@@ -19,23 +19,26 @@ public struct OperationRegistry: Sendable {
     /// The type called `name`, if registered.
     public subscript(name: String) -> OperationType? { types[name] }
 
-    /// The action of `setup`, made by its type, carrying the setup (its parameters' defaults
-    /// filled in, as the planner does): how a setup planned elsewhere (a cache, a cluster worker)
-    /// becomes work again, and how a program adds a built-in operation to its own graph,
-    /// keyed as the same operation in a pipeline file.
-    /// - Throws: `OperationError.unknownType` if no type has the setup's type name,
-    ///   `.unknownParameter` for a parameter the type does not have, or whatever the type's
-    ///   `makeAction` throws.
-    public func makeAction(for setup: OperationSetup) throws -> ConfiguredAction {
-        guard let type = types[setup.type] else { throw OperationError.unknownType(setup.type) }
+    /// `setup` checked as `validate` checks an operation in a pipeline file: its type is
+    /// registered, it sets only parameters the type has, each to a value the type accepts, and
+    /// every required one; the type's defaults are filled in, as the planner fills them.
+    /// - Throws: `OperationError.unknownType`, `.unknownParameter` (with a suggestion),
+    ///   `.invalidParameterValue` or `.missingParameter`.
+    public func check(_ setup: OperationSetup) throws(OperationError) -> OperationSetup {
+        guard let type = types[setup.type] else { throw .unknownType(setup.type) }
         var setup = setup
-        for name in setup.parameters.values.keys.sorted() where type.parameter(named: name) == nil {
-            throw OperationError.unknownParameter(
-                type: type.name, name: name, suggestion: Suggestion.closest(to: name, in: type.parameters.map(\.name)))
-        }
-        for parameter in type.parameters where setup.parameters.values[parameter.name] == nil {
-            if let value = parameter.defaultValue { setup.parameters.values[parameter.name] = value }
-        }
+        setup.parameters = try type.checked(setup.parameters)
+        return setup
+    }
+
+    /// The action of `setup`, made by its type, carrying the setup (checked by `check(_:)`):
+    /// how a setup planned elsewhere (a cache, a cluster worker) becomes work again, and how a
+    /// program adds a built-in operation to its own graph, keyed as the same operation in a
+    /// pipeline file.
+    /// - Throws: what `check(_:)` throws, or whatever the type's `makeAction` throws.
+    public func makeAction(for setup: OperationSetup) throws -> ConfiguredAction {
+        let setup = try check(setup)
+        guard let type = types[setup.type] else { throw OperationError.unknownType(setup.type) }
         return ConfiguredAction(setup: setup, action: try type.makeAction(setup))
     }
 

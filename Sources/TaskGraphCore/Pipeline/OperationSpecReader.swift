@@ -57,6 +57,7 @@ struct OperationSpecReader {
         let type: OperationType?
         (spec.type, type) = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
         (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
+        spec.description = keys["description"]?.scalar.flatMap { $0.isNull ? nil : $0.text }
         spec.items = keys["foreach"].flatMap { readItems($0, subject: subject(), diagnostics: &diagnostics) }
         let checker = ParameterChecker(variables: variables, item: spec.items == nil ? .unavailable : .deferred)
         for (key, type) in Self.settingTypes {

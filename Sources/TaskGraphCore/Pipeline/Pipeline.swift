@@ -18,11 +18,14 @@ public struct Pipeline: Sendable {
     public let executor: String?
     /// `store:` as an absolute path, if the file sets it.
     public let store: String?
+    /// The operations as written, in file order (`taskgraph list`); none in a plan read back
+    /// from a cache.
+    public let operations: [OperationSummary]
 
     /// A pipeline with every field given (a plan read back from a cache).
     package init(
         file: String, name: String, graph: ExecutionGraph, outputDirectory: String, pools: [String: Int],
-        warnings: [Diagnostic], executor: String?, store: String?
+        warnings: [Diagnostic], executor: String?, store: String?, operations: [OperationSummary] = []
     ) {
         self.file = file
         self.name = name
@@ -32,6 +35,7 @@ public struct Pipeline: Sendable {
         self.warnings = warnings
         self.executor = executor
         self.store = store
+        self.operations = operations
     }
 
     /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
@@ -75,7 +79,10 @@ public struct Pipeline: Sendable {
             file: file, name: spec.name, graph: graph, outputDirectory: outputDirectory,
             pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
             warnings: diagnostics, executor: spec.executor?.value,
-            store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) })
+            store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) },
+            operations: spec.operations.map {
+                OperationSummary(id: $0.id.value, type: $0.type?.value ?? "", description: $0.description)
+            })
     }
 }
 

@@ -1,5 +1,5 @@
 /// The keys a pipeline file may use, with their meanings: the single source for `validate`,
-/// `help`, the README table and the JSON schema.
+/// `help`, the table in docs/pipeline.md and the JSON schema.
 public enum PipelineKeys {
     /// A documented key.
     public struct Key: Sendable, Hashable {

@@ -40,6 +40,8 @@ struct OperationSpec {
     var whenLocation: SourceLocation?
     /// `input:`, the dependency chosen as input.
     var input: Located<String>?
+    /// `description:`, what the operation is for, if written.
+    var description: String?
     /// The operation type's own parameters as written, in file order (keys are unique). A list,
     /// not a dictionary: an operation sets a handful, and most operations are read only once.
     /// (Not the mapping's own list: keeping every operation's whole mapping alive until the

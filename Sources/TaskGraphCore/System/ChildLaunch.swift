@@ -1,3 +1,5 @@
+import Foundation
+
 /// One child asked of the reaper thread (`ChildReaper.start`): what to start, how much of its
 /// output to keep, and whether its task was cancelled before, while or after the reaper thread
 /// spawned it. The reaper thread spawns it, so starting a child costs the waiting task no hop to
@@ -15,6 +17,10 @@ final class ChildLaunch: Sendable {
     let errorTailLimit: Int
     /// Time between SIGTERM and SIGKILL once cancelled.
     let gracePeriod: Duration
+    /// The bytes written to the child's standard input; nil gives it /dev/null.
+    let standardInput: Data?
+    /// Told each chunk of output as it is read, on the reaper thread.
+    let observer: ChildProcesses.OutputObserver?
 
     private struct State {
         var cancelled = false
@@ -27,7 +33,8 @@ final class ChildLaunch: Sendable {
     /// A child to start; see `ChildProcesses.run` for the parameters.
     init(
         arguments: [String], environment: [String: String], workingDirectory: String?,
-        outputLimit: Int, errorTailLimit: Int, gracePeriod: Duration
+        outputLimit: Int, errorTailLimit: Int, gracePeriod: Duration, standardInput: Data?,
+        observer: ChildProcesses.OutputObserver?
     ) {
         self.arguments = arguments
         self.environment = environment
@@ -35,6 +42,8 @@ final class ChildLaunch: Sendable {
         self.outputLimit = outputLimit
         self.errorTailLimit = errorTailLimit
         self.gracePeriod = gracePeriod
+        self.standardInput = standardInput
+        self.observer = observer
     }
 
     /// Notes that the task was cancelled. Never blocks.

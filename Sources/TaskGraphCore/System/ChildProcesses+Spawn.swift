@@ -1,3 +1,4 @@
+import CSystemShims
 import Foundation
 
 /// Starting a child: resolving the program, the pipes, and `posix_spawn` into a new process group
@@ -5,10 +6,12 @@ import Foundation
 extension ChildProcesses {
     /// Starts the program in a new process group and registers the group.
     ///
+    /// - Parameter feedingInput: Give the child a pipe as standard input, whose write end
+    ///   (non-blocking) the caller writes; otherwise it reads /dev/null.
     /// - Throws: `ChildProcessError` when the program cannot be started.
     static func spawn(
         arguments: [String], environment: [String: String], in workingDirectory: String?,
-        registry: ChildRegistry
+        feedingInput: Bool = false, registry: ChildRegistry
     ) throws -> Child {
         guard let name = arguments.first else { throw ChildProcessError.emptyCommand }
         if let workingDirectory, let problem = ChildProcessError.workingDirectoryProblem(workingDirectory) {
@@ -18,22 +21,34 @@ extension ChildProcesses {
             throw ChildProcessError.programMissing(name, in: nil)
         }
         if FileKind(at: program) == .directory { throw ChildProcessError.programIsADirectory(name) }
+        // The ends the child gets are closed here once it has them; ours, if it was not spawned.
         var pipes: [(read: Int32, write: Int32)] = []
-        defer { pipes.forEach { close($0.write) } }
+        var input: (read: Int32, write: Int32)?
+        defer {
+            pipes.forEach { close($0.write) }
+            if let input { close(input.read) }
+        }
         do {
             for _ in 0..<2 {
                 pipes.append(try makePipe(for: name))
             }
+            if feedingInput {
+                input = try makePipe(for: name)
+                guard tg_set_nonblocking(input!.write) == 0 else {
+                    throw ChildProcessError.spawnFailed(name, errorText(errno))
+                }
+            }
             let (spawnNumber, pid) = try posixSpawn(
                 program, arguments: arguments,
                 environment: environment.map { "\($0.key)=\($0.value)" },
-                workingDirectory: workingDirectory,
+                workingDirectory: workingDirectory, standardInput: input?.read,
                 standardOutput: pipes[0].write, standardError: pipes[1].write, registry: registry)
             return Child(
-                spawnNumber: spawnNumber, pid: pid,
+                spawnNumber: spawnNumber, pid: pid, standardInput: input?.write ?? -1,
                 standardOutput: pipes[0].read, standardError: pipes[1].read)
         } catch {
             pipes.forEach { close($0.read) }
+            if let input { close(input.write) }
             throw error
         }
     }
@@ -55,8 +70,8 @@ extension ChildProcesses {
     }
 
     /// Spawns `program` in a new process group, with an empty signal mask, default dispositions
-    /// for the signals a parent may ignore or catch, stdin from /dev/null and the given pipe ends
-    /// as stdout and stderr, registered in `registry` (`ChildRegistry.register`).
+    /// for the signals a parent may ignore or catch, stdin from `standardInput` (or /dev/null)
+    /// and the given pipe ends as stdout and stderr, registered in `registry` (`ChildRegistry.register`).
     ///
     /// - Parameters:
     ///   - environment: The complete environment as "NAME=value" strings.
@@ -65,7 +80,7 @@ extension ChildProcesses {
     /// - Throws: `ChildProcessError` when the child cannot be started.
     private static func posixSpawn(
         _ program: String, arguments: [String], environment: [String],
-        workingDirectory: String?, standardOutput: Int32, standardError: Int32,
+        workingDirectory: String?, standardInput: Int32?, standardOutput: Int32, standardError: Int32,
         registry: ChildRegistry
     ) throws -> (spawnNumber: UInt64, pid: pid_t) {
         #if canImport(Darwin)
@@ -95,7 +110,11 @@ extension ChildProcesses {
                 throw ChildProcessError.spawnFailed(arguments[0], errorText(code))
             }
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
         posix_spawn_file_actions_adddup2(&actions, standardError, 2)
 

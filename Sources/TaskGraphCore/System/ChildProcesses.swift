@@ -22,11 +22,17 @@ public final class ChildProcesses: Sendable {
         let spawnNumber: UInt64
         /// The pid of the child and the id of its process group.
         let pid: pid_t
+        /// The write end of the child's standard input, or -1 when it reads /dev/null.
+        let standardInput: Int32
         /// The read end of the child's standard output.
         let standardOutput: Int32
         /// The read end of the child's standard error.
         let standardError: Int32
     }
+
+    /// Told, on the reaper thread, each chunk a child writes to `stream` as it is read: keep it
+    /// quick.
+    package typealias OutputObserver = @Sendable (_ stream: OutputLine.Stream, _ chunk: ArraySlice<UInt8>) -> Void
 
     /// The most bytes of a program's standard output `run` keeps by default.
     static let defaultOutputLimit = 64 << 20
@@ -41,16 +47,20 @@ public final class ChildProcesses: Sendable {
     ///   - outputLimit: The most bytes of standard output kept.
     ///   - errorTailLimit: How many bytes from the end of standard error are kept.
     ///   - gracePeriod: Time between SIGTERM and SIGKILL when the task is cancelled.
+    ///   - standardInput: Bytes written to the child's standard input (by the reaper thread, as
+    ///     the child reads them); nil gives it /dev/null.
+    ///   - observer: Told each chunk of output as it arrives.
     /// - Throws: `ChildProcessError` when the program cannot be started; `CancellationError` if
     ///   the task was cancelled, only after the whole group was signalled and the child reaped.
     package func run(
         arguments: [String], environment: [String: String], workingDirectory: String?,
         outputLimit: Int = defaultOutputLimit, errorTailLimit: Int = 64 << 10,
-        gracePeriod: Duration = .seconds(2)
+        gracePeriod: Duration = .seconds(2), standardInput: Data? = nil, observer: OutputObserver? = nil
     ) async throws -> ProcessResult {
         let launch = ChildLaunch(
             arguments: arguments, environment: environment, workingDirectory: workingDirectory,
-            outputLimit: outputLimit, errorTailLimit: errorTailLimit, gracePeriod: gracePeriod)
+            outputLimit: outputLimit, errorTailLimit: errorTailLimit, gracePeriod: gracePeriod,
+            standardInput: standardInput, observer: observer)
         let reaper = reaper
         let result = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -37,7 +37,7 @@ final class ChildReaper: Sendable {
     static let lingerTime = Duration.seconds(1)
 
     /// The token of the eventfd in epoll; children's tokens are their spawn number times 4 plus
-    /// the source (0: stdout, 1: stderr, 2: exit).
+    /// the source (0: stdout, 1: stderr, 2: exit, 3: room in stdin).
     private static let wakeToken = UInt64.max
 
     private let registry: ChildRegistry
@@ -115,6 +115,8 @@ final class ChildReaper: Sendable {
 
     /// The reaper thread: until nothing has been left to watch for `lingerTime`.
     private func runLoop() {
+        // Children's standard input is written here (`InputFeeder`).
+        tg_block_sigpipe_in_thread()
         var loop: ReaperLoop
         do {
             loop = try ReaperLoop(registry: registry, wakeToken: Self.wakeToken)
@@ -202,16 +204,17 @@ final class ChildReaper: Sendable {
         do {
             child = try ChildProcesses.spawn(
                 arguments: launch.arguments, environment: launch.environment,
-                in: launch.workingDirectory, registry: registry)
+                in: launch.workingDirectory, feedingInput: launch.standardInput != nil, registry: registry)
         } catch {
             whenReaped.resume(throwing: error)
             return
         }
         let collector = OutputCollector(
             standardOutput: child.standardOutput, standardError: child.standardError,
-            outputLimit: launch.outputLimit, errorTailLimit: launch.errorTailLimit)
+            outputLimit: launch.outputLimit, errorTailLimit: launch.errorTailLimit, observer: launch.observer)
+        let feeder = launch.standardInput.map { InputFeeder(descriptor: child.standardInput, bytes: $0) }
         loop.add(WatchedChild(
-            child: child, program: launch.arguments[0], collector: collector,
+            child: child, program: launch.arguments[0], collector: collector, feeder: feeder,
             exitDescriptor: pollsExits ? -1 : tg_pidfd_open(child.pid), whenReaped: whenReaped))
         if launch.started(child) {
             terminate(child, gracePeriod: launch.gracePeriod)

@@ -3,8 +3,8 @@ import Foundation
 
 /// Runs independent work over `0..<count` in bands, in parallel, on blocking threads: the one
 /// mechanism behind pixel kernels (`run`, from async code, on the current run's
-/// `BlockingThreadPool`) and the synchronous parts of pipeline loading (`runBlocking`, where the
-/// calling thread takes part). Workers take bands in order from a shared counter, so a worker
+/// `BlockingThreadPool`), the synchronous parts of pipeline loading and the store's file work
+/// (`runBlocking`, where the calling thread takes part). Workers take bands in order from a shared counter, so a worker
 /// that starts late finds nothing left and returns, and nothing waits for a worker that never
 /// started.
 package enum ParallelBands {

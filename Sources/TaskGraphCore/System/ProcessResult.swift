@@ -34,7 +34,7 @@ package struct ProcessResult: Sendable, Codable {
 }
 
 /// Collects a child's standard output and error from the read ends of its pipes, keeping the
-/// head of the output and the tail of the errors. The reaper reads a pipe only when `epoll` says
+/// head of the output and the tail of the errors, and shows each chunk to an observer. The reaper reads a pipe only when `epoll` says
 /// it is ready, so no read blocks.
 struct OutputCollector {
     /// The read ends, standard output first; -1 once closed.
@@ -43,12 +43,18 @@ struct OutputCollector {
     private var output: HeadBuffer
     /// The end of standard error.
     private var errorTail: TailBuffer
+    /// Told each chunk as it is read.
+    private let observer: ChildProcesses.OutputObserver?
 
     /// Takes ownership of the two read ends; `finish` closes those still open.
-    init(standardOutput: Int32, standardError: Int32, outputLimit: Int, errorTailLimit: Int) {
+    init(
+        standardOutput: Int32, standardError: Int32, outputLimit: Int, errorTailLimit: Int,
+        observer: ChildProcesses.OutputObserver? = nil
+    ) {
         pipes = [standardOutput, standardError]
         output = HeadBuffer(limit: outputLimit)
         errorTail = TailBuffer(limit: errorTailLimit)
+        self.observer = observer
     }
 
     /// Whether either pipe has not reached its end yet.
@@ -62,6 +68,7 @@ struct OutputCollector {
         guard fd >= 0 else { return }
         let count = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
         if count > 0 {
+            observer?(index == 0 ? .standardOutput : .standardError, chunk[..<count])
             if index == 0 {
                 output.append(chunk[..<count])
             } else {

@@ -53,12 +53,17 @@ struct ReaperLoop {
     /// Whether nothing is left to watch or signal.
     var isIdle: Bool { children.isEmpty && kills.isEmpty }
 
-    /// Starts watching a child's pipes and, with a pidfd, its exit.
+    /// Starts watching a child's pipes (its standard input for room to write) and, with a pidfd,
+    /// its exit.
     mutating func add(_ watched: WatchedChild) {
         let token = watched.child.spawnNumber << 2
         tg_epoll_add(epoll, watched.child.standardOutput, token)
         tg_epoll_add(epoll, watched.child.standardError, token | 1)
         var watched = watched
+        // Nothing to write, or no way to be told of room: the child reads end of file.
+        if watched.feeder != nil, tg_epoll_add_writable(epoll, watched.child.standardInput, token | 3) != 0 {
+            watched.feeder!.close(epoll: epoll)
+        }
         if watched.exitDescriptor >= 0, tg_epoll_add(epoll, watched.exitDescriptor, token | 2) != 0 {
             // Not watchable (ENOMEM, max_user_watches): poll `waitid` for this child instead.
             close(watched.exitDescriptor)
@@ -92,6 +97,7 @@ struct ReaperLoop {
             guard children[number] != nil else { continue }
             switch token & 3 {
             case 2: children[number]!.noteLeaderExit(registry: registry, epoll: epoll, now: .now)
+            case 3: children[number]!.feeder?.write(epoll: epoll)
             default: children[number]!.collector.read(pipe: Int(token & 3), using: &chunk, epoll: epoll)
             }
         }

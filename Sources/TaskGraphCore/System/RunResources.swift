@@ -23,6 +23,9 @@ public final class RunResources: Sendable {
     package let programs = ProgramLocations()
     /// With `run --lint`: `exec` programs run under the file-access tracer (`FileAccessLint`).
     public let fileAccessLint: FileAccessLint?
+    /// Which lines `exec` programs write are reported as they come (`TaskContext.reportOutput`);
+    /// nil: none.
+    public let streamedOutput: StreamedOutput?
 
     /// The default number of blocking-IO threads: two per core, so CPU-bound codecs and kernels
     /// keep every core busy while as many threads wait on disk or other short blocking calls.
@@ -37,12 +40,14 @@ public final class RunResources: Sendable {
     ///   - blockingThreads: The most blocking-IO threads at once.
     ///   - workingMemoryLimit: Bytes of working memory decodes and kernels may reserve at once.
     ///   - fileAccessLint: With `run --lint`: trace the files `exec` programs read and write.
+    ///   - streamedOutput: Which lines of `exec` programs to report as they are written.
     public init(
         blockingThreads: Int = RunResources.defaultBlockingThreads,
         workingMemoryLimit: Int = RunResources.defaultWorkingMemoryLimit,
-        fileAccessLint: FileAccessLint? = nil
+        fileAccessLint: FileAccessLint? = nil, streamedOutput: StreamedOutput? = nil
     ) {
         self.fileAccessLint = fileAccessLint
+        self.streamedOutput = streamedOutput
         blockingIO = BlockingThreadPool(maximumThreads: blockingThreads)
         workingMemory = WorkingMemoryBudget(limit: workingMemoryLimit)
         temporaryFiles = TemporaryFiles()

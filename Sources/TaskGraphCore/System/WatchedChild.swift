@@ -14,6 +14,8 @@ struct WatchedChild {
     let program: String
     /// Its output so far.
     var collector: OutputCollector
+    /// Writes its standard input, when it has bytes to read.
+    var feeder: InputFeeder?
     /// A pidfd that becomes readable when the leader exits; -1 without one (Linux before 5.3:
     /// the reaper then polls `waitid`) and once the exit was noticed.
     var exitDescriptor: Int32
@@ -26,12 +28,13 @@ struct WatchedChild {
 
     /// Watches `child`, which runs `program`; see the properties for the others.
     init(
-        child: ChildProcesses.Child, program: String, collector: OutputCollector, exitDescriptor: Int32,
-        whenReaped: CheckedContinuation<ProcessResult, any Error>
+        child: ChildProcesses.Child, program: String, collector: OutputCollector, feeder: InputFeeder?,
+        exitDescriptor: Int32, whenReaped: CheckedContinuation<ProcessResult, any Error>
     ) {
         self.child = child
         self.program = program
         self.collector = collector
+        self.feeder = feeder
         self.exitDescriptor = exitDescriptor
         self.whenReaped = whenReaped
     }
@@ -45,11 +48,12 @@ struct WatchedChild {
         return !collector.isOpen || now >= drainDeadline
     }
 
-    /// Records the leader's exit: kills what is left of its group, stops watching the pidfd and
-    /// starts the drain timeout.
+    /// Records the leader's exit: kills what is left of its group, stops feeding it and watching
+    /// the pidfd and starts the drain timeout.
     mutating func noteLeaderExit(registry: ChildRegistry, epoll: Int32, now: ContinuousClock.Instant) {
         guard !leaderExited else { return }
         registry.signalGroup(of: child.spawnNumber, SIGKILL)
+        feeder?.close(epoll: epoll)
         if exitDescriptor >= 0 {
             tg_epoll_remove(epoll, exitDescriptor)
             close(exitDescriptor)
@@ -86,6 +90,7 @@ struct WatchedChild {
                 waitFailure = .waitFailed(program: program, call: "wait4", reason: ChildProcesses.errorText(errno))
             }
         }
+        feeder?.close(epoll: epoll)
         let result = collector.finish(
             status: ExitStatus(waitStatus: status), usage: ResourceUsage(childUsage: usage), epoll: epoll)
         if let waitFailure {

@@ -5,7 +5,7 @@ import TaskGraphCore
 /// The authenticated ciphers of `encrypt` and `decrypt`. Both use the combined layout
 /// `nonce (12 bytes) ‖ ciphertext ‖ tag (16 bytes)` of swift-crypto's `SealedBox.combined`, which
 /// Python's `cryptography` produces as `nonce + AESGCM(key).encrypt(nonce, data, None)`.
-enum AEADCipher: String, CaseIterable, Sendable {
+public enum AEADCipher: String, CaseIterable, Sendable {
     /// AES-256 in Galois/Counter Mode: the default.
     case aes256GCM = "aes-256-gcm"
     /// ChaCha20 with a Poly1305 authenticator (RFC 8439).

@@ -4,10 +4,7 @@ import TaskGraphCore
 /// and `s` a smoothstep or a linear ramp. 0 inside the focus band, 1 far from it.
 struct TiltShiftMask: Sendable, Equatable {
     /// The shape of the transition between sharp and blurred.
-    enum Curve: String, Sendable, CaseIterable {
-        case smoothstep
-        case linear
-    }
+    typealias Curve = TiltShiftCurve
 
     /// Top of the sharp band, as a fraction of the height.
     var top: Double

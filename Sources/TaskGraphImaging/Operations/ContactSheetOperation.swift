@@ -16,13 +16,13 @@ struct ContactSheetOperation: BuiltInAction {
         makeAction: { setup in
             let parameters = setup.parameters
             return ContactSheetOperation(
-                sheet: ContactSheet(
+                sheet: ContactSheetLayout(
                     columns: parameters.integer("columns") ?? 0, cellWidth: parameters.integer("cell_width") ?? 320,
                     padding: parameters.integer("padding") ?? 16, captions: parameters.boolean("captions") ?? true),
                 maxPixels: parameters.integer("max_pixels") ?? ImageCodec.defaultMaxPixels)
         })
 
-    let sheet: ContactSheet
+    let sheet: ContactSheetLayout
     let maxPixels: Int
 
     var cacheVersion: Int { 1 }

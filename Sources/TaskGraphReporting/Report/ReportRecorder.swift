@@ -13,6 +13,7 @@ public final class ReportRecorder: EventSink, Sendable {
     }
 
     public func receive(_ event: EngineEvent) {
+        guard JSONEventWriter.isWritten(event) else { return }
         let line = encoder.line(for: event)
         lines.withLock { $0.append(line) }
     }

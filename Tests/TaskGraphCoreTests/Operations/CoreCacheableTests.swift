@@ -7,9 +7,10 @@ import OperationTestSupport
 /// file it reads and `save` declares the file it writes.
 @Suite struct CoreCacheableTests {
     @Test func everyCoreActionIsCacheableAtItsVersion() throws {
-        // `save` is at 2 since bytes are converted to the format its path names, `exec` since its
-        // result holds its declared outputs.
-        let versions = ["group": 1, "exec": 2, "load": 1, "save": 2]
+        // `save` is at 2 since bytes are converted to the format its path names, `exec` at 3 since
+        // it runs in the pipeline file's directory without `cwd:` (2: its result holds its
+        // declared outputs).
+        let versions = ["group": 1, "exec": 3, "load": 1, "save": 2]
         let required: [String: [String: ParameterValue]] = [
             "exec": ["command": .list(["true"])], "load": ["path": .string("in.txt")], "save": ["path": .string("out.txt")],
         ]

@@ -99,10 +99,10 @@ import OperationTestSupport
             == "exec 'build': declared input 'src' is not a file (for the files under a directory write 'src/**')")
     }
 
-    @Test func theGracePeriodIsNotKeyedAndTheVersionIsTwo() throws {
+    @Test func theGracePeriodIsNotKeyedAndTheVersionIsThree() throws {
         let action = try exec(["tool"])
         #expect(action.unkeyedParameters == ["grace_period"])
-        #expect(action.cacheVersion == 2)
+        #expect(action.cacheVersion == 3)
         #expect(action.outputFiles == [])
     }
 }

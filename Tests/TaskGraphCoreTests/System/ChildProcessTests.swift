@@ -328,7 +328,8 @@ struct ChildProcessTests {
         // terminate() found the child registered, then the reaper reaped it before it took the
         // SIGKILL request: the request is dropped and the thread must not wait for nothing.
         let reaper = ChildReaper(registry: ChildRegistry())
-        let reaped = ChildProcesses.Child(spawnNumber: 1, pid: 999_999, standardOutput: -1, standardError: -1)
+        let reaped = ChildProcesses.Child(
+            spawnNumber: 1, pid: 999_999, standardInput: -1, standardOutput: -1, standardError: -1)
         reaper.killGroup(of: reaped, at: .now + .seconds(60))
         await reaper.waitUntilIdle()
         #expect(!reaper.isRunning)

@@ -25,7 +25,8 @@ import Testing
         do {
             let _: ProcessResult = try await withCheckedThrowingContinuation { continuation in
                 var watched = WatchedChild(
-                    child: child, program: "true", collector: collector, exitDescriptor: -1, whenReaped: continuation)
+                    child: child, program: "true", collector: collector, feeder: nil, exitDescriptor: -1,
+                    whenReaped: continuation)
                 // Without a pidfd the reaper asks `waitid` whether the leader exited: it counts as
                 // exited, and `reap` reports why it cannot tell how.
                 if polling {

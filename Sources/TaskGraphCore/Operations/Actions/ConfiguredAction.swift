@@ -4,7 +4,7 @@
 /// `ExecutionGraph.add` takes the setup with the action, so a node added in code is keyed
 /// exactly as the same operation in a pipeline file: its type, parameters, declared environment
 /// and inputs. Running it runs the action.
-public struct ConfiguredAction: TaskAction {
+public struct ConfiguredAction: ConfiguredOperation {
     /// What the action was made from.
     public let setup: OperationSetup
     /// The action itself.
@@ -15,6 +15,9 @@ public struct ConfiguredAction: TaskAction {
         self.setup = setup
         self.action = action
     }
+
+    /// Itself.
+    public var configured: ConfiguredAction { self }
 
     /// Runs the action.
     public func run(in context: TaskContext) async throws -> any Artifact {

@@ -78,6 +78,11 @@ public struct TaskContext: Sendable {
         progressHandler?(ProgressUpdate(message: line))
     }
 
+    /// Reports one line its program wrote (`exec`), for `run --logs`.
+    public func reportOutput(_ line: OutputLine) {
+        progressHandler?(ProgressUpdate(output: line))
+    }
+
     /// Reports a warning about this node: the run goes on, and the warning is shown with the
     /// node's id (an `EngineEvent` `warning`).
     public func warn(_ message: String) {
@@ -111,6 +116,8 @@ public struct ProgressUpdate: Sendable, Hashable, Codable {
     /// A warning about the node, when this update carries one instead of progress or a log line;
     /// the engine reports it as a `warning` event.
     public var warning: String?
+    /// A line its program wrote, when this update carries one instead of progress or a log line.
+    public var output: OutputLine?
 
     /// A numeric progress update.
     public init(completed: Int64, total: Int64?, unit: Unit) {
@@ -128,5 +135,10 @@ public struct ProgressUpdate: Sendable, Hashable, Codable {
     /// A warning about the node.
     public init(warning: String) {
         self.warning = warning
+    }
+
+    /// A line its program wrote.
+    public init(output: OutputLine) {
+        self.output = output
     }
 }

@@ -3,8 +3,12 @@ import Foundation
 /// What decides an `exec`'s result besides its parameters and environment: the program it runs
 /// and the contents of its declared inputs. Files it reads without declaring them are not seen.
 extension ExecOperation: BuiltInAction, FileReadingAction {
-    /// 2: the result holds the digests of the declared outputs.
-    var cacheVersion: Int { 2 }
+    /// 3: `stdin:` may give the program its input's bytes (a dependency's result, so in the key
+    /// already); without `cwd:` the program runs in the pipeline file's directory (before, in the
+    /// current directory, which no key named); `cwd:` enters the key as written, relative to
+    /// that directory, like the declared files. 2: the result holds the digests of the declared
+    /// outputs.
+    var cacheVersion: Int { 3 }
 
     /// The grace period only matters once the program is being stopped.
     var unkeyedParameters: Set<String> { ["grace_period"] }

@@ -18,15 +18,17 @@ struct ExecOperation: TaskAction {
             ParameterSpec("command", .stringList(minimumCount: 1), "Program and arguments, e.g. [convert, in.png, out.jpg]; no shell unless you write [sh, -c, \"...\"]."),
             ParameterSpec("env", .stringMap, optional: true, "Environment variables for the program; they override passed-through ones."),
             ParameterSpec("env_passthrough", .stringList(minimumCount: 0), optional: true, "More variables of taskgraph's environment for the program, besides \(passedThroughNames.joined(separator: ", ")); one that is not set stays unset."),
-            ParameterSpec("cwd", .inputPath, optional: true, "Working directory, relative to the pipeline file (default: the current directory)."),
+            ParameterSpec("cwd", .inputPath, optional: true, "Working directory, relative to the pipeline file (default: the pipeline file's directory)."),
             ParameterSpec("inputs", .stringList(minimumCount: 0), optional: true, "Files the program reads, relative to the pipeline file; wildcards *, ?, [...] (never matching a leading dot) and ** (any depth) allowed. Their contents are part of the cache key; a path without wildcards must exist."),
             ParameterSpec("outputs", .stringList(minimumCount: 0), optional: true, "Files the program writes, relative to the pipeline file and inside its directory. Each must exist when it succeeds; all are removed when it fails, times out or is cancelled; cached with its result."),
             ParameterSpec("grace_period", .duration, default: .duration(.seconds(2)), "On cancellation, time between SIGTERM and SIGKILL to the program's process group."),
+            ParameterSpec("stdin", .boolean, optional: true, "Give the program its input's bytes on standard input (the 'input:' dependency, or the one that provides bytes; an image encoded in its format); otherwise it reads /dev/null."),
         ],
         removedParameters: [
             "inherit_env": "the program sees only 'env' and \(passedThroughNames.joined(separator: ", ")) "
                 + "from taskgraph's environment; name any other variable it needs in 'env_passthrough'",
         ],
+        inputSwitch: ("stdin", .one(of: [.bytes, .image])),
         produces: [.bytes],
         environmentNames: { parameters in
             parameters.list("env_passthrough").map { passedThroughNames + $0 } ?? passedThroughNames
@@ -44,9 +46,11 @@ struct ExecOperation: TaskAction {
             return ExecOperation(
                 command: parameters.list("command") ?? [],
                 environment: setup.environment.merging(variables) { _, new in new },
-                workingDirectory: parameters.string("cwd").map { PathResolver.resolve($0, in: setup.pipelineDirectory) },
+                workingDirectory: parameters.string("cwd").map { PathResolver.resolve($0, in: setup.pipelineDirectory) }
+                    ?? setup.pipelineDirectory,
                 outputDirectory: setup.outputDirectory,
                 gracePeriod: parameters.duration("grace_period") ?? .seconds(2),
+                readsStandardInput: parameters.boolean("stdin") ?? false,
                 declaredFiles: try ExecDeclaredFiles(
                     operation: setup.id, directory: setup.pipelineDirectory,
                     inputs: parameters.list("inputs") ?? [], outputs: parameters.list("outputs") ?? []))
@@ -59,10 +63,13 @@ struct ExecOperation: TaskAction {
 
     let command: [String]
     let environment: [String: String]
-    let workingDirectory: String?
+    /// `cwd:`, by default the pipeline file's directory, where `inputs:` and `outputs:` are too.
+    let workingDirectory: String
     /// The run's output directory: with `run --lint`, files it writes there must be declared too.
     let outputDirectory: String
     let gracePeriod: Duration
+    /// `stdin: true`: the program reads its input's bytes.
+    let readsStandardInput: Bool
     let declaredFiles: ExecDeclaredFiles
 
     func run(in context: TaskContext) async throws -> any Artifact {
@@ -75,10 +82,16 @@ struct ExecOperation: TaskAction {
             environment
         }
         let result: ProcessResult
+        let splitter = context.resources.streamedOutput.map { streamed in
+            OutputLineSplitter(reportsStandardOutput: streamed.streamsStandardOutput(of: context.id), emit: context.reportOutput)
+        }
+        defer { splitter?.finish() }
         do {
+            // (The bytes are read before the program starts, so a failure leaves nothing to stop.)
+            let standardInput = readsStandardInput ? try await context.input((any BytesProvider).self).data : nil
             result = try await context.resources.childProcesses.run(
                 arguments: command, environment: childEnvironment, workingDirectory: workingDirectory,
-                gracePeriod: gracePeriod)
+                gracePeriod: gracePeriod, standardInput: standardInput, observer: splitter.map { $0.take })
         } catch {
             // Cancelled (Ctrl-C, a timeout) or never started: `run` returns only once the
             // child's whole process group is dead, so nothing writes the outputs any more.

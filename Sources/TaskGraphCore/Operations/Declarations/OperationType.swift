@@ -3,7 +3,7 @@
 public struct OperationType: Sendable {
     /// The name pipelines write after `op:`.
     public var name: String
-    /// One line for `list-ops`, help and the README.
+    /// One line for `list-ops`, help and docs/pipeline.md.
     public var summary: String
     /// The parameters it accepts.
     public var parameters: [ParameterSpec]
@@ -12,6 +12,9 @@ public struct OperationType: Sendable {
     public var removedParameters: [String: String]
     /// What it needs from its dependencies.
     public var input: InputRequirement
+    /// A boolean parameter that, set to true, makes an instance need `requirement` instead of
+    /// `input` (`exec`'s `stdin: true`).
+    public var inputSwitch: (parameter: String, requirement: InputRequirement)?
     /// What its result provides to dependents.
     public var produces: Set<DataKind>
     /// The names of the environment variables an instance reads, given its checked parameters;
@@ -24,7 +27,8 @@ public struct OperationType: Sendable {
     public init(
         name: String, summary: String, parameters: [ParameterSpec] = [],
         removedParameters: [String: String] = [:],
-        input: InputRequirement = .none, produces: Set<DataKind> = [],
+        input: InputRequirement = .none, inputSwitch: (parameter: String, requirement: InputRequirement)? = nil,
+        produces: Set<DataKind> = [],
         environmentNames: @escaping @Sendable (Parameters) -> [String] = { _ in [] },
         makeAction: @escaping @Sendable (OperationSetup) throws -> any TaskAction
     ) {
@@ -33,9 +37,16 @@ public struct OperationType: Sendable {
         self.parameters = parameters
         self.removedParameters = removedParameters
         self.input = input
+        self.inputSwitch = inputSwitch
         self.produces = produces
         self.environmentNames = environmentNames
         self.makeAction = makeAction
+    }
+
+    /// What an instance with `parameters` needs from its dependencies.
+    public func input(for parameters: Parameters) -> InputRequirement {
+        guard let inputSwitch, parameters.boolean(inputSwitch.parameter) == true else { return input }
+        return inputSwitch.requirement
     }
 
     /// The declaration of parameter `name`, if it has one.

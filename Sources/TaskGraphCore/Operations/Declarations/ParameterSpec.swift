@@ -9,7 +9,7 @@ public struct ParameterSpec: Hashable, Sendable {
     public var defaultValue: ParameterValue?
     /// Whether the parameter may be left out without a default.
     public var isOptional: Bool
-    /// One line for help output and the README.
+    /// One line for help output and docs/pipeline.md.
     public var summary: String
 
     /// Declares a parameter.

@@ -23,7 +23,7 @@ public enum ParameterType: Hashable, Sendable {
     /// A path to read, relative to the pipeline file's directory.
     case inputPath
 
-    /// How the type is written in help, `list-ops` and the README.
+    /// How the type is written in help, `list-ops` and docs/pipeline.md.
     public var displayName: String {
         switch self {
         case .string: "string"

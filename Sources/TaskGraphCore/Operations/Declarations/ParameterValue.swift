@@ -22,4 +22,12 @@ public enum ParameterValue: Hashable, Sendable, Codable, CustomStringConvertible
             "{" + pairs.sorted { $0.key < $1.key }.map { "\($0): \($1)" }.joined(separator: ", ") + "}"
         }
     }
+
+    /// The value as a user would write it, a whole number without its `.0` (`6`, not `6.0`).
+    var writtenText: String {
+        if case .number(let number) = self, number == number.rounded(), abs(number) < 1e15 {
+            return String(Int64(number))
+        }
+        return description
+    }
 }

@@ -10,6 +10,12 @@ public struct Parameters: Hashable, Sendable, Codable {
         self.values = values
     }
 
+    /// The parameters of `values` that are set (not nil): how the Swift types of the built-in
+    /// operations pass their optional arguments.
+    public init(setting values: [String: ParameterValue?]) {
+        self.values = values.compactMapValues { $0 }
+    }
+
     /// The string value of `name`, if set.
     public func string(_ name: String) -> String? {
         if case .string(let text) = values[name] { return text }

@@ -1,7 +1,7 @@
 import TaskGraphCore
 /// Lays out images in a grid, each scaled to fit its cell, with a caption under each: the
 /// picture that shows a whole run's work at a glance.
-struct ContactSheet: Sendable {
+struct ContactSheetLayout: Sendable {
     /// Images per row; 0 picks a near-square grid.
     var columns: Int
     /// Width of each cell's picture area in pixels (height is three quarters of it).
