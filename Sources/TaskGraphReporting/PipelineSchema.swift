@@ -25,7 +25,7 @@ public struct PipelineSchema {
         var common: [String: [String: Any]] = [
             "op": ["enum": registry.sorted.map(\.name)],
             "needs": stringOrList,
-            "foreach": stringOrList,
+            "foreach": ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]], ["type": "object"]]],
             "retries": Self.schema(for: .integer(0...100)),
             "timeout": Self.schema(for: .duration),
             "pool": ["type": "string"],
@@ -69,12 +69,19 @@ public struct PipelineSchema {
             "store": ["type": "string"],
             "operations": ["type": "object", "minProperties": 1, "additionalProperties": ["$ref": "#/$defs/operation"],
                            "propertyNames": ["pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"]],
+            "include": ["type": "object", "propertyNames": ["pattern": "^[A-Za-z0-9_][A-Za-z0-9_-]*$"],
+                        "additionalProperties": ["anyOf": [
+                            ["type": "string"],
+                            ["type": "object", "required": ["file"], "additionalProperties": false,
+                             "properties": ["file": ["type": "string"], "vars": ["type": "object", "additionalProperties": stringOrList]]],
+                        ]]],
         ]
         return [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "taskgraph pipeline (version 1)",
             "type": "object",
-            "required": ["version", "operations"],
+            "required": ["version"],
+            "anyOf": [["required": ["operations"]], ["required": ["include"]]],
             "additionalProperties": false,
             "properties": topLevel.reduce(into: [String: Any]()) { result, entry in
                 result[entry.key] = entry.value.merging(["description": summaries[entry.key] ?? ""]) { old, _ in old }

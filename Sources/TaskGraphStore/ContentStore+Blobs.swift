@@ -3,20 +3,22 @@ import TaskGraphCore
 
 extension ContentStore {
     /// Stores `artifact`'s encoded form (`SerializedResult.encoded`) as a blob, serialising it
-    /// once; an existing blob is kept (and marked recent, so no collection removes it before
-    /// its record is written).
+    /// once and hashing and writing its header and payload as they are (the encoding is never
+    /// joined into one more copy of the payload); an existing blob is kept (and marked recent,
+    /// so no collection removes it before its record is written).
     /// - Returns: its digest, which is `artifact.digest`.
     /// - Throws: what serialising throws, `StoreError.writeFailed`.
     public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
         let serialized = try await SerializedResult(of: artifact)
+        let header = try SerializedResult.header(kind: serialized.kind, payloadCount: serialized.payload.count)
         let layout = layout
         let flush = flushesWrites
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
-            let encoded = serialized.encoded
-            let digest = ContentDigest.sha256(of: encoded)
-            if Self.keepBlob(digest, layout, size: Int64(encoded.count)) { return (digest, 0) }
-            try StoreIO.writeFile(encoded, to: layout.blob(digest), layout, flush: flush, besideIt: true)
-            return (digest, Int64(encoded.count))
+            let digest = serialized.digest
+            let size = Int64(header.count + serialized.payload.count)
+            if Self.keepBlob(digest, layout, size: size) { return (digest, 0) }
+            try StoreIO.writeFile([header, serialized.payload], to: layout.blob(digest), layout, flush: flush, besideIt: true)
+            return (digest, size)
         }
         bytesAdded.withLock { $0 += added }
         return digest

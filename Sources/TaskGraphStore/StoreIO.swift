@@ -122,9 +122,17 @@ enum StoreIO {
     static func writeFile(
         _ data: Data, to path: String, _ layout: StoreLayout, flush: Bool = true, besideIt: Bool = false
     ) throws(StoreError) {
+        try writeFile([data], to: path, layout, flush: flush, besideIt: besideIt)
+    }
+
+    /// `writeFile(_:to:_:flush:besideIt:)` of `parts` one after the other, without joining them
+    /// into one buffer first (a result's encoding is its header, then its payload).
+    static func writeFile(
+        _ parts: [Data], to path: String, _ layout: StoreLayout, flush: Bool = true, besideIt: Bool = false
+    ) throws(StoreError) {
         let directory = besideIt ? (path as NSString).deletingLastPathComponent : nil
         let (descriptor, temporary) = try createTemporary(layout, in: directory)
-        let written = data.withUnsafeBytes { writeAll(descriptor, $0) }
+        let written = parts.allSatisfy { part in part.withUnsafeBytes { writeAll(descriptor, $0) } }
         guard written else {
             let failure = errno
             close(descriptor)

@@ -22,6 +22,19 @@ struct CacheArguments: ParsableArguments {
         ContentStore(root: root, registry: registry, flushingWrites: flushingWrites)
     }
 
+    /// The store the `cache` commands inspect: a directory named with `--cache-dir` must
+    /// exist (a mistyped one is not an empty cache); the default one may not exist yet.
+    /// - Throws: `ExitCode` 1, after saying so, when the named directory is not there.
+    func inspectedStore() async throws -> ContentStore {
+        let root = root
+        if cacheDir != nil, try await BlockingIO.run({ FileKind(at: root) }) == .missing {
+            TextOutput.standardError.write("taskgraph: error: --cache-dir: no cache directory at '\(root)'\n")
+            TextOutput.standardError.flush()
+            throw ExitCode(CLIExitCode.operationFailed)
+        }
+        return store()
+    }
+
     /// The size bound: `option` (a `--max-size` or `--cache-max-size` value, checked in
     /// `validate()` with `ByteSize.parse`) when given, else `cache_max_size` from the user's
     /// configuration file, else 5 GiB.

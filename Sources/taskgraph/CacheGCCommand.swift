@@ -41,9 +41,9 @@ struct CacheGCCommand: AsyncParsableCommand {
     func run() async throws {
         try await CacheArguments.reportingStoreErrors {
             let bound = try await CacheArguments.maxSize(option: maxSize)
-            let report = try await cache.store().collectGarbage(maxSize: bound, maxAge: maxAge.flatMap(Self.age))
+            let report = try await cache.inspectedStore().collectGarbage(maxSize: bound, maxAge: maxAge.flatMap(Self.age))
             CacheCommand.warnAboutLinks(report.linksSkipped)
-            TextOutput.standardOutput.write(Self.render(report))
+            TextOutput.standardOutput.write(Self.render(report) + Self.nothingRemovedReason(report, bound: bound, maxAge: maxAge))
             TextOutput.standardOutput.flush()
         }
     }
@@ -59,6 +59,16 @@ struct CacheGCCommand: AsyncParsableCommand {
         if outdated > 0 { removed.append("\(outdated) outdated snapshot\(outdated == 1 ? "" : "s") or plan\(outdated == 1 ? "" : "s")") }
         return "removed \(removed.dropLast().joined(separator: ", ")) and \(removed.last!): "
             + "\(ByteCountText.format(report.sizeBefore)) -> \(ByteCountText.format(report.sizeAfter))\n"
+    }
+
+    /// Why a collection that removed nothing did not: the size bound, and the grace period that
+    /// protects what a run may be using from any age asked for; empty when it removed something.
+    static func nothingRemovedReason(_ report: GarbageCollectionReport, bound: Int64, maxAge: String?) -> String {
+        guard report.recordsRemoved + report.blobsRemoved + report.temporariesRemoved + report.outdatedRemoved == 0 else { return "" }
+        let minutes = Int(ContentStore.gracePeriod / 60)
+        return "nothing to remove: \(ByteCountText.format(report.sizeBefore)) is within the bound of "
+            + "\(ByteCountText.format(bound)), and entries written or used in the last \(minutes) minutes are kept "
+            + (maxAge == nil ? "always" : "whatever --max-age says") + " (a run may be using them)\n"
     }
 
     /// A duration as `DurationParser` reads it, or a number of days: `30d`; nil beyond

@@ -17,7 +17,7 @@ struct CacheStatusCommand: AsyncParsableCommand {
     func run() async throws {
         try await CacheArguments.reportingStoreErrors {
             let maxSize = try await CacheArguments.maxSize(option: nil)
-            let status = try await cache.store().status()
+            let status = try await cache.inspectedStore().status()
             TextOutput.standardOutput.write(Self.render(status, maxSize: maxSize))
             TextOutput.standardOutput.flush()
         }

@@ -12,7 +12,7 @@ struct CacheVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await CacheArguments.reportingStoreErrors {
-            let report = try await cache.store().verify()
+            let report = try await cache.inspectedStore().verify()
             CacheCommand.warnAboutLinks(report.linksSkipped)
             TextOutput.standardOutput.write(Self.render(report))
             TextOutput.standardOutput.flush()

@@ -52,6 +52,10 @@ enum InterruptibleRun {
         var cancelWork: (@Sendable () -> Void)?
         /// The signal that cancelled the current work, if any.
         var first: Signal?
+        /// When the first signal came: kept after the work ends, so that the copy of it a
+        /// process group receives (`timeout -s INT`, a terminal's Ctrl-C) does not count as a
+        /// second.
+        var firstAt: ContinuousClock.Instant?
         /// Puts the terminal back (live display erased, cursor shown) before the process ends
         /// at once.
         var restoreTerminal: (@Sendable () -> Void)?
@@ -60,6 +64,11 @@ enum InterruptibleRun {
     }
 
     private static let state = Locked(State())
+
+    /// How long after the first signal another one counts as a second: a signal sent to the
+    /// process and to its group arrives twice within microseconds, a person's second Ctrl-C
+    /// comes later.
+    static let secondSignalDelay = Duration.milliseconds(500)
 
     /// Handles SIGINT and SIGTERM, and hands SIGCONT and SIGUSR1 to `JobControl`, which
     /// `signals` traps, until the calling task is cancelled. Start it first thing, beside the
@@ -126,15 +135,29 @@ enum InterruptibleRun {
         handle(.brokenPipe)
     }
 
-    /// Cancels the running work on its first signal; otherwise ends the process.
+    /// Cancels the running work on its first signal; ignores a signal that comes within
+    /// `secondSignalDelay` of it; otherwise ends the process.
     private static func handle(_ signal: Signal) {
-        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
-            guard state.first == nil, let cancelWork = state.cancelWork else { return nil }
+        let now = ContinuousClock.now
+        let action = state.withLock { state -> SignalAction in
+            if let firstAt = state.firstAt, now - firstAt < secondSignalDelay { return .ignore }
+            guard state.first == nil, let cancelWork = state.cancelWork else { return .endProcess }
             state.first = signal
-            return cancelWork
+            state.firstAt = now
+            return .cancel(cancelWork)
         }
-        guard let cancel else { exitNow(signal) }
-        cancel()
+        switch action {
+        case .cancel(let cancelWork): cancelWork()
+        case .ignore: break
+        case .endProcess: exitNow(signal)
+        }
+    }
+
+    /// What `handle` does with a signal.
+    private enum SignalAction {
+        case cancel(@Sendable () -> Void)
+        case ignore
+        case endProcess
     }
 
     /// Kills what is still running, removes unfinished temporary files, restores the terminal

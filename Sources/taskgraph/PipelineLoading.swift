@@ -19,11 +19,22 @@ enum PipelineLoading {
             printDiagnostics(pipeline.warnings)
             return pipeline
         } catch let error as PipelineError {
+            try checkVariableOptions(error.diagnostics, options: options)
             printDiagnostics(error.diagnostics)
             TextOutput.standardError.write(verdict(for: [file: error.diagnostics]) + "\n")
             TextOutput.standardError.flush()
             throw ExitCode(CLIExitCode.invalidPipeline)
         }
+    }
+
+    /// A usage error (exit 64) naming the `--var` option when one of `diagnostics` is about
+    /// a `--var` value (a variable the pipeline does not declare, an empty list item).
+    /// - Throws: `ValidationError` for the first such diagnostic.
+    static func checkVariableOptions(_ diagnostics: [Diagnostic], options: PipelineOptions) throws {
+        let prefix = "--var "
+        guard let error = diagnostics.first(where: { $0.severity == .error && $0.location.file.hasPrefix(prefix) }) else { return }
+        let name = String(error.location.file.dropFirst(prefix.count))
+        throw ValidationError("--var \(name)=\(options.variables[name] ?? ""): \(error.message)")
     }
 
     /// Prints diagnostics to standard error, one per line (notes follow their error).

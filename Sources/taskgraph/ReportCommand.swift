@@ -22,7 +22,14 @@ struct ReportCommand: AsyncParsableCommand {
     var output: String
 
     func run() async throws {
-        try await RunDestinations.checkFile(output, option: "--output")
+        do {
+            try await RunDestinations.checkFile(output, option: "--output")
+        } catch let error as ValidationError {
+            // Exit 1, as for any page that cannot be written (README, "Exit codes").
+            TextOutput.standardError.write("taskgraph: cannot write the report: \(error.message)\n")
+            TextOutput.standardError.flush()
+            throw ExitCode(CLIExitCode.operationFailed)
+        }
         try await RunDestinations.checkDistinct([(name: "the events file", path: events), (name: "--output", path: output)])
         let path = events
         let run: RecordedRun

@@ -172,7 +172,7 @@ struct RunCommand: AsyncParsableCommand {
         async let snapshot: Void = {
             guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil else { return }
             await upToDate.remember(
-                outcome.report, of: graph, cache: runCache, warnings: !loaded.warnings.isEmpty, onCluster: onCluster,
+                outcome.report, of: graph, cache: runCache, pipeline: loaded, onCluster: onCluster,
                 start: start, in: session)
         }()
         async let summary = presenter.summary(of: outcome.report, graph: graph)

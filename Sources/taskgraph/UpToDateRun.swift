@@ -82,7 +82,7 @@ struct UpToDateRun {
 
     /// Loads the pipeline `file` as `PipelineLoading.load` does, from the plan kept for this
     /// command when the file's bytes and this executable are the same as when it was kept
-    /// (docs/cache.md, "Plans"); keeps the plan of a file loaded in full.
+    /// (docs/cache.md, "Plans"); keeps the plan of a file loaded in full that includes no other.
     func loadPipeline(_ file: String, options: PipelineOptions) async throws -> Pipeline {
         let executable = watched[1]
         let read = try? await BlockingIO.run { () throws -> (bytes: Data, key: ContentDigest?) in
@@ -92,7 +92,11 @@ struct UpToDateRun {
         guard let read, let key = read.key else { return try await PipelineLoading.load(file, options: options) }
         if let plan = await store.plan(invocation: invocation, key: key, registry: options.registry) { return plan }
         let pipeline = try await PipelineLoading.load(file, bytes: read.bytes, options: options)
-        await store.rememberPlan(pipeline, invocation: invocation, key: key)
+        // The key covers this file's bytes only: not directory listings (globs), nor the files it
+        // includes.
+        if !pipeline.usesGlobs, pipeline.includedFiles.isEmpty {
+            await store.rememberPlan(pipeline, invocation: invocation, key: key)
+        }
         return pipeline
     }
 
@@ -109,12 +113,14 @@ struct UpToDateRun {
 
     /// After the full run: when the same command would now reuse every operation of `graph`
     /// (each was reused as it was or ran and was recorded; none asks its source again on a hit),
-    /// and the pipeline had no warnings, remembers what that rests on.
+    /// and the pipeline had no warnings, no globs and no includes (its graph rests on directory
+    /// listings or other files, which the snapshot does not watch), remembers what that rests on.
     func remember(
-        _ report: RunReport, of graph: ExecutionGraph, cache: RunCache, warnings: Bool, onCluster: Bool,
+        _ report: RunReport, of graph: ExecutionGraph, cache: RunCache, pipeline: Pipeline, onCluster: Bool,
         start: Start, in session: CacheSession
     ) async {
-        guard !warnings, !onCluster, !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
+        guard pipeline.warnings.isEmpty, !pipeline.usesGlobs, pipeline.includedFiles.isEmpty, !onCluster,
+            !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
             !graph.nodes.indices.contains(where: { (graph.nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true }),
             let operations = cache.entriesForNextRun
         else { return }

@@ -20,12 +20,16 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let files = try self.files.isEmpty ? Self.defaultFiles() : self.files
-        let options = try pipeline.pipelineOptions()
+        var checking = try pipeline.pipelineOptions()
+        checking.checksFiles = true
+        let options = checking
         var results: [String: [Diagnostic]] = [:]
         for file in files {
             do {
-                results[file] = try await BlockingIO.run { try Pipeline.load(file: file, options: options) }.warnings
+                let pipeline = try await BlockingIO.run { try Pipeline.load(file: file, options: options) }
+                results[file] = pipeline.warnings + pipeline.notes
             } catch let error as PipelineError {
+                try PipelineLoading.checkVariableOptions(error.diagnostics, options: options)
                 results[file] = error.diagnostics
             }
         }

@@ -91,10 +91,11 @@ struct WatchLoop {
         return (process, exit)
     }
 
-    /// A watcher of what the pipeline reads, as it is now: the file's directory, the directory of
-    /// every file an operation reads (below it, for a `**` pattern), and the glob directories;
-    /// never the output directory, the files operations write, or hidden and backup files. A file
-    /// that does not load (being edited) is watched alone, with its directory.
+    /// A watcher of what the pipeline reads, as it is now: the directory of the file and of each
+    /// file it includes, the directory of every file an operation reads and of every `foreach`
+    /// glob (below it, for a `**` pattern); never the output directory, the files operations
+    /// write, or hidden and backup files. A file that does not load (being edited) is watched
+    /// alone, with its directory.
     private func makeWatcher() async throws -> FileWatcher {
         let file = self.file
         let options = self.options
@@ -106,8 +107,11 @@ struct WatchLoop {
             return name.hasPrefix(".") || name.hasSuffix("~") || written.contains(path)
                 || skipped.contains { (path + "/").hasPrefix($0) }
         }
-        try watcher.watch(Self.absolute(file + "/.."), recursive: false)
-        for read in pipeline?.graph.nodes.flatMap({ ($0.action as? any FileReadingAction)?.filesRead ?? [] }) ?? [] {
+        for watched in [file] + (pipeline?.includedFiles ?? []) {
+            try watcher.watch(Self.absolute(watched + "/.."), recursive: false)
+        }
+        let reads = pipeline?.graph.nodes.flatMap { ($0.action as? any FileReadingAction)?.filesRead ?? [] } ?? []
+        for read in reads + (pipeline?.globPatterns ?? []) {
             let fixed = read.split(separator: "/", omittingEmptySubsequences: false)
                 .prefix { !$0.contains(where: { "*?[".contains($0) }) }
             let isPattern = fixed.count < read.split(separator: "/", omittingEmptySubsequences: false).count

@@ -70,9 +70,13 @@ import Testing
         }
     }
 
+    /// The default cache (here `TASKGRAPH_CACHE_DIR`'s) may not exist yet: it is empty. A
+    /// `--cache-dir` that does not exist is an error (`NewUserMessagesTests`).
     @Test func statusOfAnEmptyCache() async throws {
         let scratch = try Scratch()
-        let result = try await scratch.run(["cache", "status"])
+        var environment = scratch.environment
+        environment["TASKGRAPH_CACHE_DIR"] = scratch.cache
+        let result = try await TaskGraphProcess.run(["cache", "status"], in: scratch.directory, environment: environment)
         #expect(result.status == 0)
         #expect(result.stdout == """
             cache: \(scratch.cache)

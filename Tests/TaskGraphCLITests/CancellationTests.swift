@@ -85,7 +85,9 @@ import Testing
         let process = try TaskGraphProcess(["run", "stubborn.yaml"], in: directory)
         let pids = try await waitForFiles("pid-", count: 1, in: directory)
         process.send(SIGINT)
-        try await Task.sleep(for: .milliseconds(200))
+        // Later than `InterruptibleRun.secondSignalDelay` (500 ms), within which a signal is
+        // taken for a copy of the first.
+        try await Task.sleep(for: .milliseconds(1_000))
         let start = ContinuousClock.now
         process.send(SIGINT)
         let termination = await process.waitForTermination()

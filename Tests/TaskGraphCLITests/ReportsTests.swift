@@ -117,6 +117,7 @@ import Testing
         let properties = try #require(operation["properties"] as? [String: Any])
         let op = try #require(properties["op"] as? [String: Any])
         #expect((op["enum"] as? [String])?.contains("exec") == true)
-        #expect((schema["required"] as? [String]) == ["version", "operations"])
+        #expect((schema["required"] as? [String]) == ["version"])
+        #expect((schema["anyOf"] as? [[String: [String]]]) == [["required": ["operations"]], ["required": ["include"]]])
     }
 }

@@ -35,6 +35,22 @@ import Testing
         #expect(shell.standardError.contains(": 1 cancelled\n"), "\(shell.standardError)")
     }
 
+    /// `timeout -s INT` signals taskgraph, then its whole process group: the copy that arrives
+    /// at once is not a second Ctrl-C, so the run is cancelled and summed up as for one.
+    @Test func timeoutsSignalToTheProcessAndItsGroupStillEndsWithTheSummary() async throws {
+        let directory = try fixtureDirectory(["slow.yaml"])
+        let process = try TaskGraphProcess(
+            // 5 s: the run must have started (a debug build beside other tests can take seconds).
+            ["-s", "INT", "5", TaskGraphProcess.binary.path, "run", "slow.yaml", "--output", "out"], in: directory,
+            executable: URL(fileURLWithPath: "/usr/bin/timeout"))
+        let termination = await process.waitForTermination()
+        #expect(termination == .exited(124), "\(process.standardError)")
+        let lines = process.standardError.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("slow ") && $0.contains(" cancelled ") }, "\(process.standardError)")
+        #expect(lines.last?.hasPrefix("cancelled after ") == true, "\(process.standardError)")
+        #expect(lines.last?.hasSuffix(": 1 cancelled") == true, "\(process.standardError)")
+    }
+
     @Test func sigtermKillsASingleRunAfterItsSummary() async throws {
         let directory = try fixtureDirectory(["slow.yaml"])
         let process = try TaskGraphProcess(["run", "slow.yaml", "--output", "out"], in: directory)

@@ -64,4 +64,27 @@ import Testing
         process.send(SIGINT)
         #expect(await process.waitForTermination() == .killed(by: SIGINT))
     }
+
+    @Test func aFileDroppedIntoAGlobbedFolderRunsItsInstance() async throws {
+        let directory = try fixtureDirectory()
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
+        try write("a", to: "in/a.txt", in: directory)
+        try write("""
+            version: 1
+            name: folder
+            output: out
+            operations:
+              show: {foreach: {glob: "in/*.txt"}, op: exec, inputs: ["${item}"], command: [cat, "${item}"]}
+            """, to: "p.yaml", in: directory)
+        let process = try TaskGraphProcess(["run", "p.yaml", "--watch", "--no-progress"], in: directory)
+        try await waitFor("taskgraph: watching for changes (Ctrl-C ends)", in: process)
+
+        try write("b", to: "in/b.txt", in: directory)
+        try await waitFor("taskgraph: watching for changes (Ctrl-C ends)", count: 2, in: process)
+        #expect(process.standardError.contains("taskgraph: in/b.txt changed; running again\n"))
+        #expect(process.standardError.contains("1 ok, 1 cached in"))
+
+        process.send(SIGINT)
+        #expect(await process.waitForTermination() == .killed(by: SIGINT))
+    }
 }

@@ -128,7 +128,7 @@ extension ImagingTests {
             #expect(ImagingOperations.resultKinds.map(\.name) == ["image.encoded", "image.decoded"])
             #expect(registry.names == [
                 "bytes", "empty", "file.loaded", "file.written", "image.decoded", "image.encoded", "process.output",
-                "stored-reference",
+                "result.unstored", "stored-reference",
             ])
         }
     }

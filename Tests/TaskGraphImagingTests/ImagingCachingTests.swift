@@ -6,8 +6,8 @@ import OperationTestSupport
 @testable import TaskGraphImaging
 
 /// Every imaging operation's action is cacheable, each type with its own version (resize 2 since
-/// it shrinks JPEGs on decode, the others 1), and adds
-/// nothing to its key: an image's pixels come only from its input and parameters.
+/// it shrinks JPEGs on decode, the others 1), adds nothing to its key and is recomputable: an
+/// image's pixels come only from its input and parameters.
 struct ImagingCachingTests {
     @Test func everyImagingActionIsCacheableAtItsVersion() async throws {
         let required: [String: [String: ParameterValue]] = [
@@ -20,6 +20,7 @@ struct ImagingCachingTests {
             #expect(action.cacheVersion == (type.name == "resize" ? 2 : 1), "\(type.name)")
             #expect(action.unkeyedParameters == [], "\(type.name)")
             #expect(action.outputFiles == [], "\(type.name)")
+            #expect(action.isRecomputable, "\(type.name)")
             #expect(try await addedKeyComponents(of: action).lines == [], "\(type.name)")
         }
     }

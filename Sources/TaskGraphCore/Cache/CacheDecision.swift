@@ -41,6 +41,10 @@ public struct CacheDecision: Hashable, Sendable, Codable {
         case remoteChanged = "remote content changed"
         /// Its action cannot be cached (made from a closure, or not `CacheableAction`).
         case notCacheable = "not cacheable"
+        /// Its record was a hit but its result was left out of the store (`StoragePolicy`), and
+        /// an operation that ran needed it: it ran again (detail: `not stored (cheaper to
+        /// recompute, 0.12 s vs 31.0 MB)`).
+        case recomputed
     }
 
     /// Hit or miss.

@@ -55,6 +55,12 @@ public protocol CacheableAction: TaskAction {
     /// needs nothing always is), and otherwise runs in place, with no time limit or retry. So a
     /// pipeline of thousands of groups costs no store access per group.
     var constantResult: (any Artifact)? { get }
+
+    /// Whether running it again on the same inputs' results gives the same result, reading and
+    /// writing nothing else (no file, network, clock or process): a computation in memory such
+    /// as an image filter. Only such an action's result may be left out of the store when
+    /// recomputing it is cheaper than storing it (`StoragePolicy`).
+    var isRecomputable: Bool { get }
 }
 
 extension CacheableAction {
@@ -78,6 +84,9 @@ extension CacheableAction {
 
     /// None: the action does work.
     public var constantResult: (any Artifact)? { nil }
+
+    /// No: its result is always stored.
+    public var isRecomputable: Bool { false }
 }
 
 /// A result that carries what makes its source revalidatable (an HTTP `ETag`,

@@ -25,8 +25,12 @@ extension RunCache {
             }
             let action = plan.read(node) { $0.pointee.action }
             switch await lookup(node, of: plan, action: action) {
-            case .hit(let stored, _, _, _):
-                hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
+            case .hit(let stored, let record, _, _):
+                if record.resultKind != UnstoredResult.kind {
+                    hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
+                } else if let placeholder = await unstoredPlaceholder(stored, of: node, in: plan) {
+                    hit(node, stored: placeholder, decision: CacheDecision(.hit, .unchanged))
+                }
             case .known:
                 break
             case .constant(let result):

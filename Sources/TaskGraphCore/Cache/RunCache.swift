@@ -23,6 +23,8 @@ public final class RunCache: Sendable {
     public let displayDirectory: String?
     /// Runs the nodes it accepts elsewhere (a cluster), through `store`; nil runs every node here.
     public let remote: (any RemoteExecutor)?
+    /// Which results are worth storing.
+    public let storagePolicy: StoragePolicy
     /// What the last run of the same command left, when this run starts from it.
     let known: KnownResults?
     private let forcing: Forcing
@@ -48,12 +50,15 @@ public final class RunCache: Sendable {
     ///   - remote: runs the nodes that miss and that it accepts elsewhere (`RemoteExecutor`).
     ///   - known: what the last run of the same command left (`KnownResults`): nodes it shows
     ///     unchanged are reused without a key or a record.
+    ///   - storagePolicy: which results are worth storing (the others are recomputed when a
+    ///     later run needs them).
     public init(
         store: any ResultStore, previousComponents: @escaping @Sendable (String) async -> KeyComponents? = { _ in nil },
         reuse: Bool = true,
         forcing: Forcing = .none, displayDirectory: String? = nil, remote: (any RemoteExecutor)? = nil,
-        known: KnownResults? = nil
+        known: KnownResults? = nil, storagePolicy: StoragePolicy = StoragePolicy()
     ) {
+        self.storagePolicy = storagePolicy
         self.known = known
         self.displayDirectory = displayDirectory
         self.remote = remote
@@ -150,6 +155,12 @@ public final class RunCache: Sendable {
         state.withLock { $0.memos[node].decision?.status }
     }
 
+    /// What the record of `node` names instead of its result, when it was left out of the
+    /// store (without copying its memo).
+    func unstored(of node: Int) -> UnstoredResult? {
+        state.withLock { $0.memos[node].unstored }
+    }
+
     /// Updates the memo of `node`.
     func update(_ node: Int, _ body: (inout NodeMemo) -> Void) {
         state.withLock { body(&$0.memos[node]) }
@@ -193,8 +204,11 @@ struct NodeMemo: Sendable {
     var decision: CacheDecision?
     /// The digest of its result, once known (dependents' keys need it).
     var digest: ContentDigest?
-    /// Its result as stored, when it is in the store (a hit, or recorded this run).
+    /// Its result as stored, when it is in the store (a hit, or recorded this run): for a
+    /// result left out of the store, the `UnstoredResult` naming it.
     var stored: StoredResult?
+    /// For a result left out of the store, what its record names (`StoragePolicy`).
+    var unstored: UnstoredResult?
     /// How its components differ from the last run's, or nil.
     var change: KeyChange?
     /// The files its key and hit rested on, once its key was computed.

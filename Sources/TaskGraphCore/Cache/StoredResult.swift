@@ -24,6 +24,15 @@ public struct StoredResult: Artifact, Hashable {
         self.init(digest: record.result, resultKind: record.resultKind, summary: record.summary)
     }
 
+    /// A placeholder for the result `unstored` names, which is not in the store: its digest,
+    /// with the kind `result.unstored`, so that a dependent that needs it recomputes it.
+    public init(_ unstored: UnstoredResult) {
+        self.init(digest: unstored.resultDigest, resultKind: UnstoredResult.kind, summary: unstored.summary)
+    }
+
+    /// Whether the result it stands for was left out of the store (`UnstoredResult`).
+    public var isUnstored: Bool { resultKind == UnstoredResult.kind }
+
     /// `stored-reference`: written to a store only as what the record of a fused chain's
     /// intermediate names (its result was never stored; docs/cluster.md, "Fusion").
     public static let kind = "stored-reference"

@@ -15,7 +15,13 @@ extension NodeRunner {
             emit(.nodeCacheDecided(node: index, CacheDecision(.hit, .unchanged)))
             return Completion(outcome: .cached, result: stored, attempts: 0)
         case .hit(var stored, let record, let unverified, let hitKey):
-            if record.resultKind == StoredResult.kind {
+            if record.resultKind == UnstoredResult.kind {
+                guard let placeholder = await cache.unstoredPlaceholder(stored, of: index, in: plan) else {
+                    key = hitKey
+                    break
+                }
+                stored = placeholder
+            } else if record.resultKind == StoredResult.kind {
                 // A fused chain's intermediate: its result is not stored.
                 guard let reference = await unstoredResult(stored, of: index, cache: cache) else {
                     key = hitKey
@@ -145,22 +151,26 @@ extension NodeRunner {
     }
 
     /// `artifact` itself, or for a stored result, the value read from the store (recomputed
-    /// when the blob is damaged or gone).
-    private func materialized(_ artifact: any Artifact, of node: Int, in plan: RunPlan, cache: RunCache) async throws
+    /// when the blob is damaged or gone, or when it was left out of the store).
+    func materialized(_ artifact: any Artifact, of node: Int, in plan: RunPlan, cache: RunCache) async throws
         -> any Artifact
     {
         guard let stored = artifact as? StoredResult else { return artifact }
+        if stored.isUnstored { return try await recomputeUnstored(node, digest: stored.digest, of: plan, cache: cache) }
         do {
             return try await cache.store.loadResult(stored.digest)
         } catch {
             try Task.checkCancellation()
             emit(.warning(node: node, message: "\(error), recomputed"))
-            return try await recompute(node, of: plan, cache: cache)
+            let result = try await recompute(node, of: plan, cache: cache)
+            _ = try? await cache.store.storeResult(result)
+            return result
         }
     }
 
     /// Runs `node` again, once, for a dependent that needs its result now that the stored one
-    /// is damaged; its own inputs are read from the store (or recomputed) the same way.
+    /// is damaged or was not stored; its own inputs are read from the store (or recomputed) the
+    /// same way.
     private func recompute(_ node: Int, of plan: RunPlan, cache: RunCache) async throws -> any Artifact {
         var inputs: [TaskContext.Input] = []
         for dependency in plan.dependencies.successors(of: node).map(Int.init) {
@@ -176,8 +186,20 @@ extension NodeRunner {
         }
         let (id, action, preferred) = plan.read(node) { ($0.pointee.id, $0.pointee.action, $0.pointee.preferredInputID) }
         let context = TaskContext(id: id, inputs: inputs, preferredInputID: preferred, resources: resources)
-        let result = try await onCooperativePool { try await action.run(in: context) }
-        _ = try? await cache.store.storeResult(result)
+        return try await onCooperativePool { try await action.run(in: context) }
+    }
+
+    /// Runs `node` again for a dependent that needs its result, which was left out of the store
+    /// (`StoragePolicy`): checked against the recorded `digest`, its decision then says why it
+    /// ran (`recomputed: not stored (…)`).
+    /// - Throws: `EngineError.recomputedResultDiffers` when it comes out otherwise.
+    private func recomputeUnstored(_ node: Int, digest: ContentDigest, of plan: RunPlan, cache: RunCache) async throws
+        -> any Artifact
+    {
+        let result = try await recompute(node, of: plan, cache: cache)
+        guard try await result.digest == digest else { throw EngineError.recomputedResultDiffers(plan.id(of: node)) }
+        let detail = cache.unstored(of: node)?.reason ?? "not stored (cheaper to recompute)"
+        cache.decide(node, CacheDecision(.miss, .recomputed, detail: detail))
         return result
     }
 

@@ -58,12 +58,15 @@ extension NodeRunner {
     /// The stored results `node` needs (the head of a chain's job that starts before the node
     /// that runs it).
     private func storedInputs(of node: Int, _ plan: RunPlan, _ cache: RunCache) async throws -> [RemoteJob.Input] {
-        try plan.dependencies.successors(of: node).map { dependency in
-            guard let stored = cache.memo(of: Int(dependency)).stored else {
-                throw EngineError.resultUnavailable(plan.id(of: Int(dependency)))
+        var inputs: [RemoteJob.Input] = []
+        for dependency in plan.dependencies.successors(of: node).map(Int.init) {
+            guard let stored = cache.memo(of: dependency).stored else {
+                throw EngineError.resultUnavailable(plan.id(of: dependency))
             }
-            return RemoteJob.Input(id: plan.id(of: Int(dependency)), digest: stored.digest)
+            let digest = try await storedDigest(of: stored, of: dependency, in: plan, cache: cache)
+            inputs.append(RemoteJob.Input(id: plan.id(of: dependency), digest: digest))
         }
+        return inputs
     }
 
     /// Records `record` of `node` under `key`, with the key's components this run computed: as

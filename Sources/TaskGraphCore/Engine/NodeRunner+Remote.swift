@@ -25,12 +25,16 @@ extension NodeRunner {
     }
 
     /// The digests of `results` in the store, storing those not there yet (results of nodes
-    /// that were not recorded: `cache: false`, not cacheable).
+    /// that were not recorded: `cache: false`, not cacheable; or left out of the store).
     func stored(_ results: [RunState.Input], of plan: RunPlan, cache: RunCache) async throws -> [RemoteJob.Input] {
         var inputs: [RemoteJob.Input] = []
         for result in results {
-            let stored = result.artifact as? StoredResult ?? cache.memo(of: Int(result.node)).stored
-            let digest = if let stored { stored.digest } else { try await cache.store.storeResult(result.artifact) }
+            let recorded = cache.memo(of: Int(result.node)).stored
+            let digest = if let recorded, !recorded.isUnstored {
+                recorded.digest
+            } else {
+                try await storedDigest(of: result.artifact, of: Int(result.node), in: plan, cache: cache)
+            }
             inputs.append(RemoteJob.Input(id: plan.id(of: Int(result.node)), digest: digest))
         }
         return inputs

@@ -3,7 +3,8 @@
 ///
 /// Pairing rules for "A needs B": plain → plain is one edge; plain → foreach depends on every
 /// instance of B (fan-in); foreach → plain makes every A[x] depend on B; foreach → foreach pairs
-/// A[x] with B[x], which requires every item of A to be an item of B.
+/// A[x] with B[x], which requires every item of A to be an item of B; a matrix pairs on one of
+/// its axes (`InstanceExpansion+Matrix.swift`).
 struct InstanceExpansion {
     /// One node of the expanded graph.
     struct Instance {
@@ -12,26 +13,30 @@ struct InstanceExpansion {
         /// `id` or `id[item]`.
         let id: String
         /// The `foreach` item, if any.
-        let item: String?
+        let item: ForeachItem?
     }
 
     private(set) var instances: [Instance] = []
     /// For each instance, the instances it needs, in declaration order.
     private(set) var dependencies: [[Int]] = []
     private var instancesOfOperation: [Range<Int>] = []
-    private var itemsOfOperation: [[String]?] = []
+    private var itemsOfOperation: [[ForeachItem]?] = []
     private let declared: DeclaredOperations
 
-    init(_ operations: [OperationSpec], declared: DeclaredOperations, diagnostics: inout [Diagnostic]) {
+    /// The instances of `operations`, whose `foreach` items (nil for none) are `items`.
+    init(
+        _ operations: [OperationSpec], items itemsByOperation: [[ForeachItem]?], declared: DeclaredOperations,
+        diagnostics: inout [Diagnostic]
+    ) {
         self.declared = declared
         instances.reserveCapacity(operations.count)
         // By index, reading fields in place: a whole `OperationSpec` is costly to copy.
         for index in operations.indices {
             let first = instances.count
             let id = operations[index].id.value
-            let items = operations[index].items?.value
+            let items = itemsByOperation[index]
             if let items {
-                instances += items.map { Instance(operation: index, id: "\(id)[\($0)]", item: $0) }
+                instances += items.map { Instance(operation: index, id: "\(id)[\($0.id)]", item: $0) }
             } else {
                 instances.append(Instance(operation: index, id: id, item: nil))
             }
@@ -51,14 +56,22 @@ struct InstanceExpansion {
         }
     }
 
-    /// Whether the declared operation `id` has `foreach`.
-    func isForeach(_ id: String) -> Bool {
-        declared.index[id].map { itemsOfOperation[$0] != nil } ?? false
-    }
-
     /// How many instances the declared operation `index` has.
     func instanceCount(of index: Int) -> Int {
         instancesOfOperation[index].count
+    }
+
+    /// The id of the instance of the declared operation `id` that instance `instance` needs:
+    /// its paired instance when it needs exactly one, else `id` itself.
+    func instanceID(of id: String, neededBy instance: Int) -> String {
+        guard let operation = declared.index[id] else { return id }
+        let needed = dependencies[instance].filter { instances[$0].operation == operation }
+        return needed.count == 1 ? instances[needed[0]].id : id
+    }
+
+    /// The items of the declared operation `index`, nil if it has no `foreach`.
+    func items(of index: Int) -> [ForeachItem]? {
+        itemsOfOperation[index]
     }
 
     /// How many instances of `target` each instance of `source` depends on.
@@ -77,12 +90,15 @@ struct InstanceExpansion {
             }
             return
         }
+        guard let key = pairingKey(source, to: target, at: location, operations: operations, diagnostics: &diagnostics) else {
+            return
+        }
         var targetByItem: [String: Int] = [:]
-        for (offset, item) in targetItems.enumerated() { targetByItem[item] = targets.lowerBound + offset }
+        for (offset, item) in targetItems.enumerated() { targetByItem[item.id] = targets.lowerBound + offset }
         var unpaired: [String] = []
         for (offset, item) in sourceItems.enumerated() {
-            guard let partner = targetByItem[item] else {
-                unpaired.append(item)
+            guard let partner = targetByItem[key(item)] else {
+                unpaired.append(key(item))
                 continue
             }
             let instance = instancesOfOperation[source].lowerBound + offset
@@ -94,7 +110,7 @@ struct InstanceExpansion {
             diagnostics.append(.error(
                 "cannot pair '\(sourceID)' with '\(targetID)' item by item: '\(targetID)' has no "
                     + "item \(unpaired.map { "'\($0)'" }.joined(separator: ", ")) "
-                    + "(its items: \(targetItems.joined(separator: ", ")))",
+                    + "(its items: \(targetItems.map(\.id).joined(separator: ", ")))",
                 at: location))
         }
     }

@@ -3,9 +3,15 @@
 /// are compared after expansion and normalisation (`x.txt`, `./x.txt` and `a/../x.txt` are one
 /// file).
 enum OutputWriters {
-    /// An error for every output path with more than one writer among `nodes`, at the
-    /// declaration of its second writer, with a note at each writer's.
-    static func diagnostics(_ nodes: [ExecutionGraph.Node], outputDirectory: String) -> [Diagnostic] {
+    /// An error for every output path with more than one writer among `nodes`, where its
+    /// second writer names it, with a note where each writer does.
+    /// - Parameters:
+    ///   - outputDirectory: paths inside it are shown relative to it; others with `displayPath`.
+    ///   - writeLocation: where node `index` names the file `path` (absolute, normalised).
+    static func diagnostics(
+        _ nodes: [ExecutionGraph.Node], outputDirectory: String, displayPath: (String) -> String,
+        writeLocation: (_ index: Int, _ path: String) -> SourceLocation
+    ) -> [Diagnostic] {
         var writers: [String: [Int]] = [:]
         writers.reserveCapacity(nodes.count)
         for index in nodes.indices {
@@ -17,16 +23,16 @@ enum OutputWriters {
         let prefix = PathResolver.normalized(outputDirectory) + "/"
         return writers.compactMap { path, indices in
             guard indices.count > 1 else { return nil }
-            let shown = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+            let shown = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : displayPath(path)
             let names = indices.prefix(3).map { "'\(nodes[$0].id)'" }
             let more = indices.count > 3 ? " and \(indices.count - 3) more" : ""
             let message = "'\(shown)' is written by more than one operation: "
                 + names.joined(separator: ", ") + more
                 + "; each output file may have one writer"
-            let notes = indices.prefix(3).compactMap { index in
-                nodes[index].location.map { Diagnostic.note("'\(shown)' is written by '\(nodes[index].id)' here", at: $0) }
+            let notes = indices.prefix(3).map { index in
+                Diagnostic.note("'\(shown)' is written by '\(nodes[index].id)' here", at: writeLocation(index, path))
             }
-            return .error(message, at: nodes[indices[1]].location ?? SourceLocation(file: "", line: 1, column: 1), notes: notes)
+            return .error(message, at: notes[1].location, notes: notes)
         }
     }
 }

@@ -9,20 +9,27 @@ struct PipelinePlanner {
     let outputDirectory: String
     /// Pools given on the command line (`--pool name=N`), which also declare them.
     let poolOverrides: [String: Int]
+    /// Whether to report the files and programs operations need that are not there
+    /// (`validate`; a run finds them when it gets there).
+    var checksFiles = false
 
     /// The graph, or nil when any error was found; and every diagnostic.
     func plan(_ spec: PipelineSpec) -> (graph: ExecutionGraph?, diagnostics: [Diagnostic]) {
         var diagnostics: [Diagnostic] = []
         let declared = DeclaredOperations(spec.operations)
         checkReferences(spec, declared, diagnostics: &diagnostics)
-        let expansion = InstanceExpansion(spec.operations, declared: declared, diagnostics: &diagnostics)
+        let items = ForeachResolver(pipelineDirectory: pipelineDirectory).items(of: spec.operations, diagnostics: &diagnostics)
+        let expansion = InstanceExpansion(spec.operations, items: items, declared: declared, diagnostics: &diagnostics)
         DataFlowChecker(registry: registry, declared: declared)
             .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
         let cycles = CycleReporter(expansion: expansion, operations: spec.operations)
         diagnostics += cycles.diagnostics()
         var nodes = makeNodes(spec, expansion, diagnostics: &diagnostics)
         if var planned = nodes {
-            diagnostics += OutputWriters.diagnostics(planned, outputDirectory: outputDirectory)
+            diagnostics += OutputWriters.diagnostics(
+                planned, outputDirectory: outputDirectory, displayPath: displayPath,
+                writeLocation: { node, path in writeLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation]) })
+            if checksFiles { diagnostics += missingFileDiagnostics(planned, spec, expansion) }
             FileEdges(planned).apply(to: &planned)
             diagnostics += FileEdges.cycleDiagnostics(
                 planned, displayPath: displayPath, needLocation: cycles.needLocation,
@@ -45,7 +52,7 @@ struct PipelinePlanner {
             for (need, target) in zip(needs, declared.targets(ofNeedsOf: index)) where target == nil {
                 diagnostics.append(.error(
                     "operation '\(id)' needs '\(need.value)', which does not exist"
-                        + Suggestion.clause(for: need.value, in: declared.ids),
+                        + Self.missingNeedAdvice(for: need.value, in: declared.ids),
                     at: need.location))
             }
             if let pool = spec.operations[index].settings.pool, !pools.contains(pool),
@@ -98,6 +105,9 @@ struct PipelinePlanner {
             let item = expansion.instances[index].item
             let operationID = spec.operations[operation].id.value
             checker.item = item.map { .bound($0) } ?? .unavailable
+            if !spec.includedScopes.isEmpty {
+                checker.variables = spec.variables(of: operation)
+            }
             values.removeAll(keepingCapacity: true)
             let errorsBefore = diagnostics.count
             for parameter in type.parameters {
@@ -119,7 +129,7 @@ struct PipelinePlanner {
             let setup = OperationSetup(
                 type: type.name, id: id, parameters: parameters,
                 dependencies: dependencies.map { expansion.instances[$0].id },
-                preferredInput: preferredInput(of: spec.operations[operation].input?.value, item: item, expansion),
+                preferredInput: spec.operations[operation].input.map { expansion.instanceID(of: $0.value, neededBy: index) },
                 environment: environments.variables(named: type.environmentNames(parameters)),
                 pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
             if parameterLocations?.operation != operation {
@@ -144,12 +154,5 @@ struct PipelinePlanner {
                 diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))
             }
         }
-    }
-
-    /// The instance id chosen by `input:`: the paired instance for a `foreach` dependency.
-    private func preferredInput(of input: String?, item: String?, _ expansion: InstanceExpansion) -> String? {
-        guard let input else { return nil }
-        guard let item, expansion.isForeach(input) else { return input }
-        return "\(input)[\(item)]"
     }
 }

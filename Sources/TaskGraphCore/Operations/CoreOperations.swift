@@ -10,5 +10,6 @@ public enum CoreOperations {
     public static let resultKinds: [ResultKind] = [
         ResultKind(EmptyArtifact.self), ResultKind(BytesArtifact.self), ResultKind(LoadedFile.self),
         ResultKind(WrittenFile.self), ResultKind(ProcessOutput.self), ResultKind(StoredResult.self),
+        ResultKind(UnstoredResult.self),
     ]
 }

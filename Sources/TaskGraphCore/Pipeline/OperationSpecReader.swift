@@ -58,8 +58,8 @@ struct OperationSpecReader {
         (spec.type, type) = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
         (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
         spec.description = keys["description"]?.scalar.flatMap { $0.isNull ? nil : $0.text }
-        spec.items = keys["foreach"].flatMap { readItems($0, subject: subject(), diagnostics: &diagnostics) }
-        let checker = ParameterChecker(variables: variables, item: spec.items == nil ? .unavailable : .deferred)
+        spec.foreach = keys["foreach"].flatMap { readForeach($0, subject: subject(), diagnostics: &diagnostics) }
+        let checker = ParameterChecker(variables: variables, item: spec.foreach == nil ? .unavailable : .deferred)
         for (key, type) in Self.settingTypes {
             let setting: (ParameterValue, SourceLocation)?
             if let value = keys[key] {
@@ -168,47 +168,6 @@ struct OperationSpecReader {
             }
         }
         return (needs, value.location)
-    }
-
-    private func readItems(_ value: YAMLValue, subject: String, diagnostics: inout [Diagnostic]) -> Located<[String]>? {
-        let scalars: [YAMLScalar]
-        switch value {
-        case .sequence(let elements, _):
-            scalars = elements.compactMap(\.scalar)
-            guard scalars.count == elements.count else {
-                diagnostics.append(.error("\(subject): 'foreach' items must be strings", at: value.location))
-                return nil
-            }
-        case .scalar(let scalar):
-            guard let reference = variables.listReference(scalar) else {
-                diagnostics.append(.error(
-                    "\(subject): 'foreach' must be a list or a list variable such as ${photos}, not \(value.kindDescription)",
-                    at: scalar.location))
-                return nil
-            }
-            scalars = reference.items
-        case .mapping:
-            diagnostics.append(.error("\(subject): 'foreach' must be a list, not a mapping", at: value.location))
-            return nil
-        }
-        var items: [String] = []
-        var seen: Set<String> = []
-        for scalar in scalars {
-            guard let text = variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else { continue }
-            guard !text.isEmpty, !text.contains("]") else {
-                diagnostics.append(.error("\(subject): 'foreach' item \(DisplayText.quoted(text)) must be non-empty and contain no ']'", at: scalar.location))
-                continue
-            }
-            guard seen.insert(text).inserted else {
-                diagnostics.append(.error("\(subject): 'foreach' item \(DisplayText.quoted(text)) appears more than once", at: scalar.location))
-                continue
-            }
-            items.append(text)
-        }
-        if items.isEmpty, scalars.isEmpty {
-            diagnostics.append(.warning("\(subject): 'foreach' has no items, so the operation never runs", at: value.location))
-        }
-        return Located(items, at: value.location)
     }
 
     /// Letters, digits, `-`, `_` and `.`, starting with a letter, digit or `_`.

@@ -1,6 +1,6 @@
 /// Checks YAML values against declared parameter types, substituting `${…}` first.
 struct ParameterChecker {
-    let variables: Variables
+    var variables: Variables
     var item: Variables.ItemBinding
 
     /// The checked value of `value` for a parameter `name` of `type`, or nil with diagnostics.

@@ -18,6 +18,16 @@ public struct Pipeline: Sendable {
     public let executor: String?
     /// `store:` as an absolute path, if the file sets it.
     public let store: String?
+    /// Notes found while validating (how matrix operations pair), which `validate` prints.
+    public let notes: [Diagnostic]
+    /// The patterns `foreach` lists files with (`glob:`), absolute: the graph depends on those
+    /// directory listings as well as on the file.
+    public let globPatterns: [String]
+    /// Whether a `foreach` lists files, so that a plan of it is not kept.
+    public var usesGlobs: Bool { !globPatterns.isEmpty }
+    /// The files the pipeline file includes, directly or not (`include:`), as diagnostics name
+    /// them: what the plan rests on besides the file itself.
+    public let includedFiles: [String]
     /// The operations as written, in file order (`taskgraph list`); none in a plan read back
     /// from a cache.
     public let operations: [OperationSummary]
@@ -25,7 +35,8 @@ public struct Pipeline: Sendable {
     /// A pipeline with every field given (a plan read back from a cache).
     package init(
         file: String, name: String, graph: ExecutionGraph, outputDirectory: String, pools: [String: Int],
-        warnings: [Diagnostic], executor: String?, store: String?, operations: [OperationSummary] = []
+        warnings: [Diagnostic], executor: String?, store: String?, includedFiles: [String] = [],
+        operations: [OperationSummary] = [], notes: [Diagnostic] = [], globPatterns: [String] = []
     ) {
         self.file = file
         self.name = name
@@ -35,7 +46,10 @@ public struct Pipeline: Sendable {
         self.warnings = warnings
         self.executor = executor
         self.store = store
+        self.includedFiles = includedFiles
         self.operations = operations
+        self.notes = notes
+        self.globPatterns = globPatterns
     }
 
     /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
@@ -71,17 +85,22 @@ public struct Pipeline: Sendable {
         let fileDirectory = (PathResolver.resolve(file, in: currentDirectory) as NSString).deletingLastPathComponent
         let planner = PipelinePlanner(
             registry: options.registry, pipelineDirectory: fileDirectory,
-            outputDirectory: outputDirectory, poolOverrides: options.pools)
+            outputDirectory: outputDirectory, poolOverrides: options.pools, checksFiles: options.checksFiles)
         let (graph, planDiagnostics) = planner.plan(spec)
         let diagnostics = Array(Set(loadDiagnostics + planDiagnostics)).sortedForDisplay()
         guard let graph, !diagnostics.containsErrors else { throw .invalid(diagnostics) }
         return Pipeline(
             file: file, name: spec.name, graph: graph, outputDirectory: outputDirectory,
             pools: spec.pools.mapValues(\.value).merging(options.pools) { _, override in override },
-            warnings: diagnostics, executor: spec.executor?.value,
+            warnings: diagnostics.filter { $0.severity != .note }, executor: spec.executor?.value,
             store: spec.store.map { PathResolver.resolve($0.value, in: currentDirectory) },
+            includedFiles: spec.includedFiles,
             operations: spec.operations.map {
                 OperationSummary(id: $0.id.value, type: $0.type?.value ?? "", description: $0.description)
+            },
+            notes: diagnostics.filter { $0.severity == .note },
+            globPatterns: spec.operations.flatMap { $0.foreach?.globPatterns ?? [] }.map {
+                PathResolver.normalized(PathResolver.resolve($0, in: fileDirectory))
             })
     }
 }
@@ -99,6 +118,9 @@ public struct PipelineOptions: Sendable {
     public var pools: [String: Int]
     /// The operation types available.
     public var registry: OperationRegistry
+    /// Whether missing files and programs operations need are errors now (`validate`), rather
+    /// than failures of the operations when they run.
+    public var checksFiles = false
 
     /// Creates options; by default the process environment and the core operations.
     public init(

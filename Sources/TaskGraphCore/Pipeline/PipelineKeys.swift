@@ -21,6 +21,7 @@ public enum PipelineKeys {
         Key(name: "pools", type: "map", summary: "Named pools and their depths, e.g. {net: 8}; override with --pool name=N."),
         Key(name: "output", type: "string", summary: "Output directory, relative to the current directory (default: out/<name>); --output overrides."),
         Key(name: "operations", type: "map", summary: "The operations, keyed by id (letters, digits, '-', '_', '.')."),
+        Key(name: "include", type: "map", summary: "Other pipeline files whose operations join this one as name.id: {name: path} or {name: {file: path, vars: {…}}}."),
         Key(name: "executor", type: "local | slurm", summary: "Where operations run: here, or as jobs of a Slurm cluster (default local); --executor overrides."),
         Key(name: "store", type: "string", summary: "The store directory, on a file system every node mounts, relative to the current directory; --store overrides."),
     ]
@@ -29,7 +30,7 @@ public enum PipelineKeys {
     public static let operation: [Key] = [
         Key(name: "op", type: "string", summary: "The operation type (required); see `taskgraph list-ops`."),
         Key(name: "needs", type: "id or list of ids", summary: "Operations that must finish first and whose results this one receives."),
-        Key(name: "foreach", type: "list or ${list-variable}", summary: "Run one instance per item, id[item]; ${item} is the item."),
+        Key(name: "foreach", type: "list, ${list-variable}, {glob: …} or {matrix: …}", summary: "Run one instance per item, id[item]; ${item} is the item, ${item.name} … its fields."),
         Key(name: "retries", type: "integer 0…100", summary: "Retries after a failure, with exponential backoff and jitter (default 0)."),
         Key(name: "timeout", type: "duration", summary: "Time limit per attempt, e.g. 30s, 2m, 1h30m (default none)."),
         Key(name: "pool", type: "string", summary: "Named pool to run in (default: the --jobs pool)."),

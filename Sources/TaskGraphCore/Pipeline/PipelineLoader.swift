@@ -7,6 +7,13 @@ struct PipelineLoader {
     let environment: [String: String]
     /// `--var name=value` overrides; a list variable takes a comma-separated value.
     let overrides: [String: String]
+    /// The files being read, the pipeline file first and this one last, each with where it
+    /// was included (empty while reading the pipeline file itself).
+    var chain: [IncludeLink] = []
+    /// The values the include of this file gives its variables (`include:` … `vars:`).
+    var includedValues: [(name: YAMLScalar, value: Variables.Value)] = []
+    /// How many more files this one and those it includes may include in all.
+    var includeBudget = PipelineLoader.maximumIncludedFiles
 
     /// The checked spec (nil if the file cannot be understood at all) and every diagnostic.
     func load(text: String, file: String) -> (spec: PipelineSpec?, diagnostics: [Diagnostic]) {
@@ -21,6 +28,7 @@ struct PipelineLoader {
         let keys = KeyedPairs(pairs)
         diagnostics += keys.unknownKeyDiagnostics(
             allowed: PipelineKeys.topLevel.map(\.name), subject: "top-level")
+        if isIncluded { diagnostics += rootOnlyKeyDiagnostics(keys) }
         checkVersion(keys["version"], in: location, diagnostics: &diagnostics)
         let variables = readVariables(keys["vars"], diagnostics: &diagnostics)
         let defaults = readDefaults(keys["defaults"], variables: variables, diagnostics: &diagnostics)
@@ -30,12 +38,15 @@ struct PipelineLoader {
             pools: readPools(keys["pools"], diagnostics: &diagnostics),
             variables: variables, operations: [])
         (spec.executor, spec.store) = readClusterKeys(keys, variables: variables, diagnostics: &diagnostics)
-        guard let operations = keys["operations"] else {
+        let includes = keys["include"].map { readIncludes($0, of: file, variables: variables, diagnostics: &diagnostics) }
+        if let operations = keys["operations"] {
+            let reader = OperationSpecReader(registry: registry, variables: variables, defaults: defaults)
+            spec.operations = reader.readAll(operations, diagnostics: &diagnostics)
+        } else if includes == nil {
             diagnostics.append(.error("missing required key 'operations'", at: location))
-            return (spec, diagnostics)
         }
-        let reader = OperationSpecReader(registry: registry, variables: variables, defaults: defaults)
-        spec.operations = reader.readAll(operations, diagnostics: &diagnostics)
+        for (name, included) in includes ?? [] { spec.include(included, as: name) }
+        if !isIncluded { diagnostics += spec.duplicateIDDiagnostics() }
         return (spec, diagnostics)
     }
 
@@ -92,6 +103,7 @@ struct PipelineLoader {
             }
             values[name] = Self.override(text, replacing: values[name], at: location, diagnostics: &diagnostics)
         }
+        applyIncludedValues(to: &values, diagnostics: &diagnostics)
         return Variables(values: values, environment: environment)
     }
 

@@ -16,6 +16,17 @@ struct PipelineSpec {
     var executor: Located<String>? = nil
     /// `store:`, the store directory relative to the current directory, if set.
     var store: Located<String>? = nil
+    /// The variables of each included file, in the order they were read: an operation of
+    /// scope `n > 0` substitutes with `includedScopes[n - 1]` (`include:`).
+    var includedScopes: [Variables] = []
+    /// The files included, directly or not, as diagnostics name them, in the order they were read.
+    var includedFiles: [String] = []
+
+    /// The variables operation `index`'s parameters are substituted with: its file's.
+    func variables(of index: Int) -> Variables {
+        let scope = operations[index].scope
+        return scope == 0 ? variables : includedScopes[scope - 1]
+    }
 }
 
 /// One entry of `operations:` as written.
@@ -28,8 +39,8 @@ struct OperationSpec {
     var needs: [Located<String>]
     /// Where `needs:` is written, for errors about the dependencies as a whole.
     var needsLocation: SourceLocation?
-    /// The `foreach:` items, if the operation has `foreach`.
-    var items: Located<[String]>?
+    /// The `foreach:` as read, if the operation has `foreach`.
+    var foreach: ForeachSpec?
     /// The engine settings (`retries:`, `timeout:`, `pool:`, `cache:`, `priority:`, `exclusive:`,
     /// `when:`, `executor:` and the cluster resources) after applying `defaults:`: how the engine
     /// treats the operation's instances.
@@ -47,6 +58,9 @@ struct OperationSpec {
     /// (Not the mapping's own list: keeping every operation's whole mapping alive until the
     /// graph is planned cost more memory than these small copies.)
     var parameters: [YAMLPair]
+    /// Whose variables its parameters use: 0 for the pipeline file's, `n` for the `n`th
+    /// included file's (`PipelineSpec.variables(of:)`).
+    var scope = 0
 
     /// The value written for parameter `name`, if any.
     func parameter(_ name: String) -> YAMLValue? {

@@ -2,7 +2,7 @@
 /// substitution that uses them.
 ///
 /// `${name}` is a variable, `${env.NAME}` an environment variable, `${item}` the current item of
-/// a `foreach` operation; `$${` writes a literal `${`. A variable's value may use other
+/// a `foreach` operation and `${item.field}` one of its fields; `$${` writes a literal `${`. A variable's value may use other
 /// variables; a list variable can only stand alone, as a `foreach` value.
 struct Variables {
     /// A variable's value as declared.
@@ -18,7 +18,7 @@ struct Variables {
         /// Inside a `foreach` operation but before expansion: keep `${item}` as written.
         case deferred
         /// Expanding one instance.
-        case bound(String)
+        case bound(ForeachItem)
     }
 
     var values: [String: Value]
@@ -109,15 +109,8 @@ struct Variables {
         _ name: String, at location: SourceLocation, item: ItemBinding, resolution: inout Resolution,
         diagnostics: inout [Diagnostic]
     ) -> String? {
-        if name == "item" {
-            switch item {
-            case .bound(let value): return value
-            case .deferred: return "${item}"
-            case .unavailable:
-                diagnostics.append(.error(
-                    "'${item}' is only defined in an operation with 'foreach'", at: location))
-                return nil
-            }
+        if name == "item" || name.hasPrefix("item.") {
+            return Self.resolve(item: name, item, at: location, diagnostics: &diagnostics)
         }
         if name.hasPrefix("env.") {
             let variable = String(name.dropFirst(4))
@@ -154,6 +147,29 @@ struct Variables {
             let known = Array(values.keys) + ["item"]
             diagnostics.append(.error(
                 "undefined variable \(DisplayText.quoted(name))" + Suggestion.clause(for: name, in: known), at: location))
+            return nil
+        }
+    }
+
+    /// `${item}` or `${item.field}`.
+    private static func resolve(
+        item name: String, _ item: ItemBinding, at location: SourceLocation, diagnostics: inout [Diagnostic]
+    ) -> String? {
+        switch item {
+        case .deferred:
+            return "${\(name)}"
+        case .unavailable:
+            diagnostics.append(.error("'${\(name)}' is only defined in an operation with 'foreach'", at: location))
+            return nil
+        case .bound(let item):
+            guard name != "item" else { return item.value }
+            let field = String(name.dropFirst(5))
+            if let value = item.fields[field] { return value }
+            let known = item.fields.keys.sorted()
+            let fields = known.isEmpty
+                ? "the items of this 'foreach' have no fields"
+                : "its items have " + known.joined(separator: ", ")
+            diagnostics.append(.error("'${\(name)}' is not defined (\(fields))", at: location))
             return nil
         }
     }

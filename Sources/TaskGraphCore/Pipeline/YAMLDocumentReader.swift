@@ -30,7 +30,7 @@ struct YAMLDocumentReader {
             return (root, tabs + found)
         } catch {
             let onTabLine = tabs.contains { $0.location.line == error.diagnostic.location.line }
-            return (nil, tabs + (onTabLine ? [] : [error.diagnostic]))
+            return (nil, tabs + (onTabLine ? [] : [withQuotingHint(error.diagnostic, in: text)]))
         }
     }
 

@@ -27,6 +27,9 @@ struct ContactSheetOperation: BuiltInAction {
 
     var cacheVersion: Int { 1 }
 
+    /// Yes: the sheet is a function of its inputs' pixels and ids and its parameters.
+    var isRecomputable: Bool { true }
+
     func run(in context: TaskContext) async throws -> any Artifact {
         // Checked before any input is decoded or the sheet allocated.
         let size = sheet.size(for: context.inputs.count)

@@ -46,6 +46,9 @@ struct ImageFilter: BuiltInAction {
     let resizeTarget: ResizeTarget?
     let transform: Transform
 
+    /// Yes: its result is a function of its input's pixels and its parameters.
+    var isRecomputable: Bool { true }
+
     func run(in context: TaskContext) async throws -> any Artifact {
         if let resizeTarget, case .bytes(let bytes)? = context.imageInput() {
             let data = try await bytes.data

@@ -65,6 +65,9 @@ public struct DecodedImage: DecodedImageProvider, BytesProvider, Equatable, Coda
         }
     }
 
+    /// The header and the samples.
+    public var payloadByteCount: Int? { Self.headerCount + image.height * image.rowStride }
+
     /// Reads what `serialized()` writes.
     /// - Throws: `ResultCodingError` for another magic or version, a channel count other than 3
     ///   or 4, an unknown format code, a quality outside 1...100, a zero side, or a pixel count

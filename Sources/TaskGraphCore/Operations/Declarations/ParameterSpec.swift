@@ -9,18 +9,22 @@ public struct ParameterSpec: Hashable, Sendable {
     public var defaultValue: ParameterValue?
     /// Whether the parameter may be left out without a default.
     public var isOptional: Bool
+    /// Whether the value names a file that must exist before the operation runs, relative to
+    /// the pipeline file (a key file): `validate` reports it missing unless an operation writes it.
+    public var namesExistingFile: Bool
     /// One line for help output and docs/pipeline.md.
     public var summary: String
 
     /// Declares a parameter.
     public init(
         _ name: String, _ type: ParameterType, default defaultValue: ParameterValue? = nil,
-        optional: Bool = false, _ summary: String
+        optional: Bool = false, existingFile: Bool = false, _ summary: String
     ) {
         self.name = name
         self.type = type
         self.defaultValue = defaultValue
         self.isOptional = optional
+        self.namesExistingFile = existingFile
         self.summary = summary
     }
 

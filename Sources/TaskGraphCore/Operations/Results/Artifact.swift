@@ -33,6 +33,11 @@ public protocol Artifact: Sendable {
     /// have equal digests, on every machine. The default serialises and hashes; a type may hash
     /// the same bytes without building them, as long as the digest stays the same.
     var digest: ContentDigest { get async throws }
+
+    /// The size of `serialized()` in bytes, when known without serialising (an image's is its
+    /// header and pixels); nil otherwise, and the result is then always stored when its
+    /// operation is cached (`CacheableAction.isRecomputable`).
+    var payloadByteCount: Int? { get }
 }
 
 extension Artifact {
@@ -46,6 +51,9 @@ extension Artifact {
             return hasher.finalize()
         }
     }
+
+    /// Unknown.
+    public var payloadByteCount: Int? { nil }
 }
 
 /// A result that can hand over a byte buffer.

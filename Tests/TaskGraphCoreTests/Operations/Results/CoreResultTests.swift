@@ -146,7 +146,7 @@ import Testing
         #expect(failure("file.written", [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) == "truncated 'file.written' result: byte count needs 8 bytes at offset 9, only 3 remain")
         #expect(failure("process.output", [2, 2, 0, 0, 0, 0]) == "invalid 'process.output' result: status is 2, not 0 (exited) or 1 (signalled)")
         #expect(failure("process.output", []) == "truncated 'process.output' result: version needs 1 bytes at offset 0, only 0 remain")
-        #expect(failure("image.decoded", []) == "unknown result kind 'image.decoded'; known kinds: bytes, empty, file.loaded, file.written, process.output, stored-reference")
+        #expect(failure("image.decoded", []) == "unknown result kind 'image.decoded'; known kinds: bytes, empty, file.loaded, file.written, process.output, result.unstored, stored-reference")
     }
 
     @Test func kindNamesAreChecked() async throws {
@@ -171,7 +171,7 @@ import Testing
     }
 
     @Test func theCoreRegistryKnowsEveryCoreResult() {
-        #expect(ResultRegistry.core.names == ["bytes", "empty", "file.loaded", "file.written", "process.output", "stored-reference"])
+        #expect(ResultRegistry.core.names == ["bytes", "empty", "file.loaded", "file.written", "process.output", "result.unstored", "stored-reference"])
         #expect(ResultRegistry.core["bytes"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(BytesArtifact.self))
         // A fused chain's intermediate is recorded as one (docs/cluster.md, "Fusion").
         #expect(ResultRegistry.core["stored-reference"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(StoredResult.self))

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+/// `pipelines/folder.yaml`: every photo of a folder, thumbnails in two sizes by matrix, a
+/// contact sheet; a photo added to the folder runs only its chain and the contact sheet.
+@Suite struct FolderPipelineTests {
+    private static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().appendingPathComponent("../..").standardized
+
+    @Test func aPhotoAddedToTheFolderRunsOnlyItsChainAndTheContactSheet() async throws {
+        let directory = try fixtureDirectory()
+        let pipelines = Self.repository.appendingPathComponent("pipelines")
+        for name in ["folder.yaml", "folder"] {
+            try FileManager.default.copyItem(at: pipelines.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        }
+        let environment = ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path]
+        let arguments = ["run", "folder.yaml", "--output", "out", "--no-progress"]
+        let first = try await TaskGraphProcess.run(arguments, in: directory, environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("\n17 ok in "), "\(first.stderr)")
+        let out = directory.appendingPathComponent("out")
+        for size in ["160", "480"] {
+            #expect(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbnails/\(size)").path).sorted()
+                == ["mountains.jpg", "seedling.jpg", "sunset.jpg"])
+        }
+        try FileManager.default.copyItem(
+            at: directory.appendingPathComponent("folder/sunset.jpg"), to: directory.appendingPathComponent("folder/dusk.jpg"))
+        let second = try await TaskGraphProcess.run(arguments + ["--explain"], in: directory, environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("\n7 ok, 15 cached in "), "\(second.stderr)")
+        let ran = second.stdout.split(separator: "\n").filter { !$0.hasSuffix(": cached") }
+        #expect(ran == [
+            "load[dusk]: run: new", "thumb[dusk,160]: run: new", "thumb[dusk,480]: run: new",
+            "save-thumb[dusk,160]: run: new", "save-thumb[dusk,480]: run: new",
+            "contact-sheet: run: input changed: thumb[dusk,160] <- thumb[dusk,160] produced a different result",
+            "save-contact-sheet: run: input changed: contact-sheet <- thumb[dusk,160] produced a different result",
+        ], "\(second.stdout)")
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+import TaskGraphCore
+import OperationTestSupport
+@testable import TaskGraphImaging
+
+/// Intermediate images left out of the store when recomputing them costs less
+/// (`StoragePolicy`): their records name an `UnstoredResult`, a later run reuses them as hits
+/// and recomputes one only when an operation that runs needs it, checked against its digest.
+struct UnstoredImagesTests {
+    private let directory: URL
+    /// Leaves out every result it may: nothing is worth its bytes.
+    private let leavesOut = StoragePolicy(secondsPerByte: 1, secondsPerBlob: 1)
+    /// Keeps every result.
+    private let keeps = StoragePolicy(secondsPerByte: 0, secondsPerBlob: 0)
+
+    init() throws {
+        directory = try makeScratchDirectory()
+        try fixture("sunset-320.jpg").write(to: directory.appendingPathComponent("photo.jpg"))
+    }
+
+    private func setup(_ type: String, _ id: String, _ parameters: [String: ParameterValue] = [:]) -> OperationSetup {
+        OperationSetup(
+            type: type, id: id, parameters: Parameters(parameters), pipelineDirectory: directory.path,
+            outputDirectory: directory.path)
+    }
+
+    /// load → blur → sepia → grayscale; `upTo` "soft" stops after the blur.
+    private func graph(intensity: Double = 0.8, upTo last: String = "gray") throws -> ExecutionGraph {
+        let registry = OperationRegistry.imaging
+        var graph = ExecutionGraph()
+        let source = try graph.add("source", action: registry.makeAction(for: setup("load", "source", ["path": .string("photo.jpg")])))
+        let soft = try graph.add(
+            "soft", action: registry.makeAction(for: setup("blur", "soft", ["blur_radius": .number(2)])), needs: [source])
+        guard last != "soft" else { return graph }
+        let tone = try graph.add(
+            "tone", action: registry.makeAction(for: setup("sepia", "tone", ["intensity": .number(intensity)])), needs: [soft])
+        try graph.add("gray", action: registry.makeAction(for: setup("grayscale", "gray")), needs: [tone])
+        return graph
+    }
+
+    /// The record each node's key names in `store`, by id.
+    private func records(_ cache: RunCache, in store: MemoryResultStore) async -> [String: ActionRecord] {
+        var records: [String: ActionRecord] = [:]
+        for (id, components) in cache.components { records[id] = await store.record(for: components.key) }
+        return records
+    }
+
+    @Test func intermediatesAreLeftOutAndRecomputedWhenNeeded() async throws {
+        let store = MemoryResultStore()
+        let first = RunCache(store: store, storagePolicy: leavesOut)
+        let cold = await Engine().run(try graph(), cache: first)
+        #expect(cold.nodes.map(\.outcome.kind) == [.succeeded, .succeeded, .succeeded, .succeeded])
+        let recorded = await records(first, in: store)
+        // A load reads a file: it is not recomputable. A final result is always kept.
+        #expect(recorded.mapValues(\.resultKind) == [
+            "source": "file.loaded", "soft": "result.unstored", "tone": "result.unstored", "gray": "image.decoded",
+        ])
+        let softRecord = try #require(recorded["soft"])
+        let soft = try #require(try await store.loadResult(softRecord.result) as? UnstoredResult)
+        #expect(soft.resultKind == "image.decoded")
+        #expect(soft.byteCount == UInt64(16 + 320 * 213 * 3))
+
+        let changed = RunCache(store: store, storagePolicy: leavesOut)
+        let warm = await Engine().run(try graph(intensity: 0.5), cache: changed)
+        #expect(warm.nodes.map(\.outcome.kind) == [.cached, .cached, .succeeded, .succeeded])
+        #expect(changed.decisions["soft"] == CacheDecision(.miss, .recomputed, detail: soft.reason))
+        #expect(changed.decisions["source"] == CacheDecision(.hit, .unchanged))
+        let uncached = await Engine().run(try graph(intensity: 0.5))
+        #expect(try await warm.finalResults["gray"]?.digest == uncached.finalResults["gray"]?.digest)
+
+        let again = RunCache(store: store, storagePolicy: leavesOut)
+        let unchanged = await Engine().run(try graph(intensity: 0.5), cache: again)
+        #expect(unchanged.nodes.map(\.outcome.kind) == [.cached, .cached, .cached, .cached])
+        #expect(Set(again.decisions.values) == [CacheDecision(.hit, .unchanged)])
+    }
+
+    @Test func everyResultIsKeptWhenStoringIsCheaper() async throws {
+        let store = MemoryResultStore()
+        let cache = RunCache(store: store, storagePolicy: keeps)
+        _ = await Engine().run(try graph(), cache: cache)
+        #expect(await records(cache, in: store).values.filter { $0.resultKind == UnstoredResult.kind }.isEmpty)
+    }
+
+    @Test func aResultLeftOutIsNotReusedAsAFinalResult() async throws {
+        let store = MemoryResultStore()
+        _ = await Engine().run(try graph(), cache: RunCache(store: store, storagePolicy: leavesOut))
+        let cache = RunCache(store: store, storagePolicy: leavesOut)
+        let run = await Engine().run(try graph(upTo: "soft"), cache: cache)
+        #expect(run.nodes.map(\.outcome.kind) == [.cached, .succeeded])
+        #expect(cache.decisions["soft"] == CacheDecision(.miss, .new, detail: "its result was not stored (an intermediate result)"))
+        #expect(try await run.finalResults["soft"]?.digest != nil)
+    }
+
+    @Test func aRecomputedResultOtherThanRecordedFailsWhatNeedsIt() async throws {
+        let store = MemoryResultStore()
+        let first = RunCache(store: store, storagePolicy: leavesOut)
+        _ = await Engine().run(try graph(), cache: first)
+        // The record of `soft` now names another digest than the blur gives.
+        let key = try #require(first.components["soft"]).key
+        var record = try #require(await store.record(for: key))
+        let stored = try #require(try await store.loadResult(record.result) as? UnstoredResult)
+        let wrong = UnstoredResult(
+            resultDigest: ContentDigest.sha256(of: Data("other".utf8)), resultKind: stored.resultKind, summary: stored.summary,
+            byteCount: stored.byteCount, recomputeSeconds: stored.recomputeSeconds)
+        record.result = try await store.storeResult(wrong)
+        try await store.write(record, for: key)
+
+        let run = await Engine().run(try graph(), cache: RunCache(store: store, storagePolicy: leavesOut))
+        #expect(run.nodes.map(\.outcome) == [
+            .cached, .cached,
+            .failed("'soft', run again for a result that was not stored, gave another result than recorded; run again"),
+            .skipped(because: "tone"),
+        ])
+    }
+}
