@@ -74,17 +74,17 @@ package enum ActionRecordCoder {
     static func readComponents(_ reader: inout ByteReader) throws(ByteReader.Malformed) -> KeyComponents {
         var components = KeyComponents()
         let count = try reader.count(minimumItemSize: 16)
-        var names = Set<String>(minimumCapacity: count)
+        components.reserveCapacity(count)
         for _ in 0..<count {
             let name = try reader.string()
-            let value = try reader.string()
-            if names.insert(name).inserted {
-                components.append(newName: name, value)
-            } else {
-                components.add(name, value)
-            }
+            components.add(name, try reader.string())
         }
         return components
+    }
+
+    /// How many bytes `append(_:to:)` writes for `components`.
+    static func encodedSize(of components: KeyComponents) -> Int {
+        components.components.reduce(4) { $0 + 16 + $1.name.utf8.count + $1.value.utf8.count }
     }
 
     /// Appends `components` as a `u32` count of name and value pairs.

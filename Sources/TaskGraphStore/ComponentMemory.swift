@@ -50,7 +50,7 @@ enum ComponentMemory {
         var changed: [String: Data] = [:]
         var replacedBytes = 0
         for (id, key) in components {
-            var writer = ResultWriter(capacity: 512)
+            var writer = ResultWriter(capacity: ActionRecordCoder.encodedSize(of: key))
             ActionRecordCoder.append(key, to: &writer)
             let encoded = writer.data
             if let loaded, let range = loaded.entries[id] {
@@ -60,11 +60,12 @@ enum ComponentMemory {
             changed[id] = encoded
         }
         guard !changed.isEmpty || loaded == nil else { return nil }
-        let batch = encodedBatch(changed.keys.sorted()) { changed[$0] }
+        let batch = changed.keys.sorted().map { (id: $0, components: changed[$0]) }
+        let batchSize = 8 + batchLength(batch)
         if !wholeFile, let loaded, loaded.parsedBytes == loaded.data.count,
-            loaded.data.count + batch.count <= 2 * (loaded.currentBytes - replacedBytes + batch.count)
+            loaded.data.count + batchSize <= 2 * (loaded.currentBytes - replacedBytes + batchSize)
         {
-            return (batch, false)
+            return (encodedBatch(batch), false)
         }
         return (file(changed, over: loaded, pipeline: pipeline), true)
     }
@@ -73,27 +74,37 @@ enum ComponentMemory {
     /// of the same ids, as one batch, ids sorted: equal memories are equal files.
     private static func file(_ changed: [String: Data], over loaded: Loaded?, pipeline: String) -> Data {
         let ids = Set(loaded?.entries.keys ?? [:].keys).union(changed.keys).sorted()
-        let batch = encodedBatch(ids) { id in changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata) } }
-        var writer = ResultWriter(capacity: batch.count + pipeline.utf8.count + 32)
-        writer.append(raw: magic)
-        writer.append(version)
-        writer.append(string: pipeline)
-        writer.append(raw: batch)
+        let batch = ids.map { id in
+            (id: id, components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata) })
+        }
+        return encodedBatch(batch, headerSize: magic.count + 9 + pipeline.utf8.count) { writer in
+            writer.append(raw: magic)
+            writer.append(version)
+            writer.append(string: pipeline)
+        }
+    }
+
+    /// A batch of each id's encoded components, with its length, after the `headerSize` bytes
+    /// `header` writes: written once, into a buffer of its final size (an `exec` with 50,000
+    /// `inputs:` files has megabytes of components).
+    private static func encodedBatch(
+        _ batch: [(id: String, components: Data?)], headerSize: Int = 0, header: (inout ResultWriter) -> Void = { _ in }
+    ) -> Data {
+        let length = batchLength(batch)
+        var writer = ResultWriter(capacity: headerSize + 8 + length)
+        header(&writer)
+        writer.append(UInt64(length))
+        writer.append(count: batch.count)
+        for (id, components) in batch {
+            writer.append(string: id)
+            if let components { writer.append(raw: components) }
+        }
         return writer.data
     }
 
-    /// A batch of the encoded components `encoded(id)` of each of `ids`, with its length.
-    private static func encodedBatch(_ ids: [String], _ encoded: (String) -> Data?) -> Data {
-        var body = ResultWriter(capacity: ids.count * 600 + 4)
-        body.append(count: ids.count)
-        for id in ids {
-            body.append(string: id)
-            if let components = encoded(id) { body.append(raw: components) }
-        }
-        let encoded = body.data
-        var writer = ResultWriter(capacity: encoded.count + 8)
-        writer.append(lengthPrefixed: encoded)
-        return writer.data
+    /// The length of `batch` encoded, without its own length field.
+    private static func batchLength(_ batch: [(id: String, components: Data?)]) -> Int {
+        batch.reduce(4) { $0 + 8 + $1.id.utf8.count + ($1.components?.count ?? 0) }
     }
 
     /// `data` read as this version's memory of `pipeline`, or nil when it is not one.

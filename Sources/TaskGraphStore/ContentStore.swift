@@ -75,6 +75,13 @@ public final class ContentStore: ResultStore {
         try statCache.digest(ofFile: path)
     }
 
+    /// `blockingDigest(ofFile:)` of each of `paths`, in order, looked up together (sorted
+    /// paths pay: each directory is walked once).
+    /// - Throws: `OperationError.readFailed` naming the first path that cannot be read.
+    public func blockingDigests(ofFiles paths: [String]) throws -> [ContentDigest] {
+        try statCache.digests(ofFiles: paths)
+    }
+
     /// The record stored for `key`, if it is intact, was written for `key` (its components hash
     /// to it: a record copied over another's is not taken) and every blob it names is present;
     /// marks it used. Any failure reads as no record: at worst the operation runs again.

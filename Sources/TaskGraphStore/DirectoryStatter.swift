@@ -18,7 +18,9 @@ struct DirectoryStatter: ~Copyable {
 
     /// What `FileStat.of(path)` says: the file at `path`, following symbolic links, or nil.
     mutating func stat(_ path: String) -> FileStat? {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex, path.index(after: slash) != path.endIndex
+        // By bytes: a path of 50,000 is not walked as characters.
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex,
+            path.index(after: slash) != path.endIndex
         else { return FileStat.of(path) }
         let parent = path[..<slash]
         if parent != directory {

@@ -15,12 +15,16 @@ struct FileObservations: Sendable {
 
     /// Each file as its digest was used, by absolute path.
     private(set) var files: [String: Observed] = [:]
-    /// Whether `files` covers everything the run's keys depended on.
-    var isComplete = true
+    /// Whether `files` covers everything the run's keys depended on. Once it does not, `files`
+    /// are of no use (nothing compares them): they are dropped, and no more are noted.
+    var isComplete = true {
+        didSet { if !isComplete { files = [:] } }
+    }
 
     /// Notes that the file at `path` was used as `observed`; a file used twice with another
     /// `stat` the second time makes the observations incomplete.
     mutating func note(_ path: String, _ observed: Observed) {
+        guard isComplete else { return }
         if let earlier = files.updateValue(observed, forKey: path), earlier.stat != observed.stat { isComplete = false }
     }
 }

@@ -73,7 +73,43 @@ final class StatCache: Sendable {
     /// and hashed (and remembered unless racy).
     /// - Throws: `OperationError.readFailed` naming `path`.
     func digest(ofFile path: String) throws -> ContentDigest {
-        if let stat = FileStat.of(path), let digest = remembered(path, stat) { return digest }
+        try digest(ofFile: path, remembered: FileStat.of(path).flatMap { remembered(path, $0) })
+    }
+
+    /// `digest(ofFile:)` of each of `paths`, in order: their `stat`s taken together
+    /// (`stats(of:)`), the remembered ones looked up in one turn of the lock.
+    /// - Throws: `OperationError.readFailed` naming the first path that cannot be read.
+    func digests(ofFiles paths: [String]) throws -> [ContentDigest] {
+        let stats = Self.stats(of: paths)
+        let now = wallClockNanoseconds()
+        let known = loadedState { state in
+            zip(paths, stats).map { path, stat in stat.flatMap { Self.remembered(path, $0, now: now, in: &state) } }
+        }
+        return try zip(paths, known).map { path, digest in try self.digest(ofFile: path, remembered: digest) }
+    }
+
+    /// What `FileStat.of` says of each of `paths`, in order: each looked up from its directory
+    /// (`DirectoryStatter`: sorted paths pay), more than 1,024 in pieces on several threads.
+    private static func stats(of paths: [String]) -> [FileStat?] {
+        @Sendable func statted(_ paths: ArraySlice<String>) -> [FileStat?] {
+            var statter = DirectoryStatter()
+            return paths.map { statter.stat($0) }
+        }
+        let piece = 1_024
+        guard paths.count > piece else { return statted(paths[...]) }
+        let count = (paths.count + piece - 1) / piece
+        let pieces = Locked([[FileStat?]](repeating: [], count: count))
+        ParallelWork.forEach(count) { index in
+            let part = statted(paths[index * piece..<min(paths.count, (index + 1) * piece)])
+            pieces.withLock { $0[index] = part }
+        }
+        return pieces.withLock { $0.flatMap { $0 } }
+    }
+
+    /// `remembered` when known, else the digest of the file at `path`, read and hashed (and
+    /// remembered unless racy).
+    private func digest(ofFile path: String, remembered: ContentDigest?) throws -> ContentDigest {
+        if let remembered { return remembered }
         let hashed = try FileHasher.hash(path)
         remember(path, hashed)
         return hashed.digest
@@ -82,15 +118,19 @@ final class StatCache: Sendable {
     /// The digest remembered for `path` if `stat` matches its entry in every field.
     func remembered(_ path: String, _ stat: FileStat) -> ContentDigest? {
         let now = wallClockNanoseconds()
-        return loadedState { state in
-            guard let entry = state.entries[path], entry.stat == stat else { return nil }
-            state.observations?.note(path, .init(stat: stat))
-            if now - entry.checked > Self.refreshedAfter {
-                state.entries[path]?.checked = now
-                state.changes += 1
-            }
-            return entry.digest
+        return loadedState { state in Self.remembered(path, stat, now: now, in: &state) }
+    }
+
+    /// `remembered(_:_:)` with the lock held: notes the file as observed and refreshes an
+    /// entry's check time once a day.
+    private static func remembered(_ path: String, _ stat: FileStat, now: Int64, in state: inout State) -> ContentDigest? {
+        guard let entry = state.entries[path], entry.stat == stat else { return nil }
+        state.observations?.note(path, .init(stat: stat))
+        if now - entry.checked > refreshedAfter {
+            state.entries[path]?.checked = now
+            state.changes += 1
         }
+        return entry.digest
     }
 
     /// Remembers what hashing `path` found, unless the file changed while being read or so
@@ -127,8 +167,7 @@ final class StatCache: Sendable {
                 merged[path] = entry
             }
         }
-        merged = merged.filter { now - $0.value.checked < Self.keptFor }
-        try StoreIO.writeFile(Self.encode(merged), to: layout.statCache, layout, flush: flushesWrites)
+        try StoreIO.writeFile(Self.encode(merged, now: now), to: layout.statCache, layout, flush: flushesWrites)
         let saved = FileStat.of(layout.statCache)
         state.withLock { state in
             state.changes -= changes
@@ -156,13 +195,15 @@ final class StatCache: Sendable {
     }
 
     /// The file's encoding: `TGSC`, version 1, a `u32` count, then for each entry its path,
-    /// size, modification and change times (ns), inode, device, digest and check time (ns).
-    static func encode(_ entries: [String: Entry]) -> Data {
+    /// size, modification and change times (ns), inode, device, digest and check time (ns), in
+    /// no particular order. Entries not found current for `keptFor` before `now` are left out.
+    static func encode(_ entries: [String: Entry], now: Int64) -> Data {
+        let isKept = { (entry: Entry) in now - entry.checked < keptFor }
         var writer = ResultWriter(capacity: 64 + entries.count * 140)
         writer.append(raw: magic)
         writer.append(version)
-        writer.append(count: entries.count)
-        for (path, entry) in entries.sorted(by: { $0.key < $1.key }) {
+        writer.append(count: entries.values.reduce(0) { $0 + (isKept($1) ? 1 : 0) })
+        for (path, entry) in entries where isKept(entry) {
             writer.append(string: path)
             writer.append(entry.stat.size)
             writer.append(entry.stat.modified)

@@ -114,4 +114,33 @@ import TaskGraphCore
         #expect(try await store.digest(ofFile: path) == digest)
         #expect(store.filesHashed == 1)
     }
+
+    /// 1,500 files in three directories: more than one piece of `stat`s, on several threads.
+    @Test func manyFilesAtOnceGetTheDigestsOfTheirContentsAndAChangeIsSeen() async throws {
+        let store = try temporaryStore()
+        let root = try emptyDirectory("inputs")
+        let paths = (0..<1_500).map { root + "/d\($0 % 3)/f\($0).txt" }
+        for directory in 0..<3 { try FileManager.default.createDirectory(atPath: root + "/d\(directory)", withIntermediateDirectories: true) }
+        for (index, path) in paths.enumerated() { try writeFile("file \(index)", to: path) }
+        backdateAll(under: root, by: 60)
+        let sorted = paths.sorted()
+        let expected = try sorted.map { ContentDigest.sha256(of: Data(try readFile($0).utf8)) }
+        #expect(try await BlockingIO.run { try store.blockingDigests(ofFiles: sorted) } == expected)
+        #expect(store.filesHashed == 1_500)
+        #expect(try await BlockingIO.run { try store.blockingDigests(ofFiles: sorted) } == expected)
+        #expect(store.filesHashed == 1_500, "unchanged files are not read again")
+        let changed = sorted[1_234]
+        var info = stat()
+        stat(changed, &info)
+        try writeFile(try readFile(changed).replacingOccurrences(of: "file", with: "FILE"), to: changed)
+        utimensat(AT_FDCWD, changed, [info.st_atim, info.st_mtim], 0)
+        let digests = try await BlockingIO.run { try store.blockingDigests(ofFiles: sorted) }
+        #expect(digests[1_234] == ContentDigest.sha256(of: Data(try readFile(changed).utf8)))
+        #expect(digests[1_234] != expected[1_234])
+        #expect(store.filesHashed == 1_501)
+        let error = await #expect(throws: OperationError.self) {
+            try await BlockingIO.run { try store.blockingDigests(ofFiles: sorted + [root + "/d1/missing.txt"]) }
+        }
+        #expect(error?.description == "cannot read '\(root)/d1/missing.txt': No such file or directory")
+    }
 }

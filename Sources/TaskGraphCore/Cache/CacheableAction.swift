@@ -109,6 +109,11 @@ public protocol FileDigesting: Sendable {
     /// - Throws: an error naming the path when it cannot be read.
     func blockingDigest(ofFile path: String) throws -> ContentDigest
 
+    /// `blockingDigest(ofFile:)` of each of `paths`, in order: an `exec`'s 50,000 `inputs:`
+    /// files at once, which a digester may look up together. Blocking.
+    /// - Throws: an error naming the first path that cannot be read.
+    func blockingDigests(ofFiles paths: [String]) throws -> [ContentDigest]
+
     /// Notes that the key being computed depends on something no file's `stat` shows, such as
     /// which files a pattern matches: a run that used it cannot later be confirmed unchanged by
     /// comparing `stat`s alone (`taskgraph run`'s fast path for a run where nothing changed).
@@ -118,4 +123,9 @@ public protocol FileDigesting: Sendable {
 extension FileDigesting {
     /// Nothing: this digester confirms nothing by `stat`.
     public func noteUncheckableDependency() {}
+
+    /// Each file's `blockingDigest(ofFile:)`, one after the other.
+    public func blockingDigests(ofFiles paths: [String]) throws -> [ContentDigest] {
+        try paths.map(blockingDigest(ofFile:))
+    }
 }

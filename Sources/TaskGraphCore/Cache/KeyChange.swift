@@ -51,8 +51,14 @@ struct KeyChange: Hashable, Sendable {
     }
 
     /// The names present in either with different values, in `current`'s order, then those
-    /// only in `previous`. Linear: each name is looked up by `KeyComponents`' index.
+    /// only in `previous`. Linear: the same names in the same order (one file of 50,000
+    /// changed) are compared in pairs; otherwise each name is looked up by `KeyComponents`'
+    /// index.
     static func changedNames(_ previous: KeyComponents, _ current: KeyComponents) -> [String] {
+        let pairs = zip(previous.components, current.components)
+        if previous.components.count == current.components.count, pairs.allSatisfy({ $0.name == $1.name }) {
+            return pairs.filter { $0.value != $1.value }.map(\.1.name)
+        }
         var names = current.components.filter { previous[$0.name] != $0.value }.map(\.name)
         names += previous.components.filter { current[$0.name] == nil }.map(\.name)
         return names

@@ -35,24 +35,45 @@ public struct KeyComponents: Hashable, Sendable, Codable {
     /// No components.
     public init() {}
 
-    /// Adds `name` with `value`; a second value for a name replaces the first in place.
+    /// Adds `name` with `value`; a second value for a name replaces the first in place. With
+    /// the index, a new name is hashed once.
     public mutating func add(_ name: String, _ value: String) {
-        if let index = position(of: name) {
-            components[index].value = value
+        guard positions != nil else {
+            if let index = components.firstIndex(where: { $0.name == name }) {
+                components[index].value = value
+                return
+            }
+            components.append(Component(name: name, value: value))
+            if components.count == Self.indexedFrom { positions = Self.index(of: components, capacity: components.count) }
+            return
+        }
+        if let earlier = positions!.updateValue(components.count, forKey: name) {
+            positions![name] = earlier
+            components[earlier].value = value
         } else {
-            append(newName: name, value)
+            components.append(Component(name: name, value: value))
         }
     }
 
-    /// Adds `name` with `value` as `add` does, for a caller that knows `name` is not present
-    /// yet (it keeps the names it added, as a decoder of a stored encoding does): no search.
-    package mutating func append(newName name: String, _ value: String) {
-        components.append(Component(name: name, value: value))
-        if positions != nil {
-            positions?[name] = components.count - 1
-        } else if components.count == Self.indexedFrom {
-            positions = Dictionary(components.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+    /// Makes room for `count` components in all, the index included once they will need it:
+    /// 50,000 added one by one then grow nothing.
+    public mutating func reserveCapacity(_ count: Int) {
+        components.reserveCapacity(count)
+        guard count >= Self.indexedFrom else { return }
+        if positions == nil {
+            positions = Self.index(of: components, capacity: count)
+        } else {
+            positions!.reserveCapacity(count)
         }
+    }
+
+    /// The position of each name in `components` (its first), with room for `capacity` names.
+    private static func index(of components: [Component], capacity: Int) -> [String: Int] {
+        var positions = [String: Int](minimumCapacity: capacity)
+        for (index, component) in components.enumerated() where positions[component.name] == nil {
+            positions[component.name] = index
+        }
+        return positions
     }
 
     /// Where `name` is in `components`, if present.

@@ -21,6 +21,11 @@ final class RecordingDigester: FileDigesting {
         return try digester.blockingDigest(ofFile: path)
     }
 
+    func blockingDigests(ofFiles paths: [String]) throws -> [ContentDigest] {
+        noted.withLock { $0 += paths }
+        return try digester.blockingDigests(ofFiles: paths)
+    }
+
     func noteUncheckableDependency() {
         digester.noteUncheckableDependency()
     }

@@ -16,24 +16,38 @@ package enum PathGlob {
 
     /// The regular files (or links to them) that `pattern` matches, written as the pattern is:
     /// relative paths stay relative to `directory`, absolute ones stay absolute. Sorted, each
-    /// once.
+    /// once. A listed entry's type comes from its directory's listing: only links and entries of
+    /// file systems that do not tell are looked up with `stat`.
     package static func expand(_ pattern: String, in directory: String) -> [String] {
-        var candidates = [pattern.hasPrefix("/") ? "/" : ""]
+        var candidates = [Candidate(path: pattern.hasPrefix("/") ? "/" : "", kind: nil)]
         for component in pattern.split(separator: "/").map(String.init) {
             if component == "**" {
                 candidates = candidates.flatMap { [$0] + descendants(of: $0, in: directory) }
             } else if isPattern(component) {
-                candidates = candidates.flatMap { path in
-                    entries(of: path, in: directory)
-                        .filter { fnmatch(component, $0, FNM_PERIOD) == 0 }
-                        .map { join(path, $0) }
+                candidates = candidates.flatMap { candidate in
+                    entries(of: candidate, in: directory)
+                        .filter { fnmatch(component, $0.name, FNM_PERIOD) == 0 }
+                        .map { Candidate(path: join(candidate.path, $0.name), kind: $0.kind) }
                 }
             } else {
-                candidates = candidates.map { join($0, component) }
+                candidates = candidates.map { Candidate(path: join($0.path, component), kind: nil) }
             }
         }
-        let files = candidates.filter { FileKind(at: PathResolver.resolve($0, in: directory)) == .regular }
-        return Set(files).sorted()
+        let files = candidates.filter { candidate in
+            (candidate.kind ?? FileKind(at: PathResolver.resolve(candidate.path, in: directory))) == .regular
+        }
+        var sorted = files.map(\.path).sorted()
+        // Two `**` can reach one file twice.
+        if sorted.count > 1 {
+            sorted = sorted.indices.compactMap { $0 > 0 && sorted[$0] == sorted[$0 - 1] ? nil : sorted[$0] }
+        }
+        return sorted
+    }
+
+    /// A path matched so far, with what it names (following links) when its listing told.
+    private struct Candidate {
+        var path: String
+        var kind: FileKind?
     }
 
     /// Whether `pattern` matches `path` by their text alone, without looking at the file system
@@ -65,26 +79,34 @@ package enum PathGlob {
         return matched[pathComponents.count]
     }
 
-    /// The names in the directory `path` (relative to `directory`), or none if it is not one.
-    private static func entries(of path: String, in directory: String) -> [String] {
-        let absolute = path.isEmpty ? (directory.isEmpty ? "." : directory) : PathResolver.resolve(path, in: directory)
-        return (try? FileManager.default.contentsOfDirectory(atPath: absolute)) ?? []
+    /// The entries of the directory `candidate` names (relative to `directory`), or none if it
+    /// is not one; a candidate listed as a file is not opened.
+    private static func entries(of candidate: Candidate, in directory: String) -> [DirectoryEntry] {
+        guard candidate.kind == nil || candidate.kind == .directory else { return [] }
+        let path = candidate.path
+        return DirectoryEntry.list(path.isEmpty ? (directory.isEmpty ? "." : directory) : PathResolver.resolve(path, in: directory))
     }
 
-    /// Every entry below the directory `path`, at any depth, except hidden ones and links to
-    /// directories.
-    private static func descendants(of path: String, in directory: String) -> [String] {
-        var found: [String] = []
-        var pending = [path]
+    /// Every entry below the directory `candidate`, at any depth, except hidden ones and links
+    /// to directories.
+    private static func descendants(of candidate: Candidate, in directory: String) -> [Candidate] {
+        var found: [Candidate] = []
+        var pending = [candidate]
         while let next = pending.popLast() {
-            for name in entries(of: next, in: directory) where !name.hasPrefix(".") {
-                let child = join(next, name)
+            for entry in entries(of: next, in: directory) where !entry.name.hasPrefix(".") {
+                let child = join(next.path, entry.name)
+                if let kind = entry.kind {
+                    found.append(Candidate(path: child, kind: kind))
+                    if kind == .directory { pending.append(found[found.count - 1]) }
+                    continue
+                }
                 let absolute = PathResolver.resolve(child, in: directory)
                 if FileKind(at: absolute, followingLinks: false) == .directory {
-                    found.append(child)
-                    pending.append(child)
-                } else if FileKind(at: absolute) != .directory {
-                    found.append(child)
+                    found.append(Candidate(path: child, kind: .directory))
+                    pending.append(found[found.count - 1])
+                } else {
+                    let kind = FileKind(at: absolute)
+                    if kind != .directory { found.append(Candidate(path: child, kind: kind)) }
                 }
             }
         }

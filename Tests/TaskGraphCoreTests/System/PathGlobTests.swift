@@ -39,6 +39,21 @@ import OperationTestSupport
         #expect(expand("src/loop/a.c") == ["src/loop/a.c"])
     }
 
+    /// Names are typed by the directory listing; links and special files are looked up.
+    @Test func linksToFilesMatchAndDirectoriesFifosAndDanglingLinksDoNot() throws {
+        let root = directory.appendingPathComponent("kinds").path
+        try FileManager.default.createDirectory(atPath: root + "/dir.c", withIntermediateDirectories: true)
+        try Data("a".utf8).write(to: URL(fileURLWithPath: root + "/plain.c"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/linked.c", withDestinationPath: "plain.c")
+        try FileManager.default.createSymbolicLink(atPath: root + "/dangling.c", withDestinationPath: "none.c")
+        try FileManager.default.createSymbolicLink(atPath: root + "/to-src", withDestinationPath: "../src")
+        #expect(mkfifo(root + "/pipe.c", 0o600) == 0)
+        #expect(expand("kinds/*.c") == ["kinds/linked.c", "kinds/plain.c"])
+        #expect(expand("kinds/**") == ["kinds/linked.c", "kinds/plain.c"])
+        #expect(expand("kinds/*/*.c") == ["kinds/to-src/x.c", "kinds/to-src/y.c"])
+        #expect(expand("kinds/**/*.c") == ["kinds/linked.c", "kinds/plain.c"])
+    }
+
     @Test func absolutePatternsStayAbsoluteAndNothingMatchedIsEmpty() {
         #expect(expand(directory.path + "/*.h") == [directory.path + "/b.h"])
         #expect(expand("none/*.c") == [])

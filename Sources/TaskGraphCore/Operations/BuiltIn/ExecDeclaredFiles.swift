@@ -51,6 +51,8 @@ struct ExecDeclaredFiles: Sendable {
     /// may match nothing; a plain path must name a file.
     /// - Throws: `OperationError.declaredInputMissing`, `.declaredInputNotAFile`.
     func inputFiles() throws(OperationError) -> [String] {
+        // One pattern's matches are sorted and unique already.
+        if inputs.count == 1, PathGlob.isPattern(inputs[0]) { return PathGlob.expand(inputs[0], in: directory) }
         var files = Set<String>()
         for input in inputs {
             if PathGlob.isPattern(input) {

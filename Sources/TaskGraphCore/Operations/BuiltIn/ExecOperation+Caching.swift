@@ -33,12 +33,14 @@ extension ExecOperation: BuiltInAction, FileReadingAction {
                 files.noteUncheckableDependency()
             }
             var added = [("program", "\(program) \(try files.blockingDigest(ofFile: program))")]
-            for input in inputs {
-                let path = PathResolver.resolve(input, in: declaredFiles.directory)
-                added.append(("file.\(input)", try files.blockingDigest(ofFile: path).description))
+            let paths = inputs.map { PathResolver.resolve($0, in: declaredFiles.directory) }
+            added.reserveCapacity(1 + inputs.count)
+            for (input, digest) in zip(inputs, try files.blockingDigests(ofFiles: paths)) {
+                added.append(("file.\(input)", digest.description))
             }
             return added
         }
+        key.reserveCapacity(key.components.count + added.count)
         for (name, value) in added { key.add(name, value) }
     }
 
