@@ -19,15 +19,15 @@ import Testing
 
     /// A directory with `copy.yaml` (an `exec` copying `in.txt` to `out.txt`, logging each run
     /// to `runs.log`, and a group), run once, then, once every file is old enough for its `stat`
-    /// to show any later change, run again (every operation reused): the next identical command
-    /// takes the fast path.
+    /// to show any later change, run again: the next identical command takes the fast path.
     private func settledCopy(inputs: String = "[in.txt]") async throws -> URL {
         let directory = try copyFixture(inputs: inputs)
         _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
         // Files changed within the file system's timestamp granularity are not trusted by `stat`.
         try await Task.sleep(for: .milliseconds(2_200))
-        let reused = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
-        #expect(!reused.stderr.contains(unchanged), "\(reused.stderr)")
+        // A full run, or already the fast path when the first run started more than the racy
+        // window after the files were written (a loaded machine): the tests start from either.
+        _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
         return directory
     }
 
