@@ -259,7 +259,7 @@ struct ChildProcessTests {
                     for _ in 0..<count {
                         group.addTask {
                             try await resources.childProcesses.run(
-                                arguments: ["sh", "-c", "echo $$ >> \(pidFile); exec sleep 30"],
+                                arguments: ["sh", "-c", "echo $$ >> \(pidFile); exec sleep 300"],
                                 environment: Self.environment, workingDirectory: nil)
                         }
                     }
@@ -359,10 +359,11 @@ struct ChildProcessTests {
         _ = try? await BlockingIO.run(remove)
     }
 
-    /// Waits (up to 30 s) until scripts have written `count` lines (default 1) of
+    /// Waits (up to 90 s: a hang guard; the start of a parallel test run on 2 cores has stalled
+    /// every test for 36 s) until scripts have written `count` lines (default 1) of
     /// space-separated pids to `path`.
     private func waitForPids(in path: String, count: Int = 1) async throws -> [pid_t] {
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(90)
         var line: String?
         while line == nil, ContinuousClock.now < deadline {
             let text = try await BlockingIO.run {
