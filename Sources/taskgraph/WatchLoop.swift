@@ -58,7 +58,7 @@ struct WatchLoop {
         } onCancel: {
             cancelled.withLock { $0 = true }
             // The terminal's Ctrl-C reaches the run as well; a signal sent to this process alone
-            // is passed on (the run takes a copy within 300 ms for the same signal).
+            // is passed on (the run takes a copy within 500 ms for the same signal).
             child.withLock { $0 }?.interrupt()
         }
     }
