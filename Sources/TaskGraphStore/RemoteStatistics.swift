@@ -9,6 +9,11 @@ public struct RemoteStatistics: Hashable, Sendable {
     /// Bytes uploaded (records and blobs).
     public var bytesUp: Int64 = 0
 
-    /// None yet.
-    public init() {}
+    /// Statistics with these counts.
+    public init(hits: Int = 0, misses: Int = 0, bytesDown: Int64 = 0, bytesUp: Int64 = 0) {
+        self.hits = hits
+        self.misses = misses
+        self.bytesDown = bytesDown
+        self.bytesUp = bytesUp
+    }
 }

@@ -97,14 +97,15 @@ struct CacheSession {
     /// After a run: remembers its key components, records its hits and misses and saves the
     /// file digests it learned (three files, written at once), then evicts least-recently-used
     /// entries beyond the size limit.
-    func finish(_ cache: RunCache) async {
-        await drainRemote()
+    /// An `interrupted` run (Ctrl-C, SIGTERM) waits for no upload: those running are aborted.
+    func finish(_ cache: RunCache, interrupted: Bool = false) async {
+        await drainRemote(interrupted: interrupted)
         let decisions = cache.decisions.values
         do {
             async let components: Void = store.rememberComponents(cache.components, pipeline: pipeline)
             async let runLog: Void = store.recordRun(
                 pipeline: pipeline, hits: decisions.filter { $0.status == .hit }.count,
-                misses: decisions.filter { $0.status == .miss }.count)
+                misses: decisions.filter { $0.status == .miss }.count, remote: remote?.statistics)
             async let digests: Void = store.flush()
             try await components
             try await runLog
@@ -115,9 +116,9 @@ struct CacheSession {
         }
     }
 
-    /// Waits for the remote cache's uploads (at most `--remote-timeout`), showing their
-    /// progress on a terminal, and ends its client.
-    private func drainRemote() async {
+    /// Waits for the remote cache's uploads (at most `--remote-timeout`, not at all when
+    /// `interrupted`), showing their progress on a terminal, and ends its client.
+    private func drainRemote(interrupted: Bool) async {
         guard let remote, let (client, settings) = remoteClient else { return }
         let terminal = isatty(STDERR_FILENO) == 1
         let progress = terminal ? Task {
@@ -130,14 +131,14 @@ struct CacheSession {
                 try? await Task.sleep(for: .milliseconds(100))
             }
         } : nil
-        let finished = await remote.drain(timeout: settings.timeout)
+        let finished = await remote.drain(timeout: interrupted ? .zero : settings.timeout)
         progress?.cancel()
         _ = await progress?.value
         if terminal {
             TextOutput.standardError.write("\r\u{1B}[K")
             TextOutput.standardError.flush()
         }
-        if !finished {
+        if !finished, !interrupted {
             let (done, total) = remote.uploadProgress
             Self.warn("stopped uploading to the remote cache after \(DurationText.format(settings.timeout)) (\(done) of \(total) uploads finished)")
         }

@@ -176,7 +176,7 @@ struct RunCommand: AsyncParsableCommand {
                 start: start, in: session)
         }()
         async let summary = presenter.summary(of: outcome.report, graph: graph)
-        await session.finish(runCache)
+        await session.finish(runCache, interrupted: outcome.signal != nil)
         await snapshot
         let outputsWritten = await presenter.finish(summary: await summary)
         if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {

@@ -196,6 +196,25 @@ import Testing
         #expect(reader.stdout.hasPrefix("count: cached"), "\(reader.stderr)")
     }
 
+    @Test func cacheStatusShowsEachRunsRemoteHitsMissesAndBytes() async throws {
+        let server = try NginxServer()
+        let root = try fixtureDirectory()
+        let remote = ["--remote-cache", server.url("cache")]
+        let writer = try countCheckout("ci", in: root)
+        _ = try await run(["run", "count.yaml", "--no-progress"] + remote, in: writer)
+        let reader = try countCheckout("laptop", in: root)
+        _ = try await run(["run", "count.yaml", "--no-progress", "--remote-upload=false"] + remote, in: reader)
+        let uploaded = server.requests().filter { $0.method == "PUT" }.count
+        #expect(uploaded == 6)
+        let written = try await run(["cache", "status"], in: writer)
+        let writerLine = written.stdout.split(separator: "\n").first { $0.hasPrefix("    remote: ") }
+        #expect(writerLine?.hasPrefix("    remote: 0 hits, 2 misses, 0 B down, ") == true, "\(written.stdout)")
+        let read = try await run(["cache", "status"], in: reader)
+        let readerLine = read.stdout.split(separator: "\n").first { $0.hasPrefix("    remote: ") }
+        #expect(readerLine?.hasPrefix("    remote: 2 hits, 0 misses, ") == true, "\(read.stdout)")
+        #expect(readerLine?.hasSuffix(" down, 0 B up") == true, "\(read.stdout)")
+    }
+
     /// The first record key the server was asked for.
     private func recordKey(in server: NginxServer) throws -> String {
         String(server.requests().first { $0.path.hasPrefix("/private/ac/") }?.path.dropFirst("/private/ac/".count) ?? "")
