@@ -4,7 +4,8 @@
 #   1. pipelines/photos.yaml: a cold run without a remote cache, a cold run uploading to it
 #      (the upload's overhead), and machine B's run (empty store, another checkout path and
 #      HOME: every operation a remote hit), with the ratio cold / machine B;
-#   2. a DAG of BENCH_NODES exec steps (bench/random_dag.py, seed 1), with --events (the full
+#   2. a DAG of BENCH_NODES exec steps (bench/random_dag.py, seed 1), -j JOBS (default 8: a
+#      hit waits on the network, not a core), with --events (the full
 #      path, not the nothing-changed shortcut): machine A's local all-hit run against machine
 #      B's all-remote-hit run (its outputs restored from the server).
 # Times are wall-clock medians of RUNS runs (default 3). Tables go to standard output.
@@ -15,6 +16,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 RUNS=${RUNS:-3}
 NODES=${BENCH_NODES:-10000}
+JOBS=${JOBS:-8}
 work=$root/bench/.work/remote
 rm -rf "$work"
 mkdir -p "$work"
@@ -107,13 +109,13 @@ dag=$work/dag-source
 python3 bench/random_dag.py --nodes "$NODES" --seed 1 "$dag" >/dev/null
 rm -rf "$server/data/cache"
 checkout "$work/dag-a" "$dag/taskgraph/."
-machine "$work/dag-a" run dag.yaml --no-progress -j 2 --remote-cache "$url" >/dev/null 2>&1
+machine "$work/dag-a" run dag.yaml --no-progress -j "$JOBS" --remote-cache "$url" >/dev/null 2>&1
 local_hits=(); remote_hits=()
 for run in $(seq "$RUNS"); do
-  local_hits+=("$(seconds machine "$work/dag-a" run dag.yaml --no-progress -j 2 --events "$work/events-a.jsonl")")
+  local_hits+=("$(seconds machine "$work/dag-a" run dag.yaml --no-progress -j "$JOBS" --events "$work/events-a.jsonl")")
   checkout "$work/dag-b/other" "$dag/taskgraph/."
   rm -rf "$work/dag-b/other/out"
-  remote_hits+=("$(seconds machine "$work/dag-b/other" run dag.yaml --no-progress -j 2 --events "$work/events-b.jsonl" --remote-cache "$url")")
+  remote_hits+=("$(seconds machine "$work/dag-b/other" run dag.yaml --no-progress -j "$JOBS" --events "$work/events-b.jsonl" --remote-cache "$url")")
 done
 l=$(median "${local_hits[@]}"); r=$(median "${remote_hits[@]}")
 echo

@@ -24,6 +24,12 @@ extension ContentStore {
         return try await BlockingIO.run { try Self.verifiedBlob(digest, layout) }
     }
 
+    /// Whether the blob `digest` is in the store.
+    func hasBlob(_ digest: ContentDigest) async -> Bool {
+        let layout = layout
+        return (try? await BlockingIO.run { access(layout.blob(digest), F_OK) == 0 }) ?? false
+    }
+
     /// Whether every blob `record` names is in the store.
     func hasBlobs(of record: ActionRecord) async -> Bool {
         let layout = layout

@@ -27,6 +27,8 @@ public final class TieredStore: ResultStore {
         var owners: [ContentDigest: String] = [:]
         /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
         var damaged: Set<ContentDigest> = []
+        /// Downloads under way, so that a blob is fetched once however many ask for it.
+        var downloads: [ContentDigest: Task<Void, any Error>] = [:]
     }
 
     /// `local` in front of `remote`.
@@ -80,7 +82,23 @@ public final class TieredStore: ResultStore {
             state.remoteRecords[key] = record
             for blob in record.blobs { state.owners[blob] = record.id }
         }
+        prefetch(record)
         return (record, record.outputFiles)
+    }
+
+    /// Starts downloading, beside the lookup, what a hit of `record` is about to ask for: the
+    /// blobs of its output files missing here, and the result of an operation that writes
+    /// files (a `save`'s or an `exec`'s, small; the engine reads it for the files it names).
+    /// A result of an operation that writes none (an intermediate image) is left on the server.
+    private func prefetch(_ record: ActionRecord) {
+        guard !record.outputFiles.isEmpty else { return }
+        let missing = record.outputFiles.map { ($0.path, $0.digest) }
+        Task { [self] in
+            let absent = (try? await BlockingIO.run { missing.filter { access($0.0, F_OK) != 0 }.map(\.1) }) ?? []
+            for digest in Set(absent + [record.result]) {
+                Task { try? await self.download(digest) }
+            }
+        }
     }
 
     /// The record the server holds for `key`, if it is intact, made for `key` and signed as
@@ -162,6 +180,23 @@ public final class TieredStore: ResultStore {
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
     private func download(_ digest: ContentDigest) async throws {
+        let task = state.withLock { state -> Task<Void, any Error> in
+            if let running = state.downloads[digest] { return running }
+            let task = Task { [self] in try await fetch(digest) }
+            state.downloads[digest] = task
+            return task
+        }
+        defer { _ = state.withLock { $0.downloads.removeValue(forKey: digest) } }
+        try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// `download`'s request: the blob into the local store, checked against its digest.
+    private func fetch(_ digest: ContentDigest) async throws {
+        if await local.hasBlob(digest) { return }
         guard !state.withLock({ $0.failed }) else { throw StoreError.missingEntry(digest) }
         let data: Data?
         do {
