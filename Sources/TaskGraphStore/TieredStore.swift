@@ -82,23 +82,7 @@ public final class TieredStore: ResultStore {
             state.remoteRecords[key] = record
             for blob in record.blobs { state.owners[blob] = record.id }
         }
-        prefetch(record)
         return (record, record.outputFiles)
-    }
-
-    /// Starts downloading, beside the lookup, what a hit of `record` is about to ask for: the
-    /// blobs of its output files missing here, and the result of an operation that writes
-    /// files (a `save`'s or an `exec`'s, small; the engine reads it for the files it names).
-    /// A result of an operation that writes none (an intermediate image) is left on the server.
-    private func prefetch(_ record: ActionRecord) {
-        guard !record.outputFiles.isEmpty else { return }
-        let missing = record.outputFiles.map { ($0.path, $0.digest) }
-        Task { [self] in
-            let absent = (try? await BlockingIO.run { missing.filter { access($0.0, F_OK) != 0 }.map(\.1) }) ?? []
-            for digest in Set(absent + [record.result]) {
-                Task { try? await self.download(digest) }
-            }
-        }
     }
 
     /// The record the server holds for `key`, if it is intact, made for `key` and signed as
@@ -160,7 +144,7 @@ public final class TieredStore: ResultStore {
     public func loadResult(_ digest: ContentDigest) async throws -> any Artifact {
         do {
             return try await local.loadResult(digest)
-        } catch StoreError.missingEntry(_) {
+        } catch let error as StoreError where Self.mayBeAbsent(error) {
             try await download(digest)
             return try await local.loadResult(digest)
         }
@@ -170,9 +154,18 @@ public final class TieredStore: ResultStore {
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
         do {
             return try await local.materialize(digest, at: path)
-        } catch StoreError.missingEntry(_) {
+        } catch let error as StoreError where Self.mayBeAbsent(error) {
             try await download(digest)
             return try await local.materialize(digest, at: path)
+        }
+    }
+
+    /// Whether `error` may mean that the blob is not in the local store: missing, or a read
+    /// that failed while a download beside it was putting the blob in place.
+    private static func mayBeAbsent(_ error: StoreError) -> Bool {
+        switch error {
+        case .missingEntry, .readFailed: true
+        default: false
         }
     }
 
