@@ -30,9 +30,21 @@ extension ContentStore {
         return (try? await BlockingIO.run { access(layout.blob(digest), F_OK) == 0 }) ?? false
     }
 
-    /// Whether every blob `record` names is in the store.
-    func hasBlobs(of record: ActionRecord) async -> Bool {
+    /// Writes each of `records` whose blobs are all in the store, in one trip to a blocking
+    /// thread (a run of 10,000 remote hits copies 10,000 records at its end).
+    func writeRecordsWithBlobs(_ records: [ContentDigest: ActionRecord]) async {
         let layout = layout
-        return (try? await BlockingIO.run { record.blobs.allSatisfy { access(layout.blob($0), F_OK) == 0 } }) ?? false
+        let flush = flushesWrites
+        let added = (try? await BlockingIO.run { () -> Int64 in
+            var added: Int64 = 0
+            for (key, record) in records where record.blobs.allSatisfy({ access(layout.blob($0), F_OK) == 0 }) {
+                let data = ActionRecordCoder.encode(record)
+                guard (try? StoreIO.writeFile(data, to: layout.record(key), layout, flush: flush, besideIt: true)) != nil
+                else { continue }
+                added += Int64(data.count)
+            }
+            return added
+        }) ?? 0
+        bytesAdded.withLock { $0 += added }
     }
 }

@@ -232,10 +232,7 @@ public final class TieredStore: ResultStore {
     /// - Returns: whether every upload finished.
     public func drain(timeout: Duration) async -> Bool {
         let finished = await uploads?.drain(timeout: timeout) ?? true
-        let records = state.withLock { $0.remoteRecords }
-        for (key, record) in records where await local.hasBlobs(of: record) {
-            try? await local.write(record, for: key)
-        }
+        await local.writeRecordsWithBlobs(state.withLock { $0.remoteRecords })
         return finished
     }
 }
