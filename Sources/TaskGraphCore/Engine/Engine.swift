@@ -44,11 +44,15 @@ public struct Engine: Sendable {
             await owned.shutDown()
             return report
         }
+        // A fan-out's expansion adds its instances through the run's handle.
+        let handle = handle ?? (graph.addsNodesWhileRunning ? RunHandle() : nil)
         // Every task of the run (workers, actions, what they start) sees the run's resources.
         return await RunResources.$current.withValue(resources) {
-            await run(
-                graph, events: events, on: resources, cache: cache, control: control, results: results,
-                handle: handle)
+            await RunHandle.$current.withValue(handle) {
+                await run(
+                    graph, events: events, on: resources, cache: cache, control: control, results: results,
+                    handle: handle)
+            }
         }
     }
 

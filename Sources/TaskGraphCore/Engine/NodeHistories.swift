@@ -18,10 +18,13 @@ final class NodeHistories: @unchecked Sendable {
     private static let maximumSegments = 40
     /// The number of nodes of segment 0 (at least 1).
     private let firstCount: Int
+    /// How many nodes the run started with: later ones were added while it ran.
+    let initialCount: Int
 
     /// Histories for `count` nodes that have not run.
     init(count: Int) {
         firstCount = max(count, 1)
+        initialCount = count
         segments = .allocate(capacity: Self.maximumSegments)
         segments.initialize(repeating: nil, count: Self.maximumSegments)
         segments[0] = Self.allocateSegment(firstCount)

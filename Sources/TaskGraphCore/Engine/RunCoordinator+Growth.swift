@@ -2,48 +2,48 @@ import Synchronization
 
 /// Adding nodes to the run and cancelling single nodes, for `RunHandle`.
 extension RunCoordinator {
-    /// Adds `nodes`, each needing nodes of the run or earlier nodes of the batch by id.
-    func add(_ nodes: [RunHandle.Node]) throws(RunHandleError) -> (RunState.Addition, [ExecutionGraph.Node]) {
-        try grow { state throws(RunHandleError) in
-            var batch: [String: Int] = [:]
-            let first = state.plan.count
-            var resolved: [ExecutionGraph.Node] = []
-            resolved.reserveCapacity(nodes.count)
-            for (offset, node) in nodes.enumerated() {
-                var dependencies: [Int] = []
-                for id in node.needs {
-                    guard let index = batch[id] ?? state.index(of: id) else { throw .unknownDependency(of: node.id) }
-                    dependencies.append(index)
-                }
-                batch[node.id] = first + offset
-                resolved.append(ExecutionGraph.Node(
-                    id: node.id, type: node.type, action: node.action, dependencies: dependencies,
-                    settings: node.settings, setup: nil, location: nil))
-            }
-            return resolved
-        }
-    }
-
-    /// Adds `nodes`, whose dependencies are indices in the grown plan, and makes the nodes of
-    /// `extraNeeds` also need some of them (`RunState.add`).
+    /// Adds `nodes`, each needing nodes of the run or earlier nodes of the batch by id (their
+    /// `dependencies` are ignored), and makes each node of `extraNeeds` also need added nodes
+    /// (`RunState.add`); a node of `extraNeeds` the run does not have is passed over (a run of
+    /// part of a pipeline).
+    /// - Returns: what adding changed, and the nodes as added (dependencies resolved).
+    /// `announce` is called under the lock, before any added node can start (so their events
+    /// follow it).
     func add(
-        _ nodes: [ExecutionGraph.Node], extraNeeds: [(node: Int, needs: [Int])]
-    ) throws(RunHandleError) -> RunState.Addition {
-        try grow(extraNeeds: extraNeeds) { _ in nodes }.0
-    }
-
-    private func grow(
-        extraNeeds: [(node: Int, needs: [Int])] = [],
-        _ makeNodes: (inout RunState) throws(RunHandleError) -> [ExecutionGraph.Node]
-    ) throws(RunHandleError) -> (RunState.Addition, [ExecutionGraph.Node]) {
+        _ nodes: [(node: ExecutionGraph.Node, needs: [String])], extraNeeds: [(id: String, needs: [String])] = [],
+        announce: (RunState.Addition, [ExecutionGraph.Node]) -> Void
+    ) throws(RunHandleError) {
         let now = clock.nanoseconds
-        let result = update { state, wakeUps -> Result<(RunState.Addition, [ExecutionGraph.Node]), RunHandleError> in
+        let result = update { state, wakeUps -> Result<Void, RunHandleError> in
             Result { () throws(RunHandleError) in
-                let nodes = try makeNodes(&state)
-                let addition = try state.add(nodes, extraNeeds: extraNeeds, wakeUps: &wakeUps)
+                var batch: [String: Int] = [:]
+                let first = state.plan.count
+                var resolved: [ExecutionGraph.Node] = []
+                resolved.reserveCapacity(nodes.count)
+                for (offset, (node, needs)) in nodes.enumerated() {
+                    var added = node
+                    added.dependencies = []
+                    for id in needs {
+                        guard let index = batch[id] ?? state.index(of: id) else { throw .unknownDependency(of: node.id) }
+                        added.dependencies.append(index)
+                    }
+                    batch[node.id] = first + offset
+                    resolved.append(added)
+                }
+                var extra: [(node: Int, needs: [Int])] = []
+                for (id, needs) in extraNeeds {
+                    guard let node = state.index(of: id) else { continue }
+                    var indices: [Int] = []
+                    for need in needs {
+                        guard let index = batch[need] else { throw .unknownDependency(of: id) }
+                        indices.append(index)
+                    }
+                    extra.append((node, indices))
+                }
+                let addition = try state.add(resolved, extraNeeds: extra, wakeUps: &wakeUps)
                 progressBase.store(state.progressLayout.base, ordering: .relaxed)
+                announce(addition, resolved)
                 state.wakeWaiters(now: now, wakeUps: &wakeUps)
-                return (addition, nodes)
             }
         }
         return try result.get()

@@ -56,18 +56,25 @@ public final class RunHandle: Sendable {
     /// graph out again).
     /// - Throws: `RunHandleError`; then none of the batch is added.
     public func add(_ nodes: [Node]) throws(RunHandleError) {
-        guard let attached = attachment.withLock({ $0 }) else { throw .runEnded }
-        let (addition, added) = try attached.coordinator.add(nodes)
-        attached.announce(addition, added)
+        try add(nodes.map { node in
+            (ExecutionGraph.Node(
+                id: node.id, type: node.type, action: node.action, dependencies: [], settings: node.settings,
+                setup: nil, location: nil), node.needs)
+        })
     }
 
-    /// Adds planned nodes (dependencies are indices in the grown run) and makes the nodes of
+    /// Adds planned nodes, each with the ids of the nodes it needs, and makes the nodes of
     /// `extraNeeds`, not ready yet, also need some of them: a fan-out's instances and its fan-ins.
-    func add(_ nodes: [ExecutionGraph.Node], extraNeeds: [(node: Int, needs: [Int])]) throws(RunHandleError) {
+    func add(
+        _ nodes: [(node: ExecutionGraph.Node, needs: [String])], extraNeeds: [(id: String, needs: [String])] = []
+    ) throws(RunHandleError) {
         guard let attached = attachment.withLock({ $0 }) else { throw .runEnded }
-        let addition = try attached.coordinator.add(nodes, extraNeeds: extraNeeds)
-        attached.announce(addition, nodes)
+        try attached.coordinator.add(nodes, extraNeeds: extraNeeds, announce: attached.announce)
     }
+
+    /// The handle of the run the current task belongs to, if it has one: a fan-out's expansion
+    /// adds its instances through it.
+    @TaskLocal static var current: RunHandle?
 
     /// Cancels the node `id` and every node that needs it, directly or not; they end
     /// `.cancelled`. A running node sees cancellation (as when the whole run is cancelled); the

@@ -237,9 +237,11 @@ struct RunState {
                 endTime: RunClock.duration(nanoseconds: history.end), summary: history.summary,
                 error: history.error)
         }
-        return RunReport(
+        var report = RunReport(
             nodes: records, wallTime: clock.elapsed, wasCancelled: wasCancelled,
             finalResults: finalResults)
+        if planGeneration > 0 { report.addedNodes = Array(plan.nodes[histories.initialCount...]) }
+        return report
     }
 
     /// Queues `node`, which needs nothing, in its pool.
