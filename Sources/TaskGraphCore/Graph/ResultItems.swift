@@ -37,39 +37,51 @@ struct ResultItems {
     }
 
     private func jsonItems(_ data: Data) throws(FanOutError) -> [ForeachItem] {
-        let array: [Any]
+        let array: [JSONItem]
         do {
-            guard let parsed = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [Any] else {
-                throw FanOutError.invalidJSON(source: source, reason: "not an array")
-            }
-            array = parsed
-        } catch let error as FanOutError {
-            throw error
+            array = try JSONDecoder().decode([JSONItem].self, from: data)
+        } catch DecodingError.dataCorrupted(let context) {
+            throw .invalidJSON(source: source, reason: context.debugDescription)
         } catch {
-            throw .invalidJSON(source: source, reason: (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)")
+            throw .invalidJSON(source: source, reason: "\(error)")
         }
         return try array.enumerated().map { (offset, element) throws(FanOutError) in
-            if let text = Self.scalarText(element) { return ForeachItem(text: text) }
-            guard let object = element as? [String: Any] else {
+            switch element {
+            case .text(let text):
+                return ForeachItem(text: text)
+            case .other:
                 throw .unsupportedItem(source: source, position: offset + 1)
+            case .object(let object):
+                var fields: [String: String] = [:]
+                for case (let key, .text(let text)) in object { fields[key] = text }
+                let id = idField.map { fields[$0] } ?? (fields["name"] ?? fields["id"])
+                guard let id else { throw .missingID(source: source, position: offset + 1, field: idField) }
+                return ForeachItem(id: id, value: id, fields: fields)
             }
-            var fields: [String: String] = [:]
-            for (key, value) in object {
-                if let text = Self.scalarText(value) { fields[key] = text }
-            }
-            let id = idField.map { fields[$0] } ?? (fields["name"] ?? fields["id"])
-            guard let id else { throw .missingID(source: source, position: offset + 1, field: idField) }
-            return ForeachItem(id: id, value: id, fields: fields)
         }
     }
 
-    /// The text of a JSON string, number or boolean; nil for anything else.
-    private static func scalarText(_ value: Any) -> String? {
-        switch value {
-        case let text as String: return text
-        case let flag as Bool where type(of: value) == Bool.self: return flag ? "true" : "false"
-        case let number as NSNumber: return number.stringValue
-        default: return nil
+    /// One JSON value of the array: a scalar as text, an object of them, or anything else.
+    private enum JSONItem: Decodable {
+        case text(String)
+        case object([String: JSONItem])
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let text = try? container.decode(String.self) {
+                self = .text(text)
+            } else if let flag = try? container.decode(Bool.self) {
+                self = .text(flag ? "true" : "false")
+            } else if let integer = try? container.decode(Int.self) {
+                self = .text(String(integer))
+            } else if let number = try? container.decode(Double.self) {
+                self = .text(String(number))
+            } else if let object = try? container.decode([String: JSONItem].self) {
+                self = .object(object)
+            } else {
+                self = .other
+            }
         }
     }
 }
