@@ -40,7 +40,6 @@ public struct JSONEventWriter: EventSink {
 
     public func receive(_ event: EngineEvent) {
         guard Self.isWritten(event) else { return }
-        added.receive(event.kind)
         emit(line(for: event))
     }
 
@@ -53,6 +52,7 @@ public struct JSONEventWriter: EventSink {
 
     /// The JSON line (newline included) for `event`.
     func line(for event: EngineEvent) -> String {
+        added.receive(event.kind)
         var fields = [
             ("event", JSONText.quoted(Self.name(of: event.kind))),
             ("time", JSONText.seconds(event.elapsed)),
