@@ -44,14 +44,16 @@ public struct Engine: Sendable {
             await owned.shutDown()
             return report
         }
-        // A fan-out's expansion adds its instances through the run's handle.
+        // A fan-out's expansion adds its instances through the run's handle. Single nodes are
+        // cancelled only through a caller's: each node then runs in a task of its own.
+        let cancelsSingleNodes = handle != nil
         let handle = handle ?? (graph.addsNodesWhileRunning ? RunHandle() : nil)
         // Every task of the run (workers, actions, what they start) sees the run's resources.
         return await RunResources.$current.withValue(resources) {
             await RunHandle.$current.withValue(handle) {
                 await run(
                     graph, events: events, on: resources, cache: cache, control: control, results: results,
-                    handle: handle)
+                    handle: handle, cancelsSingleNodes: cancelsSingleNodes)
             }
         }
     }
@@ -65,7 +67,7 @@ public struct Engine: Sendable {
 
     private func run(
         _ graph: ExecutionGraph, events: (any EventSink)?, on resources: RunResources, cache: RunCache?,
-        control: RunControl?, results: (any ResultSink)?, handle: RunHandle?
+        control: RunControl?, results: (any ResultSink)?, handle: RunHandle?, cancelsSingleNodes: Bool
     ) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
@@ -78,7 +80,7 @@ public struct Engine: Sendable {
         if handle != nil {
             var grown: (@Sendable (RunPlan, Int) -> Void)?
             if let cache { grown = { plan, first in cache.grow(plan, from: first) } }
-            growth = RunState.Growth(poolIndexByName: pools.indexByName, grown: grown)
+            growth = RunState.Growth(poolIndexByName: pools.indexByName, tracksRunning: cancelsSingleNodes, grown: grown)
         }
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
@@ -123,7 +125,7 @@ public struct Engine: Sendable {
                         group.addTask(executorPreference: preferred) {
                             await Self.work(
                                 pool: pool, lane: lane, coordinator: coordinator, runner: runner,
-                                events: events, results: results, clock: clock, cancellable: handle != nil)
+                                events: events, results: results, clock: clock, cancellable: cancelsSingleNodes)
                         }
                     }
                 }

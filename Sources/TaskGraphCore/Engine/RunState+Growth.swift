@@ -6,7 +6,9 @@ extension RunState {
         let poolIndexByName: [String: Int32]
         /// Node indices by id, for `add` and `cancel` by id; made on first use.
         var indexByID: [String: Int]?
-        /// The nodes handed to a worker that have not finished.
+        /// Whether `running` is kept, so that single nodes can be cancelled (`cancel`).
+        let tracksRunning: Bool
+        /// The nodes handed to a worker that have not finished, when `tracksRunning`.
         var running: Set<Int> = []
         /// Running nodes whose cancellation was asked: their dependents end as cancelled.
         var cancelRequested: Set<Int> = []
@@ -16,8 +18,9 @@ extension RunState {
         /// before any of them can start.
         let grown: (@Sendable (RunPlan, Int) -> Void)?
 
-        init(poolIndexByName: [String: Int32], grown: (@Sendable (RunPlan, Int) -> Void)?) {
+        init(poolIndexByName: [String: Int32], tracksRunning: Bool, grown: (@Sendable (RunPlan, Int) -> Void)?) {
             self.poolIndexByName = poolIndexByName
+            self.tracksRunning = tracksRunning
             self.grown = grown
         }
     }
@@ -139,7 +142,7 @@ extension RunState {
     /// started end now as cancelled; a running one is asked to stop (the returned canceller),
     /// and what needs it ends as cancelled when it finishes.
     mutating func cancel(_ node: Int, wakeUps: inout WakeUps) -> (ended: [Int], canceller: (@Sendable () -> Void)?) {
-        guard growth != nil, !progress[node].hasEnded else { return ([], nil) }
+        guard growth?.tracksRunning == true, !progress[node].hasEnded else { return ([], nil) }
         if growth!.running.contains(node) {
             growth!.cancelRequested.insert(node)
             return ([], growth!.cancellers[node])

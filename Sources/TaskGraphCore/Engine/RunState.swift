@@ -189,7 +189,7 @@ struct RunState {
             releaseDependents(of: node, ending: .failed, tracksReadiness: tracksReadiness, into: &finish)
             if failFast { stop(.failFast, wakeUps: &wakeUps) }
         }
-        if growth != nil { endCancelledDependents(ofFinished: node, into: &finish) }
+        if growth?.tracksRunning == true { endCancelledDependents(ofFinished: node, into: &finish) }
         if finishedCount == plan.count { stop(.completed, wakeUps: &wakeUps) }
         return finish
     }
@@ -259,7 +259,7 @@ struct RunState {
     /// result takes it over instead of sharing it, so the lock is held for as little memory
     /// traffic as possible.
     private mutating func assign(_ node: Int, now: Int64) -> Assignment {
-        growth?.running.insert(node)
+        if growth?.tracksRunning == true { growth!.running.insert(node) }
         scopes.started(in: Int(progress[node].pool), exclusive: progress[node].exclusive)
         let dependencies = plan.dependencies.successorPositions(of: node)
         var results: [Input] = []
