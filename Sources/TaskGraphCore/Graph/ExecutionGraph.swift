@@ -138,6 +138,10 @@ public struct ExecutionGraph: Sendable {
         if let index = index(of: name) { return [index] }
         let instances = nodes.indices.filter { nodes[$0].id.hasPrefix(name + "[") }
         guard instances.isEmpty else { return instances }
+        // An operation whose instances a run adds (`foreach: {from: …}`), or one of them: the
+        // expansion that adds them.
+        let expansions = nodes.indices.filter { (nodes[$0].action as? FanOutExpansion)?.adds(name) == true }
+        guard expansions.isEmpty else { return expansions }
         let operations = Set(nodes.map { String($0.id.prefix { $0 != "[" }) })
         throw .unknownID(name, suggestion: Suggestion.closest(to: name, in: operations.union(nodes.map(\.id))))
     }

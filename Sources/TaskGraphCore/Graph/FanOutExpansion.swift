@@ -19,6 +19,13 @@ struct FanOutExpansion: TaskAction {
     /// How the pipeline was planned.
     let planner: PipelinePlanner
 
+    /// Whether it adds the instances of the operation `name`, or the instance `name`
+    /// (`download[sunset]`, if the items have it).
+    func adds(_ name: String) -> Bool {
+        let operation = name.firstIndex(of: "[").map { String(name[..<$0]) } ?? name
+        return operations.contains { spec.operations[$0].id.value == operation }
+    }
+
     func run(in context: TaskContext) async throws -> any Artifact {
         guard let handle = RunHandle.current else { throw FanOutError.notExpandable(source: source) }
         guard let input = context.inputs.first(where: { $0.id == source }),

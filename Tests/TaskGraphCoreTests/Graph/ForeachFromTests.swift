@@ -83,6 +83,8 @@ import OperationTestSupport
         #expect(graph.nodes.map(\.id) == ["index", "all", "index[*]"])
         #expect(graph.nodes.map(\.dependencies) == [[], [2], [0]])
         #expect(graph.addsNodesWhileRunning)
+        #expect(try graph.indices(selecting: "get") == [2], "--only get runs the expansion that adds its instances")
+        #expect(try graph.restricted(to: ["get[x]"]).nodes.map(\.id) == ["index", "index[*]"])
     }
 
     @Test func aRunAddsTheInstancesOfEveryItemAndFanInsWaitForThem() async throws {
