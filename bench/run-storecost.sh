@@ -119,7 +119,7 @@ again() {
   local name=$1 bin=$2 pipeline=$3 dir=$4
   sample "$name" "$dir" "$bin" run "$pipeline" --jobs 2 --output "$dir/out" --cache-dir "$dir/store" --no-progress --explain
   { sed -n 's/^\[ *[0-9.]*s\] start  *\([^ []*\).*/\1/p' "$work/last.log"
-    sed -n 's/^\([^ []*\)[^ ]*: recomputed.*/\1 (recomputed)/p' "$work/last.log"; } | sort | uniq -c |
+    sed -n 's/^\([^ []*\)[^ ]*: run: recomputed.*/\1 (recomputed)/p' "$work/last.log"; } | sort | uniq -c |
     awk '{ n = $1; $1 = ""; printf "%s%s %s", sep, substr($0, 2), n; sep = ", " } END { print "" }' >>"$work/$name.started"
 }
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
