@@ -141,7 +141,7 @@ struct RunCommand: AsyncParsableCommand {
         let forcing = try cache.reuse.forcing(in: graph)
         let session = await CacheSession.open(
             cache.location, maxSize: cache.cacheMaxSize, pipelineFile: file, storeRoot: cluster.store ?? loaded.store,
-            flushingWrites: onCluster, prepared: upToDate?.store)
+            flushingWrites: onCluster, prepared: upToDate?.store, remote: cache.remote)
         let clusterSession = onCluster
             ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
         var startedFrom: (observing: Bool, known: KnownResults?)?
@@ -176,7 +176,7 @@ struct RunCommand: AsyncParsableCommand {
                 start: start, in: session)
         }()
         async let summary = presenter.summary(of: outcome.report, graph: graph)
-        await session.finish(runCache)
+        await session.finish(runCache, interrupted: outcome.signal != nil)
         await snapshot
         let outputsWritten = await presenter.finish(summary: await summary)
         if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {
