@@ -7,10 +7,15 @@
 #   photos  pipelines/photos.yaml with PHOTOS (100) photos (the three repeated)
 #   exec    2,000 `touch` steps of bench/runner_graphs.py's random DAG, each declaring its output
 #           (`outputs: [out/nI]`); peer: make -j2 on the same graph
+#   tone    the issue's "and still" runs of photos.yaml with PHOTOS photos, each round on a fresh
+#           store: a cold run, the same again (unchanged: >= 5x faster), then tone's `intensity`
+#           0.8 -> 0.6 (>= 2x faster than the cold run, re-running only tone, save and what needs
+#           them); prints which operations started in the changed run
 # Columns: median wall time, range, median peak RSS (/usr/bin/time), bytes the run left in its
 # store (per photo for the image workloads), and wall and RSS divided by `cache: false`'s.
 #   TASKGRAPH_BASELINE=/path/to/taskgraph bench/run-storecost.sh   # adds that build's cache-on rows
 #   WORKLOADS="chain" RUNS=3 bench/run-storecost.sh
+#   TASKGRAPH=/path/to/taskgraph bench/run-storecost.sh   # that build instead of this tree's
 # Needs pyvips (pip install pyvips pyvips-binary) for the chain's peer, make for exec's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +23,7 @@ root=$PWD
 RUNS=${RUNS:-5}
 PHOTOS=${PHOTOS:-100}
 TASKS=${TASKS:-2000}
-WORKLOADS=${WORKLOADS:-"chain photos exec"}
+WORKLOADS=${WORKLOADS:-"chain photos exec tone"}
 NAMES="sunset_by_Aitzol_Berasategi Dragonfly_by_Bolly picosdeeuropa_by_Aitzol_Berasategi analogpattern_by_Peter_Nerlich"
 work=$root/bench/.work/storecost
 imaging=$root/bench/.work/imaging
@@ -35,8 +40,13 @@ set_aside() {
   return 0
 }
 
-swift build -c release --product taskgraph >/dev/null
-tg=$(swift build -c release --show-bin-path)/taskgraph
+# TASKGRAPH=path: that binary instead of this tree's release build.
+if [ -n "${TASKGRAPH:-}" ]; then
+  tg=$TASKGRAPH
+else
+  swift build -c release --product taskgraph >/dev/null
+  tg=$(swift build -c release --show-bin-path)/taskgraph
+fi
 baseline=${TASKGRAPH_BASELINE:-}
 
 if [ ! -d "$imaging/wp/usr/share/backgrounds" ]; then
@@ -73,6 +83,8 @@ for i in $(seq "$PHOTOS"); do
 done
 sed "s/^  photos: \[.*\]/  photos: [$plist]/" pipelines/photos.yaml >"$work/photos/many.yaml"
 sed '/^defaults:/a \ \ cache: false' "$work/photos/many.yaml" >"$work/photos/many-off.yaml"
+sed 's/^    intensity: 0.8$/    intensity: 0.6/' "$work/photos/many.yaml" >"$work/photos/many-tone.yaml"
+cmp -s "$work/photos/many.yaml" "$work/photos/many-tone.yaml" && { echo "photos.yaml has no 'intensity: 0.8' to change" >&2; exit 1; }
 photos_jpeg=$(awk -v n="$PHOTOS" -v a="$(stat -c %s "$work/photos/photos/mountains.jpg.enc")" \
   -v b="$(stat -c %s "$work/photos/photos/sunset.jpg.enc")" -v c="$(stat -c %s "$work/photos/photos/seedling.jpg.enc")" \
   'BEGIN { print (a + b + c) / 3 }')
@@ -100,6 +112,16 @@ taskgraph() {
   sample "$name" "$dir" "$bin" run "$pipeline" --jobs 2 --output "$dir/out" --cache-dir "$dir/store" --no-progress
   du -sb "$dir/store" 2>/dev/null | cut -f1 >>"$work/$name.bytes" || echo 0 >>"$work/$name.bytes"
 }
+# again NAME BIN PIPELINE DIR: a run in DIR with --explain on the store the last `taskgraph`
+# left; the operations that started, and those recomputed for them (left out of the store),
+# go to NAME.started
+again() {
+  local name=$1 bin=$2 pipeline=$3 dir=$4
+  sample "$name" "$dir" "$bin" run "$pipeline" --jobs 2 --output "$dir/out" --cache-dir "$dir/store" --no-progress --explain
+  { sed -n 's/^\[ *[0-9.]*s\] start  *\([^ []*\).*/\1/p' "$work/last.log"
+    sed -n 's/^\([^ []*\)[^ ]*: run: recomputed.*/\1 (recomputed)/p' "$work/last.log"; } | sort | uniq -c |
+    awk '{ n = $1; $1 = ""; printf "%s%s %s", sep, substr($0, 2), n; sep = ", " } END { print "" }' >>"$work/$name.started"
+}
 median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 # row LABEL NAME BASE JPEG: median wall, range, RSS, store bytes (÷ JPEG, the bytes of every
 # photo's JPEG: the store's bytes per photo over a photo's), ratios to BASE
@@ -117,7 +139,7 @@ row() {
 
 echo "machine: $(nproc) cores; load average at start $(cut -d' ' -f1-3 /proc/loadavg); $(date -u '+%Y-%m-%d %H:%M') UTC; commit $(git rev-parse --short HEAD)"
 for workload in $WORKLOADS; do
-  rm -f "$work"/*.samples "$work"/*.bytes
+  rm -f "$work"/*.samples "$work"/*.bytes "$work"/*.started
   for _ in $(seq "$RUNS"); do
     case $workload in
       chain)
@@ -135,8 +157,40 @@ for workload in $WORKLOADS; do
         taskgraph off "$tg" "$work/graph/taskgraph/exec-off.yaml" "$work/graph/taskgraph"
         set_aside "$work/graph/make/out" && mkdir -p "$work/graph/make/out"
         sample peer "$work/graph/make" make -s -j2 ;;
+      tone)
+        taskgraph on "$tg" "$work/photos/many.yaml" "$work/photos"
+        again same "$tg" "$work/photos/many.yaml" "$work/photos"
+        again changed "$tg" "$work/photos/many-tone.yaml" "$work/photos"
+        if [ -n "$baseline" ]; then
+          taskgraph baseline "$baseline" "$work/photos/many.yaml" "$work/photos"
+          again baseline-same "$baseline" "$work/photos/many.yaml" "$work/photos"
+          again baseline-changed "$baseline" "$work/photos/many-tone.yaml" "$work/photos"
+        fi ;;
     esac
   done
+  if [ "$workload" = tone ]; then
+    echo
+    echo "### photos.yaml, $PHOTOS photos: cold, unchanged, \`intensity\` changed (median of $RUNS)"
+    echo
+    echo "| build | run | wall | range | cold ÷ this run | operations started (most frequent list) |"
+    echo "|---|---|---|---|---|---|"
+    for build in this baseline; do
+      prefix="" cold=on label="this"
+      [ $build = baseline ] && { prefix="baseline-" cold=baseline label="baseline"; }
+      [ -s "$work/$cold.samples" ] || continue
+      for run in cold same changed; do
+        name=$prefix$run; [ $run = cold ] && name=$cold
+        started=-
+        [ -s "$work/$name.started" ] && started=$(sort "$work/$name.started" | uniq -c | sort -rn | sed -n '1s/^ *[0-9]* //p')
+        awk -v b="$label" -v r="$run" -v w="$(cut -d' ' -f1 "$work/$name.samples" | median)" \
+          -v lo="$(cut -d' ' -f1 "$work/$name.samples" | sort -n | head -n1)" \
+          -v hi="$(cut -d' ' -f1 "$work/$name.samples" | sort -n | tail -n1)" \
+          -v c="$(cut -d' ' -f1 "$work/$cold.samples" | median)" -v s="${started:--}" 'BEGIN {
+            printf "| %s | %s | %.2f s | %.2f-%.2f s | %.2f× | %s |\n", b, r, w, lo, hi, c / w, s }'
+      done
+    done
+    continue
+  fi
   case $workload in
     chain) per=$jpeg_bytes; title="4-photo chain"; peer="pyvips, one process" ;;
     photos) per=$(awk -v a="$photos_jpeg" -v n="$PHOTOS" 'BEGIN { print a * n }'); title="photos.yaml, $PHOTOS photos"; peer="" ;;

@@ -6,21 +6,56 @@ import Foundation
 extension ChildProcesses {
     /// Starts the program in a new process group and registers the group.
     ///
-    /// - Parameter feedingInput: Give the child a pipe as standard input, whose write end
-    ///   (non-blocking) the caller writes; otherwise it reads /dev/null.
-    /// - Throws: `ChildProcessError` when the program cannot be started.
+    /// - Parameters:
+    ///   - feedingInput: Give the child a pipe as standard input, whose write end
+    ///     (non-blocking) the caller writes; otherwise it reads /dev/null.
+    ///   - programs: Where programs were found before; the program is looked up there first
+    ///     (no `PATH` search), and what is found is remembered.
+    /// - Throws: `ChildProcessError` when the program cannot be started; a working directory
+    ///   that is missing or no directory is the reason given first, whatever else failed.
     static func spawn(
         arguments: [String], environment: [String: String], in workingDirectory: String?,
-        feedingInput: Bool = false, registry: ChildRegistry
+        feedingInput: Bool = false, programs: ProgramLocations = ProgramLocations(), registry: ChildRegistry
     ) throws -> Child {
         guard let name = arguments.first else { throw ChildProcessError.emptyCommand }
-        if let workingDirectory, let problem = ChildProcessError.workingDirectoryProblem(workingDirectory) {
-            throw problem
+        do {
+            let program = try locate(name, searchPath: environment["PATH"], in: workingDirectory, programs: programs)
+            return try spawn(
+                program, arguments: arguments, environment: environment, in: workingDirectory,
+                feedingInput: feedingInput, registry: registry)
+        } catch {
+            // Checked only on failure: one `stat` less for every child started.
+            if let workingDirectory, let problem = ChildProcessError.workingDirectoryProblem(workingDirectory) {
+                throw problem
+            }
+            throw error
         }
-        guard let program = ProgramLocator.locate(name, searchPath: environment["PATH"]) else {
+    }
+
+    /// The path of the program `name` to start: the regular file `programs` has found or
+    /// finds for it, or else `name` as `ProgramLocator` finds it, for `posix_spawn` to fail on.
+    /// - Throws: `ChildProcessError.programMissing` when the `PATH` has no such program,
+    ///   `.programIsADirectory` when it names a directory.
+    private static func locate(
+        _ name: String, searchPath: String?, in workingDirectory: String?, programs: ProgramLocations
+    ) throws -> String {
+        if let found = programs.path(of: name, searchPath: searchPath, workingDirectory: workingDirectory) {
+            return found
+        }
+        guard let program = ProgramLocator.locate(name, searchPath: searchPath) else {
             throw ChildProcessError.programMissing(name, in: nil)
         }
         if FileKind(at: program) == .directory { throw ChildProcessError.programIsADirectory(name) }
+        return program
+    }
+
+    /// Starts `program` (found for `arguments[0]`) with pipes for its output, and its input
+    /// when `feedingInput`.
+    private static func spawn(
+        _ program: String, arguments: [String], environment: [String: String], in workingDirectory: String?,
+        feedingInput: Bool, registry: ChildRegistry
+    ) throws -> Child {
+        let name = arguments[0]
         // The ends the child gets are closed here once it has them; ours, if it was not spawned.
         var pipes: [(read: Int32, write: Int32)] = []
         var input: (read: Int32, write: Int32)?

@@ -7,13 +7,16 @@ import Foundation
 public final class ChildProcesses: Sendable {
     /// The groups that may be signalled.
     let registry = ChildRegistry()
+    /// The programs children are started from, each found on its `PATH` once per run (a
+    /// handful of `stat`s every spawn otherwise): what the cache keys of `exec` name too.
+    package let programs = ProgramLocations()
     /// Spawns the children, reads their output and reaps them.
     private let reaper: ChildReaper
 
     /// The children of a run.
     /// - Parameter pollsExits: Find exits by polling `waitid`, as without pidfds (for tests).
     init(pollsExits: Bool = false) {
-        reaper = ChildReaper(registry: registry, pollsExits: pollsExits)
+        reaper = ChildReaper(registry: registry, programs: programs, pollsExits: pollsExits)
     }
 
     /// A started child: its pid, which is also its process group id, and its pipes' read ends.

@@ -41,14 +41,18 @@ final class ChildReaper: Sendable {
     private static let wakeToken = UInt64.max
 
     private let registry: ChildRegistry
+    /// Where the programs are found (`ChildProcesses.programs`).
+    private let programs: ProgramLocations
     private let mailbox = Locked(Mailbox())
     /// Whether exits are found by polling `waitid` even where pidfds exist (to test the fallback).
     private let pollsExits: Bool
 
-    /// A reaper for the children registered in `registry`.
+    /// A reaper for the children registered in `registry`, started from the programs found
+    /// through `programs`.
     /// - Parameter pollsExits: Find exits by polling `waitid`, as without pidfds (for tests).
-    init(registry: ChildRegistry, pollsExits: Bool = false) {
+    init(registry: ChildRegistry, programs: ProgramLocations = ProgramLocations(), pollsExits: Bool = false) {
         self.registry = registry
+        self.programs = programs
         self.pollsExits = pollsExits
     }
 
@@ -204,7 +208,8 @@ final class ChildReaper: Sendable {
         do {
             child = try ChildProcesses.spawn(
                 arguments: launch.arguments, environment: launch.environment,
-                in: launch.workingDirectory, feedingInput: launch.standardInput != nil, registry: registry)
+                in: launch.workingDirectory, feedingInput: launch.standardInput != nil, programs: programs,
+                registry: registry)
         } catch {
             whenReaped.resume(throwing: error)
             return

@@ -19,8 +19,9 @@ public final class RunResources: Sendable {
     public let temporaryFiles: TemporaryFiles
     /// The child processes of `exec`, watched by one reaper thread.
     public let childProcesses: ChildProcesses
-    /// The programs `exec` cache keys name, each found once per run.
-    package let programs = ProgramLocations()
+    /// The programs `exec` cache keys name, each found once per run: the ones its children
+    /// are started from (`ChildProcesses.programs`).
+    package var programs: ProgramLocations { childProcesses.programs }
     /// With `run --lint`: `exec` programs run under the file-access tracer (`FileAccessLint`).
     public let fileAccessLint: FileAccessLint?
     /// Which lines `exec` programs write are reported as they come (`TaskContext.reportOutput`);

@@ -23,7 +23,9 @@ struct ContactSheetLayout: Sendable {
         return (columns * cellWidth + (columns + 1) * padding, rows * (cellWidth * 3 / 4 + captionHeight) + (rows + 1) * padding)
     }
 
-    /// The sheet for `entries` (caption, image), in order.
+    /// The sheet for `entries` (caption, image), in order. The pixel work runs on blocking
+    /// threads (`BlockingIO`), off the cooperative pool, where its CPU time is measured for the
+    /// operation (`StoragePolicy` weighs it).
     func render(_ entries: [(caption: String, image: Image)]) async throws -> Image {
         let count = max(entries.count, 1)
         let columns = self.columns > 0 ? self.columns : Int(Double(count).squareRoot().rounded(.up))
@@ -31,10 +33,13 @@ struct ContactSheetLayout: Sendable {
         let captionHeight = captions ? CaptionFont.glyphHeight + padding / 2 : 0
         let (width, height) = size(for: entries.count)
         let storage = PixelStorage<UInt8>(count: width * height * 3)
-        for pixel in 0..<(width * height) {
-            storage.base[pixel * 3] = background.0
-            storage.base[pixel * 3 + 1] = background.1
-            storage.base[pixel * 3 + 2] = background.2
+        let background = background
+        try await BlockingIO.run {
+            for pixel in 0..<(width * height) {
+                storage.base[pixel * 3] = background.0
+                storage.base[pixel * 3 + 1] = background.1
+                storage.base[pixel * 3 + 2] = background.2
+            }
         }
         for (index, entry) in entries.enumerated() {
             try Task.checkCancellation()
@@ -44,14 +49,17 @@ struct ContactSheetLayout: Sendable {
             let thumbnail = try await ResizeKernel.apply(
                 to: entry.image, width: max(1, Int((Double(entry.image.width) * scale).rounded())),
                 height: max(1, Int((Double(entry.image.height) * scale).rounded())))
-            blit(thumbnail, x: cellX + (cellWidth - thumbnail.width) / 2,
-                 y: cellY + (cellHeight - thumbnail.height) / 2, into: storage, width: width)
-            if captions {
-                let caption = CaptionFont.fitting(entry.caption, in: cellWidth)
-                CaptionFont.draw(
-                    caption, x: cellX + (cellWidth - CaptionFont.width(of: caption)) / 2,
-                    y: cellY + cellHeight + padding / 4, color: ink,
-                    into: storage.base, width: width, height: height, channels: 3)
+            let caption = entry.caption
+            try await BlockingIO.run { [self] in
+                blit(thumbnail, x: cellX + (cellWidth - thumbnail.width) / 2,
+                     y: cellY + (cellHeight - thumbnail.height) / 2, into: storage, width: width)
+                if captions {
+                    let caption = CaptionFont.fitting(caption, in: cellWidth)
+                    CaptionFont.draw(
+                        caption, x: cellX + (cellWidth - CaptionFont.width(of: caption)) / 2,
+                        y: cellY + cellHeight + padding / 4, color: ink,
+                        into: storage.base, width: width, height: height, channels: 3)
+                }
             }
         }
         return Image(width: width, height: height, channels: 3, storage: storage)
