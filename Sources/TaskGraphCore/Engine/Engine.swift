@@ -59,9 +59,9 @@ public struct Engine: Sendable {
     ) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
-        cache?.begin(plan)
+        cache?.begin(CacheGraph(nodes: plan.nodes, dependencies: plan.dependencies, dependents: plan.dependents), remotely: options.remote != nil)
         // Nodes the cache shows unchanged, with all they need, end before the workers start.
-        let settled = cache?.settledAtStart(plan) ?? []
+        let settled = cache?.settledAtStart() ?? []
         for (node, stored) in settled { results?.receive(stored, of: node, id: plan.id(of: node)) }
         let pools = PoolLayout(plan: plan, options: options)
         let coordinator = RunCoordinator(
@@ -70,7 +70,7 @@ public struct Engine: Sendable {
             settled: settled)
         let watchdog = TimeoutWatchdog()
         let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog,
-            cache: cache, fusion: cache?.remote.map { FusedRuns(plan: plan, remote: $0) })
+            cache: cache, fusion: cache == nil ? nil : options.remote.map { FusedRuns(plan: plan, remote: $0) })
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             Self.announceReady(in: plan, settled: settled, to: events, clock: clock)

@@ -53,7 +53,7 @@ struct RunCacheTests {
     }
 
     private func run(_ graph: ExecutionGraph, remote: (any RemoteExecutor)? = nil) async -> [NodeOutcome.Kind] {
-        await Engine().run(graph, cache: RunCache(store: store, remote: remote)).nodes.map(\.outcome.kind)
+        await Engine(options: EngineOptions(remote: remote)).run(graph, cache: RunCache(store: store)).nodes.map(\.outcome.kind)
     }
 
     @Test func aMissRunsAndRecordsAndAHitRunsNothing() async throws {
