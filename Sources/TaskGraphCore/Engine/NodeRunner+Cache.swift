@@ -89,7 +89,11 @@ extension NodeRunner {
             try Task.checkCancellation()
             emit(.warning(node: node, message: "\(error), recomputed"))
             let result = try await recompute(node, of: plan, cache: cache)
-            _ = try? await cache.store.storeResult(result)
+            do {
+                _ = try await cache.store.storeResult(result)
+            } catch {
+                emit(.warning(node: node, message: "caching skipped for \(plan.id(of: node)): \(error)"))
+            }
             return result
         }
     }

@@ -232,8 +232,11 @@ struct ReuseOrRunTests {
     }
 
     @Test func aResultLeftOutOfTheStoreIsRecomputedWhenANodeThatRunsNeedsIt() async throws {
+        // Storing 100,000 bytes costs a day by this rule: recomputing costs less, however
+        // loaded the machine.
         let leavesOut = StoragePolicy(secondsPerByte: 1, secondsPerBlob: 1)
-        let first = await run(try chain(), policy: leavesOut)
+        let source = String(repeating: "s", count: 100_000)
+        let first = await run(try chain(source: source), policy: leavesOut)
         _ = runs.taken()
         var reasons: [String: String] = [:]
         for (id, components) in first.cache.components {
@@ -243,7 +246,7 @@ struct ReuseOrRunTests {
         // A final result is always stored.
         #expect(reasons.keys.sorted() == ["shout", "source"])
 
-        let second = await run(try chain(keep: "d"), after: first.cache, policy: leavesOut)
+        let second = await run(try chain(source: source, keep: "d"), after: first.cache, policy: leavesOut)
         #expect(second.outcomes == [.cached, .cached, .succeeded])
         #expect(runs.taken() == ["source", "shout", "keep"])
         #expect(second.cache.decisions == [

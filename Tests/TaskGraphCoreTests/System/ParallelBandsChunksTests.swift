@@ -5,7 +5,8 @@ import OperationTestSupport
 @Suite struct ParallelBandsChunksTests {
     @Test func joinsChunksInOrder() {
         for count in [0, 1, 2, 7, 1_000] {
-            let (elements, diagnostics) = ParallelBands.collect(count: count, minimumChunkSize: 1) { range, elements, diagnostics in
+            let (elements, diagnostics) = ParallelBands.collect(count: count, minimumChunkSize: 1) {
+                (range, elements: inout [Int], diagnostics: inout [Diagnostic]) in
                 for index in range {
                     elements.append(index * 2)
                     if index % 3 == 0 {
