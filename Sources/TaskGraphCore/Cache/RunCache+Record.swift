@@ -27,9 +27,9 @@ extension RunCache {
             return []
         } catch {
             let skipped = "caching skipped for \(id): \(error)"
-            guard memo(of: node).digest == nil, let failure = await rememberDigest(of: result, node: node, id: id) else {
-                return [skipped]
-            }
+            guard memo(of: node).digest == nil,
+                let failure = await rememberDigest(of: result, node: node, id: id)
+            else { return [skipped] }
             return [skipped, failure]
         }
     }

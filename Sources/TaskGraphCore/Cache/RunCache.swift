@@ -39,7 +39,7 @@ public final class RunCache: Sendable {
         var memos: [NodeMemo] = []
         var forced: [Bool] = []
         /// The graph of the run, from `begin`.
-        var graph = CacheGraph(nodes: [], dependencies: AdjacencyList(successors: []), dependents: AdjacencyList(successors: []))
+        var graph = CacheGraph(ExecutionGraph())
         /// Whether the run has a remote executor (`EngineOptions.remote`): its results are all stored.
         var runsRemotely = false
     }
@@ -60,7 +60,8 @@ public final class RunCache: Sendable {
     public init(
         store: any ResultStore, previousComponents: @escaping @Sendable (String) async -> KeyComponents? = { _ in nil },
         reuse: Bool = true,
-        forcing: Forcing = .none, displayDirectory: String? = nil, known: KnownResults? = nil, storagePolicy: StoragePolicy = StoragePolicy()
+        forcing: Forcing = .none, displayDirectory: String? = nil, known: KnownResults? = nil,
+        storagePolicy: StoragePolicy = StoragePolicy()
     ) {
         self.storagePolicy = storagePolicy
         self.known = known

@@ -59,7 +59,9 @@ public struct Engine: Sendable {
     ) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
-        cache?.begin(CacheGraph(nodes: plan.nodes, dependencies: plan.dependencies, dependents: plan.dependents), remotely: options.remote != nil)
+        cache?.begin(
+            CacheGraph(nodes: plan.nodes, dependencies: plan.dependencies, dependents: plan.dependents),
+            remotely: options.remote != nil)
         // Nodes the cache shows unchanged, with all they need, end before the workers start.
         let settled = cache?.settledAtStart() ?? []
         for (node, stored) in settled { results?.receive(stored, of: node, id: plan.id(of: node)) }

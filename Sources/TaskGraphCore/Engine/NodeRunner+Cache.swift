@@ -37,7 +37,9 @@ extension NodeRunner {
             }
             return Completion(outcome: .succeeded, result: constant, attempts: 1)
         }
-        if let remote = options.remote, plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil }) {
+        if let remote = options.remote,
+            plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil })
+        {
             if let fusion, let (chain, position) = fusion.chains.chain(of: index) {
                 return await runFused(
                     index, in: chain, at: position, of: plan, results: results, key: key, on: remote, fusion: fusion,
