@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(libcurl4-openssl-dev libjpeg62-turbo-dev libpng-dev libyaml-dev pkg-config python3 python3-jsonschema python3-cryptography
-  slurm-wlm munge)
+  slurm-wlm munge nginx-light)
 if [[ ${1:-} == --browser ]]; then packages+=(chromium); fi
 missing=()
 for package in "${packages[@]}"; do

@@ -14,6 +14,7 @@ public struct JSONEventWriter: EventSink {
     private let types: [String]
     private let pools: [String?]
     private let needs: [[Int]]
+    private let added: AddedNodes
     private let pipeline: String
     private let command: [String]
     private let emit: @Sendable (String) -> Void
@@ -31,6 +32,7 @@ public struct JSONEventWriter: EventSink {
         types = graph.nodes.map { $0.type }
         pools = graph.nodes.map { $0.settings.pool }
         needs = graph.nodes.map { $0.dependencies }
+        added = AddedNodes(after: graph)
         self.pipeline = pipeline
         self.command = command
         self.emit = emit
@@ -50,6 +52,7 @@ public struct JSONEventWriter: EventSink {
 
     /// The JSON line (newline included) for `event`.
     func line(for event: EngineEvent) -> String {
+        added.receive(event.kind)
         var fields = [
             ("event", JSONText.quoted(Self.name(of: event.kind))),
             ("time", JSONText.seconds(event.elapsed)),
@@ -64,6 +67,7 @@ public struct JSONEventWriter: EventSink {
     static func name(of kind: EngineEvent.Kind) -> String {
         switch kind {
         case .runStarted: "run_started"
+        case .nodesAdded: "added"
         case .nodeQueued: "queued"
         case .nodeCacheDecided: "cache"
         case .warning: "warning"
@@ -109,7 +113,12 @@ public struct JSONEventWriter: EventSink {
     }
 
     private func node(_ index: Int) -> [(String, String)] {
-        [("id", JSONText.quoted(ids[index])), ("type", JSONText.quoted(types[index]))]
+        let (id, type) = index < added.first ? (ids[index], types[index]) : (added[index].id, added[index].type)
+        return [("id", JSONText.quoted(id)), ("type", JSONText.quoted(type))]
+    }
+
+    private func id(_ index: Int) -> String {
+        index < added.first ? ids[index] : added[index].id
     }
 
     private func details(of kind: EngineEvent.Kind) -> [(String, String)] {
@@ -118,6 +127,8 @@ public struct JSONEventWriter: EventSink {
             let started = [("schema_version", "\(Self.schemaVersion)"), ("pipeline", JSONText.quoted(pipeline)),
                            ("operations", "\(count)")]
             return started + (command.isEmpty ? [] : [("command", JSONText.array(command))])
+        case .nodesAdded(let first, let nodes):
+            return [("first", "\(first)"), ("ids", JSONText.array(nodes.map(\.id)))]
         case .nodeQueued(let index):
             return node(index)
         case .nodeCacheDecided(let index, let decision):
@@ -129,7 +140,7 @@ public struct JSONEventWriter: EventSink {
             return (index.map(node) ?? []) + [("message", JSONText.quoted(message))]
         case .nodeStarted(let index, let attempt, let lane):
             return node(index) + [("attempt", "\(attempt)"), ("lane", "\(lane)")]
-                + (pools[index].map { [("pool", JSONText.quoted($0))] } ?? [])
+                + ((index < added.first ? pools[index] : added[index].pool).map { [("pool", JSONText.quoted($0))] } ?? [])
         case .nodeProgress(let index, let update):
             if let message = update.message {
                 return node(index) + [("message", JSONText.quoted(message))] + (update.remote.map { [("job", Self.json(of: $0))] } ?? [])
@@ -141,7 +152,8 @@ public struct JSONEventWriter: EventSink {
             return node(index) + [("attempt", "\(attempt)"), ("message", JSONText.quoted(message)),
                                   ("delay", JSONText.seconds(delay))]
         case .nodeFinished(let index, let outcome):
-            return node(index) + Self.fields(of: outcome) + [("needs", JSONText.array(needs[index].map { ids[$0] }))]
+            let needed = index < added.first ? needs[index] : added[index].needs
+            return node(index) + Self.fields(of: outcome) + [("needs", JSONText.array(needed.map(id)))]
         case .runPaused, .runResumed:
             return []
         case .runFinished(let report):

@@ -36,6 +36,7 @@ public final class LiveStatusDisplay: EventSink, Sendable {
     }
 
     private let nodes: [ExecutionGraph.Node]
+    private let added: AddedNodes
     private let output: TextOutput
     private let useColor: Bool
     /// Guards `State`. Frames are also written under it, so a frame and the erasing of the
@@ -45,9 +46,14 @@ public final class LiveStatusDisplay: EventSink, Sendable {
     /// A display of a run of `graph` on `output` (which should be a terminal).
     public init(graph: ExecutionGraph, output: TextOutput = .standardError, useColor: Bool = true) {
         nodes = graph.nodes
+        added = AddedNodes(after: graph)
         self.output = output
         self.useColor = useColor
         state = Locked(State(total: graph.nodes.count))
+    }
+
+    private func id(_ node: Int) -> String {
+        node < added.first ? nodes[node].id : added[node].id
     }
 
     /// Hides the cursor and redraws the display ten times a second until the calling task is
@@ -91,28 +97,31 @@ public final class LiveStatusDisplay: EventSink, Sendable {
             switch event.kind {
             case .runStarted(let count):
                 state.total = count
+            case .nodesAdded(_, let nodes):
+                added.receive(event.kind)
+                state.total += nodes.count
             case .nodeStarted(let node, let attempt, _):
                 state.running[node] = Running(since: .now, attempt: attempt)
             case .nodeProgress(let node, let update):
                 if update.message == nil, update.output == nil { state.running[node]?.progress = update }
                 if let remote = update.remote { state.running[node]?.remote = remote }
             case .nodeRetrying(let node, let attempt, let message, _):
-                state.messages.append(paint("retry", 33) + DisplayText.escaped(" \(nodes[node].id) after attempt \(attempt): \(message)"))
+                state.messages.append(paint("retry", 33) + DisplayText.escaped(" \(id(node)) after attempt \(attempt): \(message)"))
             case .nodeFinished(let node, let outcome):
                 state.running[node] = nil
                 state.counts[outcome.kind, default: 0] += 1
                 if outcome.isFailure {
-                    state.messages.append(paint("FAILED", 31) + DisplayText.escaped(" \(nodes[node].id): \(outcome.reason)"))
+                    state.messages.append(paint("FAILED", 31) + DisplayText.escaped(" \(id(node)): \(outcome.reason)"))
                 }
             case .warning(let node, let message):
-                state.messages.append(paint("warning", 33) + DisplayText.escaped(" " + (node.map { "\(nodes[$0].id): " } ?? "") + message))
+                state.messages.append(paint("warning", 33) + DisplayText.escaped(" " + (node.map { "\(id($0)): " } ?? "") + message))
             case .runPaused:
                 state.isPaused = true
             case .runResumed:
                 state.isPaused = false
             case .nodeCacheDecided(let node, let decision):
                 if let warning = CorruptEntryWarning.message(for: decision) {
-                    state.messages.append(paint("warning", 33) + DisplayText.escaped(" \(nodes[node].id): \(warning)"))
+                    state.messages.append(paint("warning", 33) + DisplayText.escaped(" \(id(node)): \(warning)"))
                 }
             case .nodeQueued, .runFinished:
                 break
@@ -190,7 +199,7 @@ public final class LiveStatusDisplay: EventSink, Sendable {
             header += "  ETA " + DurationText.format(remaining)
         }
         let rows = state.running.sorted { $0.value.since < $1.value.since }.prefix(8).map { node, running in
-            var line = "  \(DisplayText.escaped(nodes[node].id))  \(nodes[node].type)  \(DurationText.format(ContinuousClock.now - running.since))"
+            var line = "  \(DisplayText.escaped(id(node)))  \((node < added.first ? nodes[node].type : added[node].type))  \(DurationText.format(ContinuousClock.now - running.since))"
             if running.attempt > 1 { line += "  attempt \(running.attempt)" }
             if let progress = running.progress { line += "  " + describe(progress) }
             if let remote = running.remote { line += "  job \(DisplayText.escaped(remote.job)) \(remote.state)" }

@@ -12,6 +12,7 @@ public struct PlainLogReporter: EventSink {
     /// whole node for each line.
     private let ids: [String]
     private let types: [String]
+    private let added: AddedNodes
     private let output: TextOutput
 
     /// A reporter for a run of `graph` writing to `output`.
@@ -20,6 +21,7 @@ public struct PlainLogReporter: EventSink {
         // first (5 ms for 10,000 nodes).
         ids = graph.nodes.map { $0.id }
         types = graph.nodes.map { $0.type }
+        added = AddedNodes(after: graph)
         self.output = output
     }
 
@@ -41,27 +43,34 @@ public struct PlainLogReporter: EventSink {
         output.write("[" + DurationText.fixed(tenths, decimals: 1, width: 7) + "s] " + DisplayText.escaped(line) + "\n")
     }
 
+    private func id(_ node: Int) -> String {
+        node < added.first ? ids[node] : added[node].id
+    }
+
     private func line(for kind: EngineEvent.Kind) -> String? {
         switch kind {
         case .runStarted(let count):
             return "run       \(count) operation\(count == 1 ? "" : "s")"
+        case .nodesAdded(_, let nodes):
+            added.receive(kind)
+            return "added     \(nodes.count) operation\(nodes.count == 1 ? "" : "s")"
         case .nodeStarted(let node, let attempt, _):
             let retry = attempt > 1 ? " attempt \(attempt)" : ""
-            return "start     \(ids[node]) (\(types[node]))\(retry)"
+            return "start     \(id(node)) (\(node < added.first ? types[node] : added[node].type))\(retry)"
         case .nodeProgress(let node, let update):
-            return update.message.map { "log       \(ids[node]): \($0)" }
+            return update.message.map { "log       \(id(node)): \($0)" }
         case .nodeRetrying(let node, let attempt, let message, let delay):
-            return "retry     \(ids[node]) after attempt \(attempt) in \(DurationText.format(delay)): \(message)"
+            return "retry     \(id(node)) after attempt \(attempt) in \(DurationText.format(delay)): \(message)"
         case .nodeFinished(let node, let outcome):
-            return finishedLine(ids[node], outcome)
+            return finishedLine(id(node), outcome)
         case .warning(let node, let message):
-            return "warning   " + (node.map { "\(ids[$0]): " } ?? "") + message
+            return "warning   " + (node.map { "\(id($0)): " } ?? "") + message
         case .runPaused:
             return "paused    nothing starts, running programs are stopped"
         case .runResumed:
             return "resumed"
         case .nodeCacheDecided(let node, let decision):
-            return CorruptEntryWarning.message(for: decision).map { "warning   \(ids[node]): \($0)" }
+            return CorruptEntryWarning.message(for: decision).map { "warning   \(id(node)): \($0)" }
         case .nodeQueued, .runFinished:
             return nil
         }

@@ -35,6 +35,7 @@ public final class ProgramOutputLog: EventSink, Sendable {
     }
 
     private let ids: [String]
+    private let added: AddedNodes
     private let mode: Mode
     private let write: @Sendable (String) -> Void
     private let held = Locked<[Int: Held]>([:])
@@ -43,11 +44,17 @@ public final class ProgramOutputLog: EventSink, Sendable {
     /// it above a live display, or to standard error).
     public init(graph: ExecutionGraph, mode: Mode, write: @escaping @Sendable (String) -> Void) {
         ids = graph.nodes.map { $0.id }
+        added = AddedNodes(after: graph)
         self.mode = mode
         self.write = write
     }
 
+    private func id(_ node: Int) -> String {
+        node < added.first ? ids[node] : added[node].id
+    }
+
     public func receive(_ event: EngineEvent) {
+        added.receive(event.kind)
         switch event.kind {
         case .nodeProgress(let node, let update):
             guard let line = update.output else { return }
@@ -70,7 +77,7 @@ public final class ProgramOutputLog: EventSink, Sendable {
     private func format(_ line: OutputLine, of node: Int) -> String {
         let text = line.text.split(separator: "\t", omittingEmptySubsequences: false)
             .map { DisplayText.escaped(String($0)) }.joined(separator: "\t")
-        return DisplayText.escaped(ids[node]) + (line.replayed ? " (replayed)" : "") + " | " + text + "\n"
+        return DisplayText.escaped(id(node)) + (line.replayed ? " (replayed)" : "") + " | " + text + "\n"
     }
 
     /// Keeps `line` (for which the program wrote `writtenCount` bytes) for `node`, dropping its
@@ -96,7 +103,7 @@ public final class ProgramOutputLog: EventSink, Sendable {
     private func text(of held: Held, node: Int) -> String {
         let lines = held.lines.map(\.text).joined()
         guard held.writtenCount > held.byteCount else { return lines }
-        return DisplayText.escaped(ids[node]) + " | … \(ByteCountText.format(held.writtenCount)) of output, "
+        return DisplayText.escaped(id(node)) + " | … \(ByteCountText.format(held.writtenCount)) of output, "
             + "the last \(ByteCountText.format(held.byteCount)):\n" + lines
     }
 }

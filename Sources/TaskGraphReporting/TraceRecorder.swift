@@ -34,15 +34,26 @@ public final class TraceRecorder: EventSink, Sendable {
 
     private let ids: [String]
     private let types: [String]
+    private let added: AddedNodes
     private let state = Locked(State())
 
     /// A recorder for a run of `graph`.
     public init(graph: ExecutionGraph) {
         ids = graph.nodes.map { $0.id }
+        added = AddedNodes(after: graph)
         types = graph.nodes.map { $0.type }
     }
 
+    private func id(_ node: Int) -> String {
+        node < added.first ? ids[node] : added[node].id
+    }
+
+    private func type(_ node: Int) -> String {
+        node < added.first ? types[node] : added[node].type
+    }
+
     public func receive(_ event: EngineEvent) {
+        added.receive(event.kind)
         state.withLock { state in
             switch event.kind {
             case .nodeStarted(let node, let attempt, let lane):
@@ -62,7 +73,7 @@ public final class TraceRecorder: EventSink, Sendable {
                 // A reused result: an instant on its own row, since nothing ran.
                 state.hasHits = true
                 state.events.append(
-                    "{\"name\":\(JSONText.quoted(ids[node])),\"cat\":\(JSONText.quoted(types[node])),"
+                    "{\"name\":\(JSONText.quoted(id(node))),\"cat\":\(JSONText.quoted(type(node))),"
                         + "\"ph\":\"i\",\"s\":\"t\",\"ts\":\(JSONText.microseconds(event.elapsed)),\"pid\":1,\"tid\":0,"
                         + "\"args\":{\"state\":\"cached\"}}")
             case .nodeFinished(let node, let outcome):
@@ -75,7 +86,7 @@ public final class TraceRecorder: EventSink, Sendable {
                 let start = JSONText.microseconds(span.start)
                 let duration = max(JSONText.microseconds(event.elapsed) - start, 1)
                 state.events.append(
-                    "{\"name\":\(JSONText.quoted(ids[node])),\"cat\":\(JSONText.quoted(types[node])),"
+                    "{\"name\":\(JSONText.quoted(id(node))),\"cat\":\(JSONText.quoted(type(node))),"
                         + "\"ph\":\"X\",\"ts\":\(start),\"dur\":\(duration),\"pid\":1,\"tid\":\(span.lane + 1),"
                         + "\"args\":{\"state\":\(JSONText.quoted(outcome.kind.eventName)),"
                         + "\"attempts\":\(span.attempts)}}")
@@ -100,7 +111,7 @@ public final class TraceRecorder: EventSink, Sendable {
             "{\"name\":\"queued\",\"cat\":\"queue\",\"ph\":\"X\",\"ts\":\(submitted),"
                 + "\"dur\":\(max(started - submitted, 1))" + common)
         state.events.append(
-            "{\"name\":\(JSONText.quoted(ids[node])),\"cat\":\(JSONText.quoted(types[node])),\"ph\":\"X\","
+            "{\"name\":\(JSONText.quoted(id(node))),\"cat\":\(JSONText.quoted(type(node))),\"ph\":\"X\","
                 + "\"ts\":\(started),\"dur\":\(max(ended - started, 1))" + common)
     }
 

@@ -7,6 +7,11 @@ import TaskGraphCore
 ///
 /// ```yaml
 /// cache_max_size: 20GiB
+/// remote_cache: http://cache.example.org:8080/taskgraph
+/// remote_upload: false
+/// remote_cache_key_env: TASKGRAPH_CACHE_KEY
+/// remote_headers:
+///   Authorization: Bearer ${env.CACHE_TOKEN}
 /// ```
 public struct CacheConfiguration: Hashable, Sendable {
     /// The size bound when nothing sets one: 5 GiB.
@@ -14,6 +19,16 @@ public struct CacheConfiguration: Hashable, Sendable {
 
     /// The most bytes the store may hold after a run (`cache_max_size`).
     public var maxSize: Int64
+    /// The remote cache's URL (`remote_cache`), if any.
+    public var remoteCache: String?
+    /// Whether results are uploaded to it (`remote_upload`, default true).
+    public var remoteUpload = true
+    /// Headers sent to it (`remote_headers:`, one `Name: value` per indented line below it),
+    /// values as written: `${env.NAME}` is substituted by the CLI.
+    public var remoteHeaders: [String] = []
+    /// The environment variable holding the key its records are signed with
+    /// (`remote_cache_key_env`).
+    public var remoteCacheKeyEnvironment: String?
 
     /// Settings with `maxSize`.
     public init(maxSize: Int64 = CacheConfiguration.defaultMaxSize) {
@@ -49,14 +64,31 @@ public struct CacheConfiguration: Hashable, Sendable {
     /// - Throws: `StoreError.invalidConfiguration` naming `file` and the line.
     public static func parse(_ text: String, file: String) throws(StoreError) -> CacheConfiguration {
         var configuration = CacheConfiguration()
+        var inHeaders = false
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = uncommented(rawLine).trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
+            if inHeaders, rawLine.first == " " || rawLine.first == "\t" {
+                configuration.remoteHeaders.append(line)
+                continue
+            }
+            inHeaders = false
             guard let colon = line.firstIndex(of: ":") else {
                 throw .invalidConfiguration(file: file, line: index + 1, reason: "expected 'key: value', found '\(line)'")
             }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces)
             let value = unquoted(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+            switch key {
+            case "remote_cache": configuration.remoteCache = value.isEmpty ? nil : value
+            case "remote_cache_key_env": configuration.remoteCacheKeyEnvironment = value.isEmpty ? nil : value
+            case "remote_headers": inHeaders = value.isEmpty
+            case "remote_upload":
+                guard let upload = ["true": true, "false": false][value] else {
+                    throw .invalidConfiguration(file: file, line: index + 1, reason: "remote_upload: expected true or false, found '\(value)'")
+                }
+                configuration.remoteUpload = upload
+            default: break
+            }
             guard key == "cache_max_size" else { continue }
             do {
                 configuration.maxSize = try ByteSize.parse(value)

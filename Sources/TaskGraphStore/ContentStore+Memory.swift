@@ -77,8 +77,9 @@ extension ContentStore {
     /// `CacheRun.kept`. Two processes adding at the same instant may lose one entry (the last
     /// to rename wins); the log is only statistics.
     /// - Throws: `StoreError.writeFailed`.
-    public func recordRun(pipeline: String, hits: Int, misses: Int) async throws {
-        let run = CacheRun(date: Double(wallClockNanoseconds()) / 1e9, hits: hits, misses: misses, pipeline: pipeline)
+    public func recordRun(pipeline: String, hits: Int, misses: Int, remote: RemoteStatistics? = nil) async throws {
+        let run = CacheRun(
+            date: Double(wallClockNanoseconds()) / 1e9, hits: hits, misses: misses, pipeline: pipeline, remote: remote)
         let layout = layout
         let flush = flushesWrites
         try await BlockingIO.run {

@@ -24,6 +24,8 @@ public final class ContentStore: ResultStore {
     let bytesAdded = Locked<Int64>(0)
     /// Whether each file written is flushed to disk before it is renamed into place (`init`).
     public let flushesWrites: Bool
+    /// Where this process's operations write their files, by key (`reusableRecord`).
+    let outputLocations = OutputLocations()
 
     /// A record read more than this long after its last use is marked used again (its
     /// modification time set to now): least-recently-used eviction works to the hour, and a
@@ -92,20 +94,34 @@ public final class ContentStore: ResultStore {
 
     /// The record stored for `key`, as `record(for:)` reads it, and those of its output files
     /// the stat cache does not know to hold their blob now (their `stat` unchanged since they
-    /// were last hashed to that digest), in the same trip to a blocking thread.
+    /// were last hashed to that digest), in the same trip to a blocking thread. Its output files
+    /// are where this process's operation of that key writes them (`OutputLocations`); a
+    /// `save`'s result recorded for another path is stored again naming this one.
     public func reusableRecord(for key: ContentDigest) async
         -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?
     {
         let layout = layout
         let statCache = statCache
-        return try? await BlockingIO.run { () -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])? in
-            guard let record = Self.readRecord(for: key, layout) else { return nil }
+        let locations = outputLocations
+        let read = try? await BlockingIO.run { () -> (ActionRecord, ActionRecord, [ActionRecord.OutputFile])? in
+            guard let original = Self.readRecord(for: key, layout),
+                let record = locations.relocated(original, for: key)
+            else { return nil }
             let unverified = record.outputFiles.filter { file in
                 guard let stat = FileStat.of(file.path) else { return true }
                 return statCache.remembered(file.path, stat) != file.digest
             }
-            return (record, unverified)
+            return (original, record, unverified)
         }
+        guard let (original, relocated, unverified) = read ?? nil,
+            let record = await resultRelocated(relocated, from: original)
+        else { return nil }
+        return (record, unverified)
+    }
+
+    /// Notes where the operation of `key` writes its files, for `reusableRecord`.
+    public func noteOutputFiles(_ paths: [String], forKey key: ContentDigest) {
+        outputLocations.note(paths, forKey: key)
     }
 
     /// The records of `keys`, in order, as `record(for:)` reads each, in one trip to a

@@ -1,5 +1,7 @@
 import Foundation
 import TaskGraphCore
+import TaskGraphCrypto
+import TaskGraphNetwork
 import TaskGraphReporting
 import TaskGraphStore
 
@@ -9,6 +11,10 @@ import TaskGraphStore
 /// warnings say what was not cached.
 struct CacheSession {
     let store: ContentStore
+    /// The local store in front of the remote cache, when the run uses one.
+    let remote: TieredStore?
+    /// The remote cache's client and settings, when the run uses one.
+    private let remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
     /// The size the store is kept within after the run.
     let maxSize: Int64
     /// The pipeline file's absolute path: what the last run's components are remembered under.
@@ -20,9 +26,11 @@ struct CacheSession {
     /// (a `--cache-max-size` value) after a run, for `pipelineFile`, `flushingWrites` as
     /// `ContentStore.init` says (false for a run on this machine). `prepared` is used when it is
     /// that store and flushes its writes as asked (what it read already is not read again).
+    /// With `remote` naming a remote cache (or its variable or configuration doing so), the
+    /// store is the local one in front of it (`TieredStore`).
     static func open(
         _ location: CacheArguments, maxSize option: String? = nil, pipelineFile: String, storeRoot: String? = nil,
-        flushingWrites: Bool = true, prepared: ContentStore? = nil
+        flushingWrites: Bool = true, prepared: ContentStore? = nil, remote: RemoteCacheArguments? = nil
     ) async -> CacheSession {
         let currentDirectory = FileManager.default.currentDirectoryPath
         let maxSize: Int64
@@ -38,9 +46,33 @@ struct CacheSession {
         } else {
             ContentStore(root: root, registry: .builtIn, flushingWrites: flushingWrites)
         }
+        var remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
+        if let remote { remoteClient = await openRemote(remote) }
+        var tiered: TieredStore?
+        if let (client, settings) = remoteClient {
+            tiered = TieredStore(
+                local: store, remote: client, uploading: settings.uploads,
+                signer: settings.secret.map { HMACSigner(secret: $0) }, warn: { warn($0) })
+        }
         return CacheSession(
-            store: store, maxSize: maxSize,
+            store: store, remote: tiered, remoteClient: remoteClient, maxSize: maxSize,
             pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), currentDirectory: currentDirectory)
+    }
+
+    /// The client of the remote cache `arguments`, the environment or the configuration name,
+    /// if any; a configuration that cannot be used is a warning, and the run goes on without.
+    private static func openRemote(_ arguments: RemoteCacheArguments) async
+        -> (client: HTTPCacheClient, settings: RemoteCacheSettings)?
+    {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let configuration = try await BlockingIO.run { try CacheConfiguration.load(environment: environment) }
+            guard let settings = try arguments.settings(configuration: configuration, environment: environment) else { return nil }
+            return (HTTPCacheClient(baseURL: settings.url, headers: settings.headers), settings)
+        } catch {
+            warn("\(error); running without the remote cache")
+            return nil
+        }
     }
 
     /// The run's view of the store.
@@ -48,7 +80,7 @@ struct CacheSession {
         reuse: Bool, forcing: RunCache.Forcing, known: KnownResults? = nil
     ) async -> RunCache {
         RunCache(
-            store: store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
+            store: self.remote ?? store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
             forcing: forcing, displayDirectory: currentDirectory, known: known)
     }
 
@@ -65,13 +97,15 @@ struct CacheSession {
     /// After a run: remembers its key components, records its hits and misses and saves the
     /// file digests it learned (three files, written at once), then evicts least-recently-used
     /// entries beyond the size limit.
-    func finish(_ cache: RunCache) async {
+    /// An `interrupted` run (Ctrl-C, SIGTERM) waits for no upload: those running are aborted.
+    func finish(_ cache: RunCache, interrupted: Bool = false) async {
+        await drainRemote(interrupted: interrupted)
         let decisions = cache.decisions.values
         do {
             async let components: Void = store.rememberComponents(cache.components, pipeline: pipeline)
             async let runLog: Void = store.recordRun(
                 pipeline: pipeline, hits: decisions.filter { $0.status == .hit }.count,
-                misses: decisions.filter { $0.status == .miss }.count)
+                misses: decisions.filter { $0.status == .miss }.count, remote: remote?.statistics)
             async let digests: Void = store.flush()
             try await components
             try await runLog
@@ -80,6 +114,35 @@ struct CacheSession {
         } catch {
             Self.warn("the cache was not updated after the run: \(error)")
         }
+    }
+
+    /// Waits for the remote cache's uploads (at most `--remote-timeout`, not at all when
+    /// `interrupted`), showing their progress on a terminal, and ends its client.
+    private func drainRemote(interrupted: Bool) async {
+        guard let remote, let (client, settings) = remoteClient else { return }
+        let terminal = isatty(STDERR_FILENO) == 1
+        let progress = terminal ? Task {
+            while !Task.isCancelled {
+                let (finished, total) = remote.uploadProgress
+                if total > finished {
+                    TextOutput.standardError.write("\rUploading to the remote cache: \(finished)/\(total)\u{1B}[K")
+                    TextOutput.standardError.flush()
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        } : nil
+        let finished = await remote.drain(timeout: interrupted ? .zero : settings.timeout)
+        progress?.cancel()
+        _ = await progress?.value
+        if terminal {
+            TextOutput.standardError.write("\r\u{1B}[K")
+            TextOutput.standardError.flush()
+        }
+        if !finished, !interrupted {
+            let (done, total) = remote.uploadProgress
+            Self.warn("stopped uploading to the remote cache after \(DurationText.format(settings.timeout)) (\(done) of \(total) uploads finished)")
+        }
+        await client.shutDown()
     }
 
     private static func warn(_ message: String) {

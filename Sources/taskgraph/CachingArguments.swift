@@ -10,4 +10,6 @@ struct CachingArguments: ParsableArguments {
     var cacheMaxSize: String?
 
     @OptionGroup var reuse: ReuseArguments
+
+    @OptionGroup var remote: RemoteCacheArguments
 }

@@ -4,25 +4,38 @@ import TaskGraphCore
 /// meant to be shared, attached to tickets): URLs without credentials or secret query values,
 /// the value of a `--var` whose name looks secret, and every secret the run's operations use
 /// (a URL's credentials and secret query values, request header values, the values of
-/// secret-named map entries) wherever it appears, as `***`.
+/// secret-named map entries) wherever it appears, as `***`; and the value of every
+/// `--remote-header` (`Authorization: ***`).
 enum RedactedCommandLine {
     /// `arguments` (`CommandLine.arguments`) redacted for a run of `graph`.
     static func redact(_ arguments: [String], graph: ExecutionGraph) -> [String] {
         let secrets = secretValues(in: graph).sorted { $0.count > $1.count }
         var afterVar = false
+        var afterHeader = false
         return arguments.map { argument in
             var text = RedactedURL.redact(argument)
             if afterVar {
                 text = redactAssignment(text)
             } else if text.hasPrefix("--var=") {
                 text = "--var=" + redactAssignment(String(text.dropFirst("--var=".count)))
+            } else if afterHeader {
+                text = redactHeader(text)
+            } else if text.hasPrefix("--remote-header=") {
+                text = "--remote-header=" + redactHeader(String(text.dropFirst("--remote-header=".count)))
             }
+            afterHeader = argument == "--remote-header"
             for secret in secrets where text.contains(secret) {
                 text = text.replacingOccurrences(of: secret, with: "***")
             }
             afterVar = argument == "--var"
             return text
         }
+    }
+
+    /// A header `Name: value` as `Name: ***`.
+    private static func redactHeader(_ header: String) -> String {
+        guard let colon = header.firstIndex(of: ":") else { return "***" }
+        return header[...colon] + " ***"
     }
 
     /// `name=value` with the value `***` when the name looks secret (`token`, `api_key`…).

@@ -128,6 +128,10 @@ struct RunCommand: AsyncParsableCommand {
         if onCluster, lint.mode != nil {
             throw ValidationError("--lint traces the programs this process runs; it does not go with the slurm executor")
         }
+        if onCluster, graph.addsNodesWhileRunning {
+            throw ValidationError(
+                "'foreach: {from: …}' adds operations while the run runs; it does not go with the slurm executor yet")
+        }
         let fileAccessLint = try await lint.fileAccessLint(for: graph)
         let options = EngineOptions(jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
@@ -141,7 +145,7 @@ struct RunCommand: AsyncParsableCommand {
         let forcing = try cache.reuse.forcing(in: graph)
         let session = await CacheSession.open(
             cache.location, maxSize: cache.cacheMaxSize, pipelineFile: file, storeRoot: cluster.store ?? loaded.store,
-            flushingWrites: onCluster, prepared: upToDate?.store)
+            flushingWrites: onCluster, prepared: upToDate?.store, remote: cache.remote)
         let clusterSession = onCluster
             ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
         var startedFrom: (observing: Bool, known: KnownResults?)?
@@ -169,24 +173,26 @@ struct RunCommand: AsyncParsableCommand {
         }
         await clusterSession?.finish(
             cancelled: outcome.signal != nil, failed: outcome.report.hasFailures, resources: resources)
+        // With the instances a fan-out added while it ran.
+        let ran = graph.including(outcome.report)
         await resources.shutDown()
         // The snapshot and the cache's other files are written at once, and the summary rendered.
         async let snapshot: Void = {
             guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil else { return }
             await upToDate.remember(
-                outcome.report, of: graph, cache: runCache, pipeline: loaded, onCluster: onCluster,
+                outcome.report, of: ran, cache: runCache, pipeline: loaded, onCluster: onCluster,
                 start: start, in: session)
         }()
-        async let summary = presenter.summary(of: outcome.report, graph: graph)
-        await session.finish(runCache)
+        async let summary = presenter.summary(of: outcome.report, graph: ran)
+        await session.finish(runCache, interrupted: outcome.signal != nil)
         await snapshot
         let outputsWritten = await presenter.finish(summary: await summary)
-        if let report, !(await presenter.writeReport(outcome.report, graph: graph, to: report)) {
+        if let report, !(await presenter.writeReport(outcome.report, graph: ran, to: report)) {
             throw ExitCode(CLIExitCode.operationFailed)
         }
         if explain {
             let decisions = runCache.decisions
-            TextOutput.standardOutput.write(ExplanationPrinter.render(graph.nodes.compactMap { node in
+            TextOutput.standardOutput.write(ExplanationPrinter.render(ran.nodes.compactMap { node in
                 decisions[node.id].map { (node.id, .success($0)) }
             }))
             TextOutput.standardOutput.flush()

@@ -93,8 +93,8 @@ struct UpToDateRun {
         if let plan = await store.plan(invocation: invocation, key: key, registry: options.registry) { return plan }
         let pipeline = try await PipelineLoading.load(file, bytes: read.bytes, options: options)
         // The key covers this file's bytes only: not directory listings (globs), nor the files it
-        // includes.
-        if !pipeline.usesGlobs, pipeline.includedFiles.isEmpty {
+        // includes, nor an operation's result that instances are made from (`foreach: {from: …}`).
+        if !pipeline.usesGlobs, pipeline.includedFiles.isEmpty, !pipeline.graph.addsNodesWhileRunning {
             await store.rememberPlan(pipeline, invocation: invocation, key: key)
         }
         return pipeline
@@ -120,6 +120,7 @@ struct UpToDateRun {
         start: Start, in session: CacheSession
     ) async {
         guard pipeline.warnings.isEmpty, !pipeline.usesGlobs, pipeline.includedFiles.isEmpty, !onCluster,
+            !graph.addsNodesWhileRunning,
             !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
             !graph.nodes.indices.contains(where: { (graph.nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true }),
             let operations = cache.entriesForNextRun

@@ -14,6 +14,7 @@ public final class MemoryResultStore: ResultStore {
     }
 
     private let contents = Mutex(Contents())
+    private let outputLocations = OutputLocations()
 
     /// An empty store.
     public init() {}
@@ -31,6 +32,21 @@ public final class MemoryResultStore: ResultStore {
             else { return nil }
             return record
         }
+    }
+
+    /// `record(for:)`, its files where this store's operation of `key` writes them, all of them
+    /// left to `materialize`.
+    public func reusableRecord(for key: ContentDigest) async
+        -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?
+    {
+        guard let original = await record(for: key), let relocated = outputLocations.relocated(original, for: key),
+            let record = await resultRelocated(relocated, from: original)
+        else { return nil }
+        return (record, record.outputFiles)
+    }
+
+    public func noteOutputFiles(_ paths: [String], forKey key: ContentDigest) {
+        outputLocations.note(paths, forKey: key)
     }
 
     public func write(_ record: ActionRecord, for key: ContentDigest) async throws {

@@ -30,8 +30,15 @@ public protocol CacheableAction: TaskAction {
     func addKeyComponents(to key: inout KeyComponents, files: any FileDigesting) async throws
 
     /// The files it writes besides its result (absolute paths): recorded with the result,
-    /// restored on a hit when missing or changed.
+    /// restored on a hit when missing or changed. They enter the key relative to the node's
+    /// output or pipeline directory, so a record made elsewhere is reused here, its files
+    /// restored at these paths (`OutputLocations`).
     var outputFiles: [String] { get }
+
+    /// Variables of the declared environment the program is given but whose values cannot
+    /// change its result (`HOME`, `USER`, …): left out of the key, so the same pipeline run by
+    /// another user on another machine computes the same key.
+    var unkeyedEnvironment: Set<String> { get }
 
     /// For a result whose source can change while the key stays the same (a URL's body):
     /// checks the stored result, written with `validators`, against its source (a conditional
@@ -72,6 +79,9 @@ extension CacheableAction {
 
     /// None.
     public var outputFiles: [String] { [] }
+
+    /// None: every declared variable is keyed.
+    public var unkeyedEnvironment: Set<String> { [] }
 
     /// Always current: the key covers everything.
     public func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)? { nil }
@@ -118,11 +128,19 @@ public protocol FileDigesting: Sendable {
     /// which files a pattern matches: a run that used it cannot later be confirmed unchanged by
     /// comparing `stat`s alone (`taskgraph run`'s fast path for a run where nothing changed).
     func noteUncheckableDependency()
+
+    /// Notes that the operation whose key is `key` writes the files at `paths` (absolute, in
+    /// the order of its `outputFiles`): a store reading a record of that key, perhaps made in
+    /// another checkout, gives it these paths (`OutputLocations`).
+    func noteOutputFiles(_ paths: [String], forKey key: ContentDigest)
 }
 
 extension FileDigesting {
     /// Nothing: this digester confirms nothing by `stat`.
     public func noteUncheckableDependency() {}
+
+    /// Nothing: this digester reads no records.
+    public func noteOutputFiles(_ paths: [String], forKey key: ContentDigest) {}
 
     /// Each file's `blockingDigest(ofFile:)`, one after the other.
     public func blockingDigests(ofFiles paths: [String]) throws -> [ContentDigest] {

@@ -4,8 +4,10 @@ extension KeyComponents {
     /// The components every cacheable node has: its operation type and version, its keyed
     /// parameters (from its setup, or for a node added in code without one, the action's type
     /// and what its `addParameters` adds), its declared environment (values as digests), the
-    /// input it prefers, the digests of its inputs' results in declared order and the absolute
-    /// paths of the files it writes; then what `action` adds.
+    /// input it prefers, the digests of its inputs' results in declared order and the paths of
+    /// the files it writes (relative to its output or pipeline directory, so that keys travel
+    /// between checkouts); then what `action` adds. The files' absolute paths are noted with
+    /// `files` for the store that reads the key's record (`FileDigesting.noteOutputFiles`).
     /// - Throws: what `action.addKeyComponents` throws (a declared input file is missing, …).
     package static func of(
         _ node: ExecutionGraph.Node, action: any CacheableAction, inputs: [(id: String, digest: ContentDigest)],
@@ -19,7 +21,8 @@ extension KeyComponents {
             for (name, value) in setup.parameters.values.sorted(by: { $0.key < $1.key }) where !unkeyed.contains(name) {
                 key.add("parameter.\(name)", value.keyText)
             }
-            for (name, value) in setup.environment.sorted(by: { $0.key < $1.key }) {
+            let unkeyedEnvironment = action.unkeyedEnvironment
+            for (name, value) in setup.environment.sorted(by: { $0.key < $1.key }) where !unkeyedEnvironment.contains(name) {
                 key.addSecret("environment.\(name)", value)
             }
             if let preferred = setup.preferredInput { key.add("preferred_input", preferred) }
@@ -30,13 +33,29 @@ extension KeyComponents {
         for input in inputs {
             key.add("input.\(input.id)", input.digest.description)
         }
-        // Where its files go: a result recorded for other paths (another output directory) is
-        // not this one's.
-        for path in action.outputFiles {
-            key.add("output.\(path)", "")
+        // Which files it writes, where the pipeline names them: a record made for another
+        // output directory or checkout is this one's, its files restored at this one's paths.
+        let outputFiles = action.outputFiles
+        for path in outputFiles {
+            let (name, base) = Self.outputName(path, setup: node.setup)
+            key.add("output.\(name)", base)
         }
         try await action.addKeyComponents(to: &key, files: files)
+        if !outputFiles.isEmpty { files.noteOutputFiles(outputFiles, forKey: key.key) }
         return key
+    }
+
+    /// An output file's name in the key and the directory it is relative to: `output` beneath
+    /// the output directory, `pipeline` beneath the pipeline file's directory, else the
+    /// absolute path and nothing.
+    static func outputName(_ path: String, setup: OperationSetup?) -> (name: String, base: String) {
+        let path = PathResolver.normalized(path)
+        guard let setup else { return (path, "") }
+        for (base, directory) in [("output", setup.outputDirectory), ("pipeline", setup.pipelineDirectory)] {
+            let prefix = PathResolver.normalized(directory) + "/"
+            if path.hasPrefix(prefix) { return (String(path.dropFirst(prefix.count)), base) }
+        }
+        return (path, "")
     }
 }
 

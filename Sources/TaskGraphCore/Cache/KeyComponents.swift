@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Names say what a component is, so two keys can be compared part by part to explain a change:
 /// `operation`, `version`, `parameter.<name>`, `environment.<NAME>`, `input.<id>`,
-/// `output.<absolute path>`, `file.<path>`, `program`, and `action.<name>` for a program's own
+/// `output.<path>` (relative to the output or pipeline directory), `file.<path>`, `program`, and `action.<name>` for a program's own
 /// cacheable actions. Values
 /// that may be secret (keys, tokens, header values) enter only as their digest
 /// (`addSecret`), so neither the key nor the stored components reveal them.
@@ -19,7 +19,7 @@ public struct KeyComponents: Hashable, Sendable, Codable {
     }
 
     /// The version of the encoding below; part of every key.
-    public static let encodingVersion = 2
+    public static let encodingVersion = 3
     /// The bytes every encoding starts with.
     static let magic = "taskgraph-key-\(encodingVersion)\n"
 
@@ -92,7 +92,7 @@ public struct KeyComponents: Hashable, Sendable, Codable {
         position(of: name).map { components[$0].value }
     }
 
-    /// The canonical encoding: `taskgraph-key-2\n`, then for each component in order its name
+    /// The canonical encoding: `taskgraph-key-3\n`, then for each component in order its name
     /// and its value, each as a 4-byte big-endian length and UTF-8 bytes.
     public var encoded: Data { Data(encodedBytes) }
 

@@ -29,4 +29,8 @@ final class RecordingDigester: FileDigesting {
     func noteUncheckableDependency() {
         digester.noteUncheckableDependency()
     }
+
+    func noteOutputFiles(_ paths: [String], forKey key: ContentDigest) {
+        digester.noteOutputFiles(paths, forKey: key)
+    }
 }

@@ -162,6 +162,27 @@ public final class RunCache: Sendable {
         state.withLock { $0.runsRemotely }
     }
 
+    /// Takes `plan`, the run's graph with nodes added while it runs (`RunHandle`) from `first`
+    /// on: sizes their records and marks those forced (all with `--force`, those named and what
+    /// needs them).
+    func grow(_ plan: CacheGraph, from first: Int) {
+        let added = first..<plan.count
+        let forcedIDs: Set<String>
+        switch forcing {
+        case .none: forcedIDs = []
+        case .all: forcedIDs = Set(added.map { plan.id(of: $0) })
+        case .ids(let ids): forcedIDs = ids
+        }
+        state.withLock { state in
+            state.memos += [NodeMemo](repeating: NodeMemo(), count: added.count)
+            for node in added {
+                let needsForced = plan.dependencies.successors(of: node).contains { state.forced[Int($0)] }
+                state.forced.append(forcedIDs.contains(plan.id(of: node)) || needsForced)
+            }
+            state.graph = plan
+        }
+    }
+
     /// The memo of `node`.
     func memo(of node: Int) -> NodeMemo {
         state.withLock { $0.memos[node] }

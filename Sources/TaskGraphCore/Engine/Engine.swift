@@ -29,20 +29,32 @@ public struct Engine: Sendable {
     ///     node runs and nothing is recorded). A node whose result is reused ends `.cached`.
     ///   - control: pauses and resumes the run from outside, if given.
     ///   - results: receives each node's result as the node ends successfully, if given.
+    ///   - handle: adds nodes to the run and cancels single nodes while it runs, if given
+    ///     (`RunHandle`).
     public func run(
         _ graph: ExecutionGraph, events: (any EventSink)? = nil, resources: RunResources? = nil,
-        cache: RunCache? = nil, control: RunControl? = nil, results: (any ResultSink)? = nil
+        cache: RunCache? = nil, control: RunControl? = nil, results: (any ResultSink)? = nil,
+        handle: RunHandle? = nil
     ) async -> RunReport {
         guard let resources else {
             let owned = RunResources(blockingThreads: Self.blockingThreads(for: options))
             let report = await run(
-                graph, events: events, resources: owned, cache: cache, control: control, results: results)
+                graph, events: events, resources: owned, cache: cache, control: control, results: results,
+                handle: handle)
             await owned.shutDown()
             return report
         }
+        // A fan-out's expansion adds its instances through the run's handle. Single nodes are
+        // cancelled only through a caller's: each node then runs in a task of its own.
+        let cancelsSingleNodes = handle != nil
+        let handle = handle ?? (graph.addsNodesWhileRunning ? RunHandle() : nil)
         // Every task of the run (workers, actions, what they start) sees the run's resources.
         return await RunResources.$current.withValue(resources) {
-            await run(graph, events: events, on: resources, cache: cache, control: control, results: results)
+            await RunHandle.$current.withValue(handle) {
+                await run(
+                    graph, events: events, on: resources, cache: cache, control: control, results: results,
+                    handle: handle, cancelsSingleNodes: cancelsSingleNodes)
+            }
         }
     }
 
@@ -55,21 +67,26 @@ public struct Engine: Sendable {
 
     private func run(
         _ graph: ExecutionGraph, events: (any EventSink)?, on resources: RunResources, cache: RunCache?,
-        control: RunControl?, results: (any ResultSink)?
+        control: RunControl?, results: (any ResultSink)?, handle: RunHandle?, cancelsSingleNodes: Bool
     ) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
-        cache?.begin(
-            CacheGraph(nodes: plan.nodes, dependencies: plan.dependencies, dependents: plan.dependents),
-            remotely: options.remote != nil)
+        cache?.begin(plan.cacheGraph, remotely: options.remote != nil)
         // Nodes the cache shows unchanged, with all they need, end before the workers start.
         let settled = cache?.settledAtStart() ?? []
         for (node, stored) in settled { results?.receive(stored, of: node, id: plan.id(of: node)) }
-        let pools = PoolLayout(plan: plan, options: options)
+        let pools = PoolLayout(plan: plan, options: options, growable: handle != nil)
+        var growth: RunState.Growth?
+        if handle != nil {
+            var grown: (@Sendable (RunPlan, Int) -> Void)?
+            if let cache { grown = { plan, first in cache.grow(plan.cacheGraph, from: first) } }
+            growth = RunState.Growth(poolIndexByName: pools.indexByName, tracksRunning: cancelsSingleNodes, grown: grown)
+        }
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
             laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock,
-            settled: settled)
+            settled: settled,
+            growth: growth)
         let watchdog = TimeoutWatchdog()
         let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog,
             cache: cache, fusion: cache == nil ? nil : options.remote.map { FusedRuns(plan: plan, remote: $0) })
@@ -83,6 +100,15 @@ public struct Engine: Sendable {
             await runner.replayOutput(ofSettled: settled, of: plan, store: cache.store)
         }
 
+        handle?.attach(RunHandle.Attachment(coordinator: coordinator) { addition, added in
+            guard let events else { return }
+            let elapsed = clock.elapsed
+            if !added.isEmpty { events.receive(EngineEvent(elapsed: elapsed, kind: .nodesAdded(first: addition.first, nodes: added))) }
+            for (node, outcome) in addition.ended {
+                events.receive(EngineEvent(elapsed: elapsed, kind: .nodeFinished(node: node, outcome: outcome)))
+            }
+            for node in addition.readied { events.receive(EngineEvent(elapsed: elapsed, kind: .nodeQueued(node: node))) }
+        })
         control?.attach { paused in
             Self.apply(paused: paused, coordinator: coordinator, watchdog: watchdog, resources: resources)
             events?.receive(EngineEvent(elapsed: clock.elapsed, kind: paused ? .runPaused : .runResumed))
@@ -99,7 +125,7 @@ public struct Engine: Sendable {
                         group.addTask(executorPreference: preferred) {
                             await Self.work(
                                 pool: pool, lane: lane, coordinator: coordinator, runner: runner,
-                                events: events, results: results, clock: clock)
+                                events: events, results: results, clock: clock, cancellable: cancelsSingleNodes)
                         }
                     }
                 }
@@ -121,6 +147,7 @@ public struct Engine: Sendable {
             coordinator.stop(.cancelled)
         }
 
+        handle?.detach()
         if let control {
             control.detach()
             // A run that ended paused leaves no child; children of a later run start running.
@@ -170,15 +197,25 @@ public struct Engine: Sendable {
 
     private static func work(
         pool: Int, lane: Int, coordinator: RunCoordinator, runner: NodeRunner,
-        events: (any EventSink)?, results resultSink: (any ResultSink)?, clock: RunClock
+        events: (any EventSink)?, results resultSink: (any ResultSink)?, clock: RunClock, cancellable: Bool
     ) async {
         // The worker's own reference: reading the coordinator's for every node would retain and
-        // release arrays that every worker shares (contended atomics).
-        let plan = coordinator.plan
+        // release arrays that every worker shares (contended atomics). Taken again only when
+        // nodes were added since (`RunHandle`).
+        var (plan, generation) = (coordinator.plan, 0)
         var next = await coordinator.nextAssignment(pool: pool)
         while let assignment = next {
             let index = assignment.node
-            let completion = await runner.run(index, of: plan, results: assignment.results, lane: lane)
+            if assignment.planGeneration != generation { (plan, generation) = coordinator.currentPlan() }
+            let completion: NodeRunner.Completion
+            if cancellable {
+                let current = plan
+                completion = await coordinator.runCancellable(index) {
+                    await runner.run(index, of: current, results: assignment.results, lane: lane)
+                }
+            } else {
+                completion = await runner.run(index, of: plan, results: assignment.results, lane: lane)
+            }
             let end = events == nil ? .zero : clock.elapsed
             events?.receive(EngineEvent(
                 elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome), usage: completion.usage))

@@ -5,6 +5,9 @@ public struct EngineEvent: Sendable {
     public enum Kind: Sendable {
         /// The run started with this many nodes.
         case runStarted(nodeCount: Int)
+        /// Nodes were added to the run under way (`RunHandle`, a fan-out's instances): they are
+        /// nodes `first ..< first + nodes.count` of the events that follow.
+        case nodesAdded(first: Int, nodes: [ExecutionGraph.Node])
         /// A node's dependencies all succeeded: it waits for a free slot in its pool.
         case nodeQueued(node: Int)
         /// Whether a node's result is reused from the store, and why: before it starts, or

@@ -10,17 +10,20 @@ final class RunCoordinator: Sendable {
     typealias Assignment = RunState.Assignment
     typealias StopReason = RunState.StopReason
 
-    /// The nodes being run.
+    /// The nodes the run started with (nodes added later are in `currentPlan()`); prefetch hints
+    /// only look at these.
     let plan: RunPlan
     private let failFast: Bool
-    private let clock: RunClock
+    let clock: RunClock
     /// Whether `finish` lists the nodes that became ready (for event consumers).
     private let tracksReadiness: Bool
-    private let state: Locked<RunState>
+    let state: Locked<RunState>
     /// How each node went, written by the worker that ran it (see `NodeHistories`).
     private let histories: NodeHistories
-    /// Where the state's per-node records are, for prefetch hints only.
-    private let progressLayout: (base: UInt, stride: UInt)
+    /// Where the state's per-node records are, for prefetch hints only (they move when nodes
+    /// are added).
+    let progressBase: Atomic<UInt>
+    private let progressStride = UInt(MemoryLayout<NodeProgress>.stride)
     /// Where the plan's nodes are, for prefetch hints only (the plan never changes).
     private let nodesLayout: (base: UInt, stride: UInt)
 
@@ -28,7 +31,8 @@ final class RunCoordinator: Sendable {
     /// have `laneCount` workers in all, and the `settled` nodes ended before it (`RunState.init`).
     init(
         plan: RunPlan, poolOfNode: [Int32], poolCount: Int, laneCount: Int, failFast: Bool,
-        tracksReadiness: Bool, clock: RunClock, settled: [(node: Int, stored: StoredResult)] = []
+        tracksReadiness: Bool, clock: RunClock, settled: [(node: Int, stored: StoredResult)] = [],
+        growth: RunState.Growth? = nil
     ) {
         self.plan = plan
         nodesLayout = plan.nodes.withUnsafeBufferPointer { nodes in
@@ -37,10 +41,19 @@ final class RunCoordinator: Sendable {
         self.failFast = failFast
         self.clock = clock
         self.tracksReadiness = tracksReadiness
-        state = Locked(RunState(
+        var initial = RunState(
             plan: plan, poolOfNode: poolOfNode, poolCount: poolCount, laneCount: laneCount, clock: clock,
-            settled: settled))
-        (progressLayout, histories) = state.withLock { ($0.progressLayout, $0.histories) }
+            settled: settled)
+        initial.growth = growth
+        state = Locked(initial)
+        let (layout, histories) = state.withLock { ($0.progressLayout, $0.histories) }
+        progressBase = Atomic(layout.base)
+        self.histories = histories
+    }
+
+    /// The plan with the nodes added so far, and its generation (`RunState.planGeneration`).
+    func currentPlan() -> (plan: RunPlan, generation: Int) {
+        state.withLock { ($0.plan, $0.planGeneration) }
     }
 
     /// The next node for a worker of `pool`, waiting until one is ready; nil once the run stops.
@@ -101,6 +114,7 @@ final class RunCoordinator: Sendable {
     /// lock. Hints only: nothing is read. At most `prefetchLimit` records of each kind, so a
     /// node with 100,000 dependents or a fan-in of 100,000 costs no more than a few.
     private func prefetch(aroundFinishing node: Int) {
+        guard node < plan.count else { return }
         let dependents = plan.dependents.successorPositions(of: node)
         for position in dependents.prefix(Self.prefetchLimit) {
             prefetchProgress(of: plan.dependents.successor(at: position))
@@ -119,7 +133,7 @@ final class RunCoordinator: Sendable {
     private static let prefetchLimit = 8
 
     private func prefetchProgress(of node: Int) {
-        tg_prefetch_for_write(progressLayout.base &+ UInt(node) &* progressLayout.stride)
+        tg_prefetch_for_write(progressBase.load(ordering: .relaxed) &+ UInt(node) &* progressStride)
     }
 
     /// Pauses handing out work (running nodes go on), or resumes it.
@@ -152,7 +166,7 @@ final class RunCoordinator: Sendable {
 
     /// Runs `body` under the lock, then resumes the workers it woke and, once the run has
     /// stopped, the task waiting for that.
-    private func update<Result>(
+    func update<Result>(
         _ body: (inout RunState, inout RunState.WakeUps) -> Result
     ) -> Result {
         var wakeUps: RunState.WakeUps = []

@@ -10,11 +10,25 @@ struct RunPlan: Sendable {
     let dependents: AdjacencyList
 
     init(_ graph: ExecutionGraph) {
-        nodes = graph.nodes
+        self.init(nodes: graph.nodes)
+    }
+
+    private init(nodes: [ExecutionGraph.Node]) {
+        self.nodes = nodes
         dependencies = AdjacencyList(successors: nodes.withUnsafeBufferPointer { nodes in
             nodes.indices.map { nodes[$0].dependencies }
         })
         dependents = dependencies.reversed()
+    }
+
+    /// The plan with `added` appended (their dependencies are indices in the new plan) and the
+    /// `extraNeeds` appended to the dependencies of those nodes. Linear in the size of the plan:
+    /// meant for batches (a fan-out adds all its instances at once), not for one node at a time.
+    func adding(_ added: [ExecutionGraph.Node], extraNeeds: [(node: Int, needs: [Int])]) -> RunPlan {
+        var all = nodes
+        all += added
+        for (node, needs) in extraNeeds { all[node].dependencies += needs }
+        return RunPlan(nodes: all)
     }
 
     /// How many nodes there are.

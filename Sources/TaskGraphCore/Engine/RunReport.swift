@@ -37,6 +37,9 @@ public struct RunReport: Sendable {
     public var wasCancelled: Bool
     /// The results of nodes nothing else needs (the graph's outputs), by node id.
     public var finalResults: [String: any Artifact]
+    /// The nodes added while the run ran (`RunHandle`, a fan-out's instances), after the graph's
+    /// own in `nodes`: `ExecutionGraph.including(_:)` gives the graph as run.
+    public var addedNodes: [ExecutionGraph.Node] = []
 
     /// How many nodes ended each way (kinds no node ended with are absent).
     public var counts: [NodeOutcome.Kind: Int] {

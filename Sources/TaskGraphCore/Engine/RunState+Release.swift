@@ -41,7 +41,7 @@ extension RunState {
 
     /// Ends `node`, which never started, with `outcome`, and lets go of the results it would
     /// have taken.
-    private mutating func endWithoutRunning(_ node: Int, _ outcome: NodeOutcome, into finish: inout Finish) {
+    mutating func endWithoutRunning(_ node: Int, _ outcome: NodeOutcome, into finish: inout Finish) {
         progress[node].hasEnded = true
         histories.record(NodeHistory(outcome: outcome), for: node)
         finishedCount += 1

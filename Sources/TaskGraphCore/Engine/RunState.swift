@@ -26,6 +26,8 @@ struct RunState {
         let start: Int64
         /// The dependencies' results, with the index of the node that produced each.
         let results: [Input]
+        /// The `planGeneration` the node was handed out in: the worker's plan must be as new.
+        let planGeneration: Int
     }
 
     /// What finishing a node changed.
@@ -50,7 +52,10 @@ struct RunState {
     /// Waiting workers to resume once the lock is released, with what to resume them with.
     typealias WakeUps = [(Waiter, Assignment?)]
 
-    let plan: RunPlan
+    /// The nodes being run; nodes added during the run (`add`) are appended.
+    var plan: RunPlan
+    /// How often nodes were added: a worker holding an older plan takes the current one.
+    var planGeneration = 0
     /// Roots wait while this many nodes with dependencies are ready but not started.
     let rootLimit: Int
     let clock: RunClock
@@ -70,6 +75,8 @@ struct RunState {
     private(set) var stopReason: StopReason?
     /// The task waiting for the run to stop.
     var stopWaiter: CheckedContinuation<StopReason, Never>?
+    /// For a run that accepts nodes while it runs (`RunHandle`), what `add` and `cancel` need.
+    var growth: Growth?
 
     /// The state before anything ran, where `poolOfNode[i]` indexes one of `poolCount` pools,
     /// which have `laneCount` workers in all. The `settled` nodes have ended before the run,
@@ -134,18 +141,24 @@ struct RunState {
         if stopReason != nil { return .stopped }
         if isPaused { return .empty }
         if let barrier = scopes.releaseHeld(in: pool) { return .assigned(assign(barrier, now: now)) }
-        guard scopes.admitsNewWork(in: pool),
-            let (node, isRoot) = ready[pool].pop(allowingRoots: readyContinuing < rootLimit)
-        else { return .empty }
-        if !isRoot { readyContinuing -= 1 }
+        var popped: (node: Int, isRoot: Bool)?
+        repeat {
+            guard scopes.admitsNewWork(in: pool),
+                let next = ready[pool].pop(allowingRoots: readyContinuing < rootLimit)
+            else { return .empty }
+            if !next.isRoot { readyContinuing -= 1 }
+            // A ready node cancelled (`cancel`) before it started has ended: it stays queued.
+            popped = progress[next.node].hasEnded ? nil : next
+        } while popped == nil
+        let node = popped!.node
         let exclusive = progress[node].exclusive
         guard exclusive == .shared || scopes.admit(barrier: node, scope: exclusive, in: pool) else { return .empty }
         return .assigned(assign(node, now: now))
     }
 
     /// Where node `0`'s `NodeProgress` lives and the distance between nodes, for prefetch hints
-    /// (see `RunCoordinator.prefetch`). The storage never moves: the array is never resized and
-    /// only this state holds it.
+    /// (see `RunCoordinator.prefetch`). The storage moves only when nodes are added (`add`),
+    /// which reads this again; only this state holds it.
     var progressLayout: (base: UInt, stride: UInt) {
         progress.withUnsafeBufferPointer { buffer in
             (UInt(bitPattern: buffer.baseAddress), UInt(MemoryLayout<NodeProgress>.stride))
@@ -176,6 +189,7 @@ struct RunState {
             releaseDependents(of: node, ending: .failed, tracksReadiness: tracksReadiness, into: &finish)
             if failFast { stop(.failFast, wakeUps: &wakeUps) }
         }
+        if growth?.tracksRunning == true { endCancelledDependents(ofFinished: node, into: &finish) }
         if finishedCount == plan.count { stop(.completed, wakeUps: &wakeUps) }
         return finish
     }
@@ -223,9 +237,16 @@ struct RunState {
                 endTime: RunClock.duration(nanoseconds: history.end), summary: history.summary,
                 error: history.error)
         }
-        return RunReport(
+        var report = RunReport(
             nodes: records, wallTime: clock.elapsed, wasCancelled: wasCancelled,
             finalResults: finalResults)
+        if planGeneration > 0 { report.addedNodes = Array(plan.nodes[histories.initialCount...]) }
+        return report
+    }
+
+    /// Queues `node`, which needs nothing, in its pool.
+    mutating func enqueueRoot(_ node: Int) {
+        ready[Int(progress[node].pool)].appendRoot(node, priority: progress[node].priority)
     }
 
     /// Queues `node`, whose dependencies have ended as its rule requires, in its pool.
@@ -238,6 +259,7 @@ struct RunState {
     /// result takes it over instead of sharing it, so the lock is held for as little memory
     /// traffic as possible.
     private mutating func assign(_ node: Int, now: Int64) -> Assignment {
+        if growth?.tracksRunning == true { growth!.running.insert(node) }
         scopes.started(in: Int(progress[node].pool), exclusive: progress[node].exclusive)
         let dependencies = plan.dependencies.successorPositions(of: node)
         var results: [Input] = []
@@ -246,7 +268,7 @@ struct RunState {
             let dependency = plan.dependencies.successor(at: position)
             if let result = takeResult(of: dependency) { results.append((Int32(dependency), result)) }
         }
-        return Assignment(node: node, start: now, results: results)
+        return Assignment(node: node, start: now, results: results, planGeneration: planGeneration)
     }
 
     /// One consumer of `node` starts: returns the result it gets, which no longer stays here

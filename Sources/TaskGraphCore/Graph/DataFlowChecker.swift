@@ -34,7 +34,9 @@ struct DataFlowChecker {
                 continue
             }
             let available = providers.reduce(0) { $0 + expansion.multiplicity(of: $1, for: index) }
-            if available == 0, operation.input == nil, expansion.instanceCount(of: index) > 0 {
+            // Instances from a result (`foreach: {from: …}`) are known only once it has run.
+            let fansOut = providers.contains { operations[$0].foreach?.from != nil }
+            if available == 0, !fansOut, operation.input == nil, expansion.instanceCount(of: index) > 0 {
                 let names = providers.map { "'\(operations[$0].id.value)'" }.joined(separator: ", ")
                 diagnostics.append(.error(
                     "\(subject): '\(typeName)' consumes \(wanted), but every dependency providing it "

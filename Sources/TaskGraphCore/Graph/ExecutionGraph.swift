@@ -70,6 +70,19 @@ public struct ExecutionGraph: Sendable {
         indexByID = nil
     }
 
+    /// The graph as `report`'s run ran it: with the nodes added while it ran
+    /// (`RunReport.addedNodes`), whose records follow the graph's own.
+    public func including(_ report: RunReport) -> ExecutionGraph {
+        guard !report.addedNodes.isEmpty else { return self }
+        return ExecutionGraph(planned: nodes + report.addedNodes)
+    }
+
+    /// Whether running the graph adds nodes to it: it has the expansion of a
+    /// `foreach: {from: …}` (`FanOutExpansion`), which adds the instances once their items are known.
+    public var addsNodesWhileRunning: Bool {
+        nodes.contains { $0.type == FanOutExpansion.type }
+    }
+
     /// The index of the node with `id`, if present. (A planned graph has no index: this scans its
     /// nodes.)
     public func index(of id: String) -> Int? {
@@ -125,6 +138,10 @@ public struct ExecutionGraph: Sendable {
         if let index = index(of: name) { return [index] }
         let instances = nodes.indices.filter { nodes[$0].id.hasPrefix(name + "[") }
         guard instances.isEmpty else { return instances }
+        // An operation whose instances a run adds (`foreach: {from: …}`), or one of them: the
+        // expansion that adds them.
+        let expansions = nodes.indices.filter { (nodes[$0].action as? FanOutExpansion)?.adds(name) == true }
+        guard expansions.isEmpty else { return expansions }
         let operations = Set(nodes.map { String($0.id.prefix { $0 != "[" }) })
         throw .unknownID(name, suggestion: Suggestion.closest(to: name, in: operations.union(nodes.map(\.id))))
     }

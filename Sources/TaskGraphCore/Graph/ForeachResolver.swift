@@ -41,6 +41,8 @@ struct ForeachResolver {
         switch source {
         case .items(let items): items
         case .glob(let glob): globs.items(of: glob, subject: subject, diagnostics: &diagnostics)
+        // Known once the operation named has run (`FanOutExpansion`).
+        case .from: []
         }
     }
 

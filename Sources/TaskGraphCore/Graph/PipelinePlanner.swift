@@ -18,6 +18,7 @@ struct PipelinePlanner {
         var diagnostics: [Diagnostic] = []
         let declared = DeclaredOperations(spec.operations)
         checkReferences(spec, declared, diagnostics: &diagnostics)
+        FanOutPlan.check(spec, declared, diagnostics: &diagnostics)
         let items = ForeachResolver(pipelineDirectory: pipelineDirectory).items(of: spec.operations, diagnostics: &diagnostics)
         let expansion = InstanceExpansion(spec.operations, items: items, declared: declared, diagnostics: &diagnostics)
         DataFlowChecker(registry: registry, declared: declared)
@@ -34,6 +35,7 @@ struct PipelinePlanner {
             diagnostics += FileEdges.cycleDiagnostics(
                 planned, displayPath: displayPath, needLocation: cycles.needLocation,
                 readLocation: { node, path in readLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation]) })
+            FanOutPlan(spec, declared).addExpansions(to: &planned, spec, expansion, declared, planner: self)
             nodes = planned
         }
         let unique = Array(Set(diagnostics)).sortedForDisplay()

@@ -6,6 +6,16 @@ struct ForeachSpec: Sendable {
         case items([ForeachItem])
         /// `{glob: …}`: the files its patterns match, relative to the pipeline file.
         case glob(GlobSource)
+        /// `{from: index}`: the items of another operation's result, known once it has run.
+        case from(FromSource)
+    }
+
+    /// `{from: operation, id_field: …}`.
+    struct FromSource: Sendable {
+        /// The operation whose result lists the items.
+        var operation: Located<String>
+        /// The field of an object item that is its instance id (default: `name`, else `id`).
+        var idField: String?
     }
 
     /// `{glob: pattern or [patterns], allow_empty: …}`.
@@ -39,6 +49,12 @@ struct ForeachSpec: Sendable {
     /// The names of its axes in order, if it is a matrix.
     var matrixAxes: [String]? {
         if case .matrix(let axes, _) = kind { return axes.map(\.name.value) }
+        return nil
+    }
+
+    /// Where its items come from, when they are another operation's result (`{from: …}`).
+    var from: FromSource? {
+        if case .single(.from(let source)) = kind { return source }
         return nil
     }
 

@@ -1,7 +1,7 @@
-/// Reading `foreach:`: a list, a list variable, `{glob: …}` or `{matrix: …}`.
+/// Reading `foreach:`: a list, a list variable, `{glob: …}`, `{matrix: …}` or `{from: …}`.
 extension OperationSpecReader {
     /// The keys a `foreach:` mapping may have.
-    static let foreachKeys = ["glob", "allow_empty", "matrix", "exclude"]
+    static let foreachKeys = ["glob", "allow_empty", "matrix", "exclude", "from", "id_field"]
 
     func readForeach(_ value: YAMLValue, subject: String, diagnostics: inout [Diagnostic]) -> ForeachSpec? {
         guard case .mapping(let pairs, let location) = value else {
@@ -10,6 +10,12 @@ extension OperationSpecReader {
         }
         let keys = KeyedPairs(pairs)
         Self.checkKeys(pairs, allowed: Self.foreachKeys, of: "\(subject): unknown 'foreach' key", diagnostics: &diagnostics)
+        if let from = keys["from"] {
+            return readFrom(from, keys: keys, at: location, subject: subject, diagnostics: &diagnostics)
+        }
+        if let idField = keys["id_field"] {
+            diagnostics.append(.error("\(subject): 'id_field' goes with 'from'", at: idField.location))
+        }
         switch (keys["glob"], keys["matrix"]) {
         case (.some, .some):
             diagnostics.append(.error("\(subject): 'foreach' takes 'glob' or 'matrix', not both", at: location))
@@ -31,6 +37,31 @@ extension OperationSpecReader {
             let exclude = keys["exclude"].map { readExclusions($0, axes: axes, subject: subject, diagnostics: &diagnostics) }
             return ForeachSpec(kind: .matrix(axes, exclude: exclude ?? []), location: location)
         }
+    }
+
+    /// `{from: operation, id_field: field}`: alone, naming an operation.
+    private func readFrom(
+        _ from: YAMLValue, keys: KeyedPairs, at location: SourceLocation, subject: String, diagnostics: inout [Diagnostic]
+    ) -> ForeachSpec? {
+        for key in ["glob", "matrix", "allow_empty", "exclude"] {
+            if let other = keys[key] {
+                diagnostics.append(.error("\(subject): 'foreach' takes 'from' alone, not with '\(key)'", at: other.location))
+            }
+        }
+        guard let scalar = from.scalar, !scalar.isNull, Self.isValidID(scalar.text) else {
+            diagnostics.append(.error("\(subject): 'from' must name an operation, not \(from.kindDescription)", at: from.location))
+            return nil
+        }
+        var idField: String?
+        if let field = keys["id_field"] {
+            guard let text = field.scalar?.text, !(field.scalar?.isNull ?? true), !text.isEmpty else {
+                diagnostics.append(.error("\(subject): 'id_field' must name a field, not \(field.kindDescription)", at: field.location))
+                return nil
+            }
+            idField = text
+        }
+        let source = ForeachSpec.FromSource(operation: Located(scalar.text, at: scalar.location), idField: idField)
+        return ForeachSpec(kind: .single(.from(source)), location: location)
     }
 
     /// A list, a list variable or `{glob: …, allow_empty: …}`.

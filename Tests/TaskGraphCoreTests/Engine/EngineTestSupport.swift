@@ -5,9 +5,25 @@ import Synchronization
 /// Collects events for assertions.
 final class EventLog: EventSink {
     private let events = Locked<[EngineEvent.Kind]>([])
+    /// Called with each `nodeFinished` event, after it is logged.
+    private let onFinished: (@Sendable (_ node: Int, _ outcome: NodeOutcome) -> Void)?
+
+    init(onFinished: (@Sendable (_ node: Int, _ outcome: NodeOutcome) -> Void)? = nil) {
+        self.onFinished = onFinished
+    }
 
     func receive(_ event: EngineEvent) {
         events.withLock { $0.append(event.kind) }
+        if let onFinished, case .nodeFinished(let node, let outcome) = event.kind { onFinished(node, outcome) }
+    }
+
+    /// The ids of the nodes added during the run, by the index of the first of each batch.
+    var added: [Int: [String]] {
+        events.withLock { events in
+            var added: [Int: [String]] = [:]
+            for case .nodesAdded(let first, let nodes) in events { added[first] = nodes.map(\.id) }
+            return added
+        }
     }
 
     /// Node indices in the order they started (first attempts only).

@@ -36,17 +36,21 @@ import OperationTestSupport
         return try #require(action as? any CacheableAction)
     }
 
+    /// A program beneath the pipeline file's directory enters relative to it (keys travel
+    /// between checkouts); one elsewhere by its absolute path.
     @Test func theProgramEntersByPathAndDigest() async throws {
         let key = try await addedKeyComponents(of: try exec(["tool", "--flag"]))
-        #expect(key.lines == ["program=\(directory.path)/bin/tool \(digest("#!/bin/sh\necho tool\n"))"])
+        #expect(key.lines == ["program=bin/tool \(digest("#!/bin/sh\necho tool\n"))"])
         try write("#!/bin/sh\necho tool 2\n", to: "bin/tool")
         let changed = try await addedKeyComponents(of: try exec(["tool", "--flag"]))
-        #expect(changed.lines == ["program=\(directory.path)/bin/tool \(digest("#!/bin/sh\necho tool 2\n"))"])
+        #expect(changed.lines == ["program=bin/tool \(digest("#!/bin/sh\necho tool 2\n"))"])
+        let system = try await addedKeyComponents(of: try exec(["/bin/sh", "-c", "true"]))
+        #expect(system.lines.first?.hasPrefix("program=/bin/sh sha256:") == true)
     }
 
     @Test func aProgramWithASlashStartsFromTheWorkingDirectory() async throws {
         let key = try await addedKeyComponents(of: try exec(["./tool"], ["cwd": .string("bin")]))
-        #expect(key.lines == ["program=\(directory.path)/bin/tool \(digest("#!/bin/sh\necho tool\n"))"])
+        #expect(key.lines == ["program=bin/tool \(digest("#!/bin/sh\necho tool\n"))"])
         let absolute = try await addedKeyComponents(of: try exec([directory.path + "/bin/tool"]))
         #expect(absolute.lines == key.lines)
     }

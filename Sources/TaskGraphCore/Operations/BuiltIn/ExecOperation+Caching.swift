@@ -13,7 +13,8 @@ extension ExecOperation: BuiltInAction, FileReadingAction {
     /// The grace period only matters once the program is being stopped.
     var unkeyedParameters: Set<String> { ["grace_period"] }
 
-    /// `program`: the program's absolute path and the digest of its file; `file.<path>`: the
+    /// `program`: the program's path (relative to the pipeline file's directory when beneath
+    /// it, else absolute) and the digest of its file; `file.<path>`: the
     /// digest of each file the inputs name (as written, patterns expanded). One trip to a
     /// blocking thread; the program is found once per run (`RunResources.programs`).
     /// - Throws: `ChildProcessError.programNotFound` when there is no such program,
@@ -32,7 +33,9 @@ extension ExecOperation: BuiltInAction, FileReadingAction {
             if declaredFiles.hasPatterns || (!name.contains("/") && environment["PATH"] != Self.startingSearchPath) {
                 files.noteUncheckableDependency()
             }
-            var added = [("program", "\(program) \(try files.blockingDigest(ofFile: program))")]
+            let directory = PathResolver.normalized(declaredFiles.directory) + "/"
+            let keyedProgram = program.hasPrefix(directory) ? String(program.dropFirst(directory.count)) : program
+            var added = [("program", "\(keyedProgram) \(try files.blockingDigest(ofFile: program))")]
             let paths = inputs.map { PathResolver.resolve($0, in: declaredFiles.directory) }
             added.reserveCapacity(1 + inputs.count)
             for (input, digest) in zip(inputs, try files.blockingDigests(ofFiles: paths)) {

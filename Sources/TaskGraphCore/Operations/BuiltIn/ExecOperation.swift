@@ -11,6 +11,11 @@ struct ExecOperation: TaskAction {
     /// to find programs, locate home and temporary directories, and read text and times.
     static let passedThroughNames = ["HOME", "LANG", "LC_ALL", "LC_CTYPE", "PATH", "TERM", "TMPDIR", "TZ", "USER"]
 
+    /// Those of `passedThroughNames` that say who runs the program and where, not what it
+    /// computes: passed but not keyed, so another user's or machine's run shares results. A
+    /// step that depends on one names it in `env_passthrough` (or sets it with `env:`).
+    static let unkeyedNames: Set<String> = ["HOME", "TERM", "TMPDIR", "USER"]
+
     static let type = OperationType(
         name: "exec",
         summary: "Runs a program; its standard output is the result. Non-zero exit fails with the tail of stderr.",
@@ -46,6 +51,7 @@ struct ExecOperation: TaskAction {
             return ExecOperation(
                 command: parameters.list("command") ?? [],
                 environment: setup.environment.merging(variables) { _, new in new },
+                unkeyedEnvironment: unkeyedNames.subtracting(parameters.list("env_passthrough") ?? []),
                 workingDirectory: parameters.string("cwd").map { PathResolver.resolve($0, in: setup.pipelineDirectory) }
                     ?? setup.pipelineDirectory,
                 outputDirectory: setup.outputDirectory,
@@ -63,6 +69,8 @@ struct ExecOperation: TaskAction {
 
     let command: [String]
     let environment: [String: String]
+    /// The variables of `unkeyedNames` not named in `env_passthrough`.
+    let unkeyedEnvironment: Set<String>
     /// `cwd:`, by default the pipeline file's directory, where `inputs:` and `outputs:` are too.
     let workingDirectory: String
     /// The run's output directory: with `run --lint`, files it writes there must be declared too.

@@ -1,0 +1,238 @@
+import Foundation
+import TaskGraphCore
+
+/// The local store in front of a remote cache (docs/cache.md, "Remote cache"): records are
+/// looked for locally first, then on the server; a remote hit's blobs are downloaded only when
+/// something needs them (a running dependent, a missing output to restore), checked against
+/// their digests and kept in the local store. What a run records is written locally and
+/// uploaded beside the run (`drain` waits for it at the end).
+///
+/// A fault of the server (unreachable, an error status, a reset or a stall) gives one warning
+/// and the run goes on with the local store alone: the remote cache never fails a run.
+public final class TieredStore: ResultStore {
+    /// The local store.
+    public let local: ContentStore
+    private let remote: any RemoteCacheClient
+    private let uploads: UploadQueue?
+    private let signer: (any RecordSigner)?
+    private let warn: @Sendable (String) -> Void
+    private let state = Locked(State())
+
+    private struct State {
+        var failed = false
+        var statistics = RemoteStatistics()
+        /// Records found on the server, by key: written locally by `drain` once their blobs are.
+        var remoteRecords: [ContentDigest: ActionRecord] = [:]
+        /// The operation a remote record's blob belongs to, for the damage warning.
+        var owners: [ContentDigest: String] = [:]
+        /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
+        var damaged: Set<ContentDigest> = []
+        /// Downloads under way, so that a blob is fetched once however many ask for it.
+        var downloads: [ContentDigest: Task<Void, any Error>] = [:]
+    }
+
+    /// `local` in front of `remote`.
+    /// - Parameters:
+    ///   - uploading: whether recorded results are uploaded (false: a reader that never writes).
+    ///   - signer: signs uploaded records and checks downloaded ones (an unsigned or wrongly
+    ///     signed record is a miss).
+    ///   - warn: shows a warning (once per fault, once per damaged entry).
+    public init(
+        local: ContentStore, remote: any RemoteCacheClient, uploading: Bool, signer: (any RecordSigner)?,
+        concurrentUploads: Int = 8, warn: @escaping @Sendable (String) -> Void
+    ) {
+        self.local = local
+        self.remote = remote
+        uploads = uploading ? UploadQueue(limit: concurrentUploads) : nil
+        self.signer = signer
+        self.warn = warn
+    }
+
+    /// What the run did with the server so far.
+    public var statistics: RemoteStatistics { state.withLock { $0.statistics } }
+
+    /// Uploads finished and enqueued so far.
+    public var uploadProgress: (finished: Int, total: Int) { uploads?.progress ?? (0, 0) }
+
+    // MARK: FileDigesting: the local store's.
+
+    public func digest(ofFile path: String) async throws -> ContentDigest { try await local.digest(ofFile: path) }
+    public func blockingDigest(ofFile path: String) throws -> ContentDigest { try local.blockingDigest(ofFile: path) }
+    public func blockingDigests(ofFiles paths: [String]) throws -> [ContentDigest] { try local.blockingDigests(ofFiles: paths) }
+    public func noteUncheckableDependency() { local.noteUncheckableDependency() }
+    public func noteOutputFiles(_ paths: [String], forKey key: ContentDigest) { local.noteOutputFiles(paths, forKey: key) }
+
+    // MARK: Records
+
+    /// The local record, else the server's (as `ContentStore.reusableRecord` relocates it),
+    /// all of its files left to `materialize`.
+    public func record(for key: ContentDigest) async -> ActionRecord? {
+        await reusableRecord(for: key)?.record
+    }
+
+    public func reusableRecord(for key: ContentDigest) async
+        -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?
+    {
+        if let found = await local.reusableRecord(for: key) { return found }
+        guard let original = await remoteRecord(for: key),
+            let relocated = local.outputLocations.relocated(original, for: key),
+            let record = await resultRelocated(relocated, from: original)
+        else { return nil }
+        state.withLock { state in
+            state.remoteRecords[key] = record
+            for blob in record.blobs { state.owners[blob] = record.id }
+        }
+        return (record, record.outputFiles)
+    }
+
+    /// The record the server holds for `key`, if it is intact, made for `key` and signed as
+    /// required.
+    private func remoteRecord(for key: ContentDigest) async -> ActionRecord? {
+        guard !state.withLock({ $0.failed }) else { return nil }
+        let data: Data?
+        do {
+            data = try await remote.get("ac/" + key.hex)
+        } catch {
+            fault(error)
+            return nil
+        }
+        let record = data.flatMap { RemoteRecordCoder.decode($0, key: key, signer: signer) }
+        state.withLock { state in
+            state.statistics.bytesDown += Int64(data?.count ?? 0)
+            if record == nil { state.statistics.misses += 1 } else { state.statistics.hits += 1 }
+        }
+        return record
+    }
+
+    /// Writes `record` locally and enqueues its upload.
+    public func write(_ record: ActionRecord, for key: ContentDigest) async throws {
+        try await local.write(record, for: key)
+        uploads?.enqueue { [self] in await upload(record, for: key) }
+    }
+
+    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record.
+    private func upload(_ record: ActionRecord, for key: ContentDigest) async {
+        let blobs = record.resultKind == StoredResult.kind ? record.outputFiles.map(\.digest) : record.blobs
+        do {
+            for blob in Set(blobs) {
+                guard !state.withLock({ $0.failed }) else { return }
+                let damaged = state.withLock { $0.damaged.contains(blob) }
+                if !damaged, try await remote.contains("cas/" + blob.hex) { continue }
+                guard let contents = try? await local.blobContents(blob) else { return }
+                try await remote.put("cas/" + blob.hex, contents)
+                state.withLock { $0.statistics.bytesUp += Int64(contents.count) }
+            }
+            let encoded = RemoteRecordCoder.encode(record, signer: signer)
+            try await remote.put("ac/" + key.hex, encoded)
+            state.withLock { $0.statistics.bytesUp += Int64(encoded.count) }
+        } catch {
+            fault(error)
+        }
+    }
+
+    // MARK: Blobs
+
+    public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
+        try await local.storeResult(artifact)
+    }
+
+    public func storeFile(at path: String) async throws -> ContentDigest {
+        try await local.storeFile(at: path)
+    }
+
+    /// The local blob, downloaded first when it is not in the local store.
+    public func loadResult(_ digest: ContentDigest) async throws -> any Artifact {
+        do {
+            return try await local.loadResult(digest)
+        } catch let error as StoreError where Self.mayBeAbsent(error) {
+            try await download(digest)
+            return try await local.loadResult(digest)
+        }
+    }
+
+    /// The file restored from the local blob, downloaded first when it is not in the local store.
+    public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
+        do {
+            return try await local.materialize(digest, at: path)
+        } catch let error as StoreError where Self.mayBeAbsent(error) {
+            try await download(digest)
+            return try await local.materialize(digest, at: path)
+        }
+    }
+
+    /// Whether `error` may mean that the blob is not in the local store: missing, or a read
+    /// that failed while a download beside it was putting the blob in place.
+    private static func mayBeAbsent(_ error: StoreError) -> Bool {
+        switch error {
+        case .missingEntry, .readFailed: true
+        default: false
+        }
+    }
+
+    /// Downloads the blob `digest` into the local store, checked against the digest.
+    /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
+    ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
+    private func download(_ digest: ContentDigest) async throws {
+        let task = state.withLock { state -> Task<Void, any Error> in
+            if let running = state.downloads[digest] { return running }
+            let task = Task { [self] in try await fetch(digest) }
+            state.downloads[digest] = task
+            return task
+        }
+        defer { _ = state.withLock { $0.downloads.removeValue(forKey: digest) } }
+        try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// `download`'s request: the blob into the local store, checked against its digest.
+    private func fetch(_ digest: ContentDigest) async throws {
+        if await local.hasBlob(digest) { return }
+        guard !state.withLock({ $0.failed }) else { throw StoreError.missingEntry(digest) }
+        let data: Data?
+        do {
+            data = try await remote.get("cas/" + digest.hex)
+        } catch {
+            if !(error is CancellationError) { fault(error) }
+            throw StoreError.missingEntry(digest)
+        }
+        guard let data else { throw damage(digest, reason: "blob \(digest) is missing") }
+        state.withLock { $0.statistics.bytesDown += Int64(data.count) }
+        guard ContentDigest.sha256(of: data) == digest else {
+            throw damage(digest, reason: "blob \(digest) does not match its digest")
+        }
+        try await local.storeBlob(data, as: digest)
+    }
+
+    /// Notes that the server's blob `digest` is missing or damaged: warned about once per
+    /// operation, uploaded again by the run that recomputes it.
+    private func damage(_ digest: ContentDigest, reason: String) -> StoreError {
+        let owner = state.withLock { state -> String? in
+            state.damaged.insert(digest)
+            return state.owners.removeValue(forKey: digest)
+        }
+        if let owner { warn("remote cache entry for \(owner) is damaged (\(reason)), recomputed") }
+        return StoreError.corruptEntry(digest)
+    }
+
+    /// Warns about the first fault of the server; after it, the server is left alone.
+    private func fault(_ error: any Error) {
+        guard !(error is CancellationError) else { return }
+        let first = state.withLock { state -> Bool in
+            defer { state.failed = true }
+            return !state.failed
+        }
+        if first { warn("the remote cache failed (\(error)); continuing with the local store") }
+    }
+
+    /// At the end of a run: waits for the uploads (at most `timeout`), then copies into the
+    /// local store the remote records whose blobs all came down.
+    /// - Returns: whether every upload finished.
+    public func drain(timeout: Duration) async -> Bool {
+        let finished = await uploads?.drain(timeout: timeout) ?? true
+        await local.writeRecordsWithBlobs(state.withLock { $0.remoteRecords })
+        return finished
+    }
+}

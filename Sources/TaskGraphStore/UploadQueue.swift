@@ -1,0 +1,105 @@
+import TaskGraphCore
+
+/// Uploads to a remote cache, run beside the work that enqueued them, at most `limit` at once;
+/// `drain` waits for them at the end of a run, for a bounded time.
+final class UploadQueue: Sendable {
+    /// One upload.
+    typealias Work = @Sendable () async -> Void
+
+    private struct State {
+        var pending: [Work] = []
+        /// Where the next upload is in `pending`.
+        var head = 0
+        var active = 0
+        var finished = 0
+        var workers: [Task<Void, Never>] = []
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let limit: Int
+    private let state = Locked(State())
+
+    /// A queue running at most `limit` uploads at once.
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Uploads finished and enqueued so far.
+    var progress: (finished: Int, total: Int) { state.withLock { ($0.finished, $0.pending.count) } }
+
+    /// Adds `work`, starting a worker when fewer than `limit` run.
+    func enqueue(_ work: @escaping Work) {
+        let starts = state.withLock { state -> Bool in
+            state.pending.append(work)
+            guard state.active < limit else { return false }
+            state.active += 1
+            return true
+        }
+        guard starts else { return }
+        let worker = Task { await self.runWorker() }
+        state.withLock { $0.workers.append(worker) }
+    }
+
+    /// Takes uploads until none is left.
+    private func runWorker() async {
+        while let work = next() {
+            await work()
+            state.withLock { $0.finished += 1 }
+        }
+    }
+
+    /// The next upload, or nil after marking this worker done (waking `drain` when it was the last).
+    private func next() -> Work? {
+        let (work, waiters) = state.withLock { state -> (Work?, [CheckedContinuation<Void, Never>]) in
+            if state.head < state.pending.count {
+                state.head += 1
+                return (state.pending[state.head - 1], [])
+            }
+            state.active -= 1
+            guard state.active == 0 else { return (nil, []) }
+            defer { state.idleWaiters = [] }
+            return (nil, state.idleWaiters)
+        }
+        waiters.forEach { $0.resume() }
+        return work
+    }
+
+    /// Waits until every upload has finished, or `timeout` has passed: then the rest are
+    /// dropped and those running cancelled (their requests abort at once).
+    /// - Returns: whether every upload finished.
+    func drain(timeout: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await self.waitUntilIdle(); return true }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let finished = await group.next() ?? true
+            if !finished { cancelAll() }
+            group.cancelAll()
+            await group.waitForAll()
+            return finished
+        }
+    }
+
+    /// Returns once no worker runs.
+    private func waitUntilIdle() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLock { state -> Bool in
+                guard state.active > 0 else { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    /// Drops the uploads not started and cancels those running.
+    private func cancelAll() {
+        let workers = state.withLock { state -> [Task<Void, Never>] in
+            state.head = state.pending.count
+            return state.workers
+        }
+        workers.forEach { $0.cancel() }
+    }
+}
