@@ -233,6 +233,32 @@ struct ReuseOrRunTests {
         #expect(result.cache.decisions["after"] == CacheDecision(.miss, .notCacheable))
     }
 
+    @Test func aNodeAddedWhileTheRunIsUnderWayIsDecidedLikeAnyOther() async throws {
+        /// `source`, and `adder` (not cacheable: it always runs), which adds `added` needing it.
+        func graph(_ handle: RunHandle) throws -> ExecutionGraph {
+            var graph = ExecutionGraph()
+            let source = try graph.add("source", action: Append(word: "a", runs: runs))
+            let added = Append(word: "b", runs: runs)
+            try graph.add("adder", action: ClosureAction { _ in
+                try handle.add([RunHandle.Node("added", action: added, needs: ["adder"])])
+                return EmptyArtifact()
+            }, needs: [source])
+            return graph
+        }
+        let first = RunCache(store: store)
+        let handle = RunHandle()
+        let cold = await Engine().run(try graph(handle), cache: first, handle: handle)
+        #expect(cold.nodes.map(\.outcome.kind) == [.succeeded, .succeeded, .succeeded])
+        #expect(first.decisions["added"] == CacheDecision(.miss, .new))
+
+        let second = RunCache(store: store)
+        let again = RunHandle()
+        let warm = await Engine().run(try graph(again), cache: second, handle: again)
+        #expect(warm.nodes.map(\.outcome.kind) == [.cached, .succeeded, .cached])
+        #expect(second.decisions["added"] == CacheDecision(.hit, .unchanged))
+        #expect(runs.taken() == ["source", "added"])
+    }
+
     @Test func theEngineAsksBeforeAndTellsAfter() async throws {
         var graph = ExecutionGraph()
         try graph.add("one", action: Append(word: "a", runs: runs))
