@@ -1,7 +1,7 @@
 import Foundation
 import TaskGraphCore
 
-/// Removes many blobs or records at once: each fan-out directory's by one `ParallelWork`
+/// Removes many blobs or records at once: each fan-out directory's by one `ParallelBands.forEach`
 /// thread, through the directory's descriptor (`unlinkat`, no path looked up again), so that
 /// no two threads wait on the same directory while removals in different ones overlap.
 /// Nothing is flushed: a removal needs no durability, a run that still finds the file is told
@@ -26,7 +26,7 @@ enum ParallelRemoval {
         for entry in entries { byDirectory[entry.directory].append(entry) }
         let groups = byDirectory.filter { !$0.isEmpty }
         let removed = Locked((count: 0, bytes: Int64(0)))
-        ParallelWork.forEach(groups.count, threads: threads) { index in
+        ParallelBands.forEach(groups.count, threads: threads) { index in
             let group = groups[index]
             let directory = StoreDirectory.open(directories[group[0].directory], layout)
             guard directory >= 0 else { return }

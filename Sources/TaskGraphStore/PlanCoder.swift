@@ -70,7 +70,7 @@ enum PlanCoder {
     static func decode(_ data: Data, key: ContentDigest) -> Decoded? {
         guard let (head, strings, pieces) = decodeHead(data, key: key) else { return nil }
         let decoded = Locked([[PlanNodeCoder.Node]?](repeating: nil, count: pieces.count))
-        ParallelWork.forEach(pieces.count) { index in
+        ParallelBands.forEach(pieces.count) { index in
             let nodes = data.withUnsafeBytes { bytes -> [PlanNodeCoder.Node]? in
                 var reader = ByteReader(UnsafeRawBufferPointer(rebasing: bytes[pieces[index].bytes]))
                 var settings = PlanNodeCoder.SettingsTable()
@@ -157,7 +157,7 @@ extension PlanCoder.Decoded {
         let nodes = self.nodes
         let piece = 1_024
         let actions = Locked([(any TaskAction)?](repeating: nil, count: nodes.count))
-        ParallelWork.forEach((nodes.count + piece - 1) / piece) { index in
+        ParallelBands.forEach((nodes.count + piece - 1) / piece) { index in
             let range = index * piece..<min(nodes.count, (index + 1) * piece)
             let made = range.map { try? registry.makeAction(for: nodes[$0].setup).action }
             actions.withLock { $0.replaceSubrange(range, with: made) }

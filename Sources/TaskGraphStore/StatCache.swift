@@ -99,7 +99,7 @@ final class StatCache: Sendable {
         guard paths.count > piece else { return statted(paths[...]) }
         let count = (paths.count + piece - 1) / piece
         let pieces = Locked([[FileStat?]](repeating: [], count: count))
-        ParallelWork.forEach(count) { index in
+        ParallelBands.forEach(count) { index in
             let part = statted(paths[index * piece..<min(paths.count, (index + 1) * piece)])
             pieces.withLock { $0[index] = part }
         }

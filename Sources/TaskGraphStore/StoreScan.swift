@@ -46,7 +46,7 @@ struct StoreScan: Sendable {
 
     /// Lists the store of `layout`, reading every record when `readingRecords` (to know which
     /// blobs each names). The fan-out directories (256 of each kind) are listed on
-    /// `ParallelWork` threads, each file looked at relative to its directory's descriptor, and
+    /// `ParallelBands.forEach` threads, each file looked at relative to its directory's descriptor, and
     /// no string is made for an entry: the blobs first, then the records, each record's blobs
     /// found by name among them (`EntryTable`) as it is read.
     static func take(_ layout: StoreLayout, readingRecords: Bool) -> StoreScan {
@@ -82,12 +82,12 @@ struct StoreScan: Sendable {
     }
 
     /// Lists each of `directories` (indices into `StoreScan.directories`) with `listing` on
-    /// `ParallelWork` threads.
+    /// `ParallelBands.forEach` threads.
     private static func list<Item>(
         _ directories: Range<Int>, _ listing: @escaping @Sendable (Int) -> DirectoryListing.Part<Item>
     ) -> [DirectoryListing.Part<Item>] {
         let parts = Locked([DirectoryListing.Part<Item>](repeating: .init(), count: directories.count))
-        ParallelWork.forEach(directories.count) { offset in
+        ParallelBands.forEach(directories.count) { offset in
             let part = listing(directories.lowerBound + offset)
             parts.withLock { $0[offset] = part }
         }

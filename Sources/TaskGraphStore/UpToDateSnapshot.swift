@@ -110,7 +110,7 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         let files = self.files
         let piece = 1_024
         let changed = Locked(Set<String>())
-        ParallelWork.forEach((files.count + piece - 1) / piece) { index in
+        ParallelBands.forEach((files.count + piece - 1) / piece) { index in
             var statter = DirectoryStatter()
             let paths = files[index * piece..<min(files.count, (index + 1) * piece)]
                 .filter { !$0.isCurrent(statting: &statter) }.map(\.path)
@@ -153,7 +153,7 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         // The paths and the operations are encoded on two threads, then joined: at the end of
         // a run, only the store's other, smaller updates and the summary run beside it.
         let parts = Locked([Data](repeating: Data(), count: 2))
-        ParallelWork.forEach(2, threads: 2) { part in
+        ParallelBands.forEach(2, threads: 2) { part in
             let data = part == 0 ? encodedFiles() : encodedOperations()
             parts.withLock { $0[part] = data }
         }

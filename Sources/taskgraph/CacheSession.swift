@@ -77,11 +77,11 @@ struct CacheSession {
 
     /// The run's view of the store.
     func runCache(
-        reuse: Bool, forcing: RunCache.Forcing, remote: (any RemoteExecutor)? = nil, known: KnownResults? = nil
+        reuse: Bool, forcing: RunCache.Forcing, known: KnownResults? = nil
     ) async -> RunCache {
         RunCache(
             store: self.remote ?? store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
-            forcing: forcing, displayDirectory: currentDirectory, remote: remote, known: known)
+            forcing: forcing, displayDirectory: currentDirectory, known: known)
     }
 
     /// What a run of `graph` with `reuse` would decide for each of its operations, running

@@ -151,7 +151,7 @@ struct RunCommand: AsyncParsableCommand {
         var startedFrom: (observing: Bool, known: KnownResults?)?
         if let upToDate, let start { startedFrom = upToDate.observe(session, from: start) }
         let runCache = await session.runCache(
-            reuse: !cache.reuse.noCache, forcing: forcing, remote: clusterSession?.executor, known: startedFrom?.known)
+            reuse: !cache.reuse.noCache, forcing: forcing, known: startedFrom?.known)
         let resources = RunResources(
             blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint,
             streamedOutput: logs.streamedOutput(for: graph))
@@ -159,6 +159,8 @@ struct RunCommand: AsyncParsableCommand {
         let outcome = await presenter.displaying {
             await JobControl.run(control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }) {
                 await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
+                    var options = options
+                    options.remote = clusterSession?.executor
                     let engine = Engine(options: options)
                     guard let clusterSession else {
                         return await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache, control: control)

@@ -3,9 +3,10 @@ extension RunCache {
     /// `taskgraph explain` prints. A node whose input would run is explained by that input's
     /// change (it may still turn out a hit when the input's result comes out the same).
     /// - Returns: one decision per node, in graph order; a node whose key cannot be computed
-    ///   (a declared input file is missing) gets the error instead.
+    ///   (a declared input file is missing, its constant result has no digest) gets the error
+    ///   instead.
     public func explain(_ graph: ExecutionGraph) async -> [(id: String, decision: Result<CacheDecision, ExplanationError>)] {
-        let plan = RunPlan(graph)
+        let plan = CacheGraph(graph)
         begin(plan)
         var explained: [(id: String, decision: Result<CacheDecision, ExplanationError>)?] = Array(repeating: nil, count: plan.count)
         for node in dependencyOrder(plan.dependencies) ?? [] {
@@ -34,11 +35,22 @@ extension RunCache {
             case .known:
                 break
             case .constant(let result):
-                if let digest = try? await result.digest { reused(node, constant: digest) }
+                do {
+                    reused(node, constant: try await result.digest)
+                } catch {
+                    explained[node] = (id, .failure(ExplanationError(message: Self.digestFailure(of: id, error))))
+                    continue
+                }
             case .run:
                 // A constant result is known before it runs: its dependents' keys are too.
-                if let constant = (action as? any CacheableAction)?.constantResult, let digest = try? await constant.digest {
-                    update(node) { $0.digest = digest }
+                if let constant = (action as? any CacheableAction)?.constantResult {
+                    do {
+                        let digest = try await constant.digest
+                        update(node) { $0.digest = digest }
+                    } catch {
+                        explained[node] = (id, .failure(ExplanationError(message: Self.digestFailure(of: id, error))))
+                        continue
+                    }
                 }
             case .failed(let error):
                 decide(node, CacheDecision(.miss, .new))

@@ -20,7 +20,7 @@ extension RunCache {
 
     /// Computes the key of `node` (whose dependencies have all finished), decides whether to
     /// reuse a stored result, and records the decision (a hit's is recorded by `hit(_:…)`).
-    func lookup(_ node: Int, of plan: RunPlan, action: any TaskAction) async -> Lookup {
+    func lookup(_ node: Int, of plan: CacheGraph, action: any TaskAction) async -> Lookup {
         let (id, settings) = plan.read(node) { ($0.pointee.id, $0.pointee.settings) }
         let cacheable = action as? any CacheableAction
         let constant = cacheable?.constantResult
@@ -94,7 +94,7 @@ extension RunCache {
     /// it needs may have written files in this run, now. `untouched` tells which: the node and
     /// everything it needs were reused without running or restoring anything.
     private func knownResult(
-        of node: Int, id: String, inputs: [(id: String, digest: ContentDigest)], in plan: RunPlan
+        of node: Int, id: String, inputs: [(id: String, digest: ContentDigest)], in plan: CacheGraph
     ) async -> (stored: StoredResult, untouched: Bool)? {
         guard reuse, let known, let entry = known.entries[id], let stored = entry.stored,
             !isForced(node), inputs.allSatisfy({ known.entries[$0.id]?.digest == $0.digest }),
@@ -107,7 +107,7 @@ extension RunCache {
 
     /// Whether every node `node` needs was reused without running or restoring anything, and so
     /// was everything they need: nothing this run did can have changed `node`'s files.
-    private func dependenciesUntouched(_ node: Int, in plan: RunPlan) -> Bool {
+    private func dependenciesUntouched(_ node: Int, in plan: CacheGraph) -> Bool {
         plan.dependencies.successors(of: node).allSatisfy { untouched(Int($0)) }
     }
 
@@ -123,7 +123,7 @@ extension RunCache {
     /// The lookup of a node whose result is `constant`: it has no key and touches no store. It
     /// is reused when every node it needs was (so a run where nothing changed reuses it), and
     /// otherwise runs, explained by the first input that did not.
-    private func lookup(_ node: Int, constant: any Artifact, settings: NodeSettings, in plan: RunPlan) -> Lookup {
+    private func lookup(_ node: Int, constant: any Artifact, settings: NodeSettings, in plan: CacheGraph) -> Lookup {
         guard settings.cache, reuse else {
             decide(node, CacheDecision(.miss, .disabled))
             return .run(key: nil)
@@ -159,7 +159,7 @@ extension RunCache {
     }
 
     /// The digests of `node`'s inputs' results, in declared order, or nil if one is unknown.
-    private func inputDigests(of node: Int, in plan: RunPlan) -> [(id: String, digest: ContentDigest)]? {
+    private func inputDigests(of node: Int, in plan: CacheGraph) -> [(id: String, digest: ContentDigest)]? {
         var inputs: [(id: String, digest: ContentDigest)] = []
         for dependency in plan.dependencies.successors(of: node) {
             guard let digest = memo(of: Int(dependency)).digest else { return nil }
@@ -170,7 +170,7 @@ extension RunCache {
 
     /// Why a node whose key is not in the store runs.
     private func missDecision(
-        change: KeyChange?, hasPrevious: Bool, cause: String?, in plan: RunPlan, node: Int
+        change: KeyChange?, hasPrevious: Bool, cause: String?, in plan: CacheGraph, node: Int
     ) -> CacheDecision {
         guard let change else {
             // Same key as last time, yet not stored: never recorded, evicted or removed.
@@ -182,7 +182,7 @@ extension RunCache {
 
     /// The change that started a change of `node` (`id`): its own change, or for an input
     /// change, the root cause of that input's change.
-    private func cause(of change: KeyChange?, id: String, in plan: RunPlan, dependenciesOf node: Int) -> String? {
+    private func cause(of change: KeyChange?, id: String, in plan: CacheGraph, dependenciesOf node: Int) -> String? {
         guard let change else { return nil }
         guard change.reason == .inputChanged else {
             let explanation = change.detail.isEmpty ? change.reason.rawValue : "\(change.reason.rawValue): \(change.detail)"
@@ -192,7 +192,7 @@ extension RunCache {
     }
 
     /// The root cause recorded for the input `inputID` of `node`.
-    private func rootCause(ofInput inputID: String, of node: Int, in plan: RunPlan) -> String {
+    private func rootCause(ofInput inputID: String, of node: Int, in plan: CacheGraph) -> String {
         for dependency in plan.dependencies.successors(of: node) where plan.id(of: Int(dependency)) == inputID {
             if let cause = memo(of: Int(dependency)).cause { return cause }
         }

@@ -6,16 +6,16 @@ extension RunCache {
     /// naming it), the files its action wrote and the action record, and remembers its digest
     /// for its dependents' keys. Without a key (not cacheable, `cache: false`) only the digest
     /// is computed.
-    /// - Returns: a warning when the store could not take it (full, read-only): the run goes on.
+    /// - Returns: warnings for the run's events: the store could not take it (full, read-only),
+    ///   or its digest could not be computed (what needs it is then not cacheable). The run
+    ///   goes on.
     func record(
-        _ node: Int, of plan: RunPlan, action: any TaskAction, key: ContentDigest?, result: any Artifact,
-        seconds: Double
-    ) async -> String? {
+        _ node: Int, action: any TaskAction, key: ContentDigest?, result: any Artifact, seconds: Double
+    ) async -> [String] {
+        let plan = graph
         let id = plan.id(of: node)
         guard let key, let cacheable = action as? any CacheableAction, let components = memo(of: node).components else {
-            let digest = try? await result.digest
-            update(node) { $0.digest = digest }
-            return nil
+            return await rememberDigest(of: result, node: node, id: id).map { [$0] } ?? []
         }
         do {
             let unstored = try await unstoredReference(to: result, of: node, in: plan, action: cacheable, seconds: seconds)
@@ -24,13 +24,58 @@ extension RunCache {
                 seconds: seconds)
             recorded(node, unstored.map(StoredResult.init) ?? StoredResult(record), unstored: unstored)
             try await store.write(record, for: key)
+            return []
+        } catch {
+            let skipped = "caching skipped for \(id): \(error)"
+            guard memo(of: node).digest == nil,
+                let failure = await rememberDigest(of: result, node: node, id: id)
+            else { return [skipped] }
+            return [skipped, failure]
+        }
+    }
+
+    /// Computes the digest of `node`'s `result` for its dependents' keys.
+    /// - Returns: a warning when it cannot be computed: what needs the node is not cacheable
+    ///   this run (its decision says so).
+    private func rememberDigest(of result: any Artifact, node: Int, id: String) async -> String? {
+        do {
+            let digest = try await result.digest
+            update(node) { $0.digest = digest }
             return nil
         } catch {
-            if memo(of: node).digest == nil {
-                let computed = try? await result.digest
-                update(node) { $0.digest = computed }
+            return Self.digestFailure(of: id, error)
+        }
+    }
+
+    /// The warning for a result of `id` whose digest failed with `error`.
+    static func digestFailure(of id: String, _ error: any Error) -> String {
+        "no digest of the result of \(id) (what needs it is not cached): \(error)"
+    }
+
+    /// Records `stored`, the result of `node` that a remote executor ran and wrote to the store.
+    func finished(_ node: Int, remotely stored: StoredResult) {
+        recorded(node, stored)
+    }
+
+    /// Records `record` of `node`, run in a fused chain's job, under `key`, with the key's
+    /// components this run computed: as it is for the chain's tail (`isTail`); for an
+    /// intermediate, naming a `StoredResult` of its result.
+    /// - Returns: a warning when the store could not take it.
+    func finished(_ node: Int, fused record: ActionRecord, key: ContentDigest?, isTail: Bool) async -> String? {
+        let stored = StoredResult(record)
+        recorded(node, stored)
+        guard let key, let components = memo(of: node).components else { return nil }
+        var record = record
+        record.components = components
+        do {
+            if !isTail {
+                record.result = try await store.storeResult(stored)
+                record.resultKind = StoredResult.kind
             }
-            return "caching skipped for \(id): \(error)"
+            try await store.write(record, for: key)
+            return nil
+        } catch {
+            return "caching skipped for \(record.id): \(error)"
         }
     }
 
@@ -51,9 +96,9 @@ extension RunCache {
     /// waited for a core; a filter on several threads takes less wall than CPU time), plus
     /// what its inputs left out of the store cost to recompute.
     private func unstoredReference(
-        to result: any Artifact, of node: Int, in plan: RunPlan, action: any CacheableAction, seconds: Double
+        to result: any Artifact, of node: Int, in plan: CacheGraph, action: any CacheableAction, seconds: Double
     ) async throws -> UnstoredResult? {
-        guard remote == nil, action.isRecomputable, let byteCount = result.payloadByteCount,
+        guard !runsRemotely, action.isRecomputable, let byteCount = result.payloadByteCount,
             !plan.dependents.successors(of: node).isEmpty
         else { return nil }
         let inputsSeconds = plan.dependencies.successors(of: node).reduce(0.0) { total, dependency in

@@ -7,7 +7,8 @@ extension RunCache {
     /// by one through the workers. Records their memos and decisions as `lookup` and `hit` do.
     /// - Returns: the settled nodes with their stored results, each after the nodes it needs;
     ///   none when the run starts from nothing known.
-    func settledAtStart(_ plan: RunPlan) -> [(node: Int, stored: StoredResult)] {
+    func settledAtStart() -> [(node: Int, stored: StoredResult)] {
+        let plan = graph
         guard reuse, let known, let order = dependencyOrder(plan.dependencies) else { return [] }
         var isSettled = [Bool](repeating: false, count: plan.count)
         var settled: [(node: Int, stored: StoredResult)] = []
@@ -32,7 +33,7 @@ extension RunCache {
     /// The id of `node` and the stored result `known` has for it when its own files were
     /// unchanged at the start and nothing keeps it from being settled (see `settledAtStart`).
     private static func unchangedResult(
-        of node: Int, in plan: RunPlan, known: KnownResults
+        of node: Int, in plan: CacheGraph, known: KnownResults
     ) -> (id: String, stored: StoredResult)? {
         let id = plan.id(of: node)
         let settings = plan.read(node) { $0.pointee.settings }

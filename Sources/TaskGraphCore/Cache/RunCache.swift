@@ -4,6 +4,10 @@ import Foundation
 /// (each node's key components and cache decision). Make one per run, pass it to
 /// `Engine.run(_:events:resources:cache:)`, then read `components` to remember them for the
 /// next run's explanations.
+///
+/// It alone decides whether a node is reused or runs: the engine asks it twice per node,
+/// before (`prepare`: reuse this result, or run and record under this key) and after
+/// (`finished`), and hands it the graph as a `CacheGraph` when the run begins.
 public final class RunCache: Sendable {
     /// Which operations run even when their result is stored (`--force`).
     public enum Forcing: Hashable, Sendable {
@@ -21,8 +25,6 @@ public final class RunCache: Sendable {
     public let reuse: Bool
     /// Paths in explanations are shown relative to this directory when inside it.
     public let displayDirectory: String?
-    /// Runs the nodes it accepts elsewhere (a cluster), through `store`; nil runs every node here.
-    public let remote: (any RemoteExecutor)?
     /// Which results are worth storing.
     public let storagePolicy: StoragePolicy
     /// What the last run of the same command left, when this run starts from it.
@@ -36,6 +38,10 @@ public final class RunCache: Sendable {
         /// whole, milliseconds for 10,000 nodes at the end of a run.
         var memos: [NodeMemo] = []
         var forced: [Bool] = []
+        /// The graph of the run, from `begin`.
+        var graph = CacheGraph(ExecutionGraph())
+        /// Whether the run has a remote executor (`EngineOptions.remote`): its results are all stored.
+        var runsRemotely = false
     }
 
     /// Prepares a run against `store`.
@@ -47,7 +53,6 @@ public final class RunCache: Sendable {
     ///   - forcing: operations that run whatever is stored.
     ///   - displayDirectory: paths in explanations are shown relative to it (e.g. the current
     ///     directory) when inside it.
-    ///   - remote: runs the nodes that miss and that it accepts elsewhere (`RemoteExecutor`).
     ///   - known: what the last run of the same command left (`KnownResults`): nodes it shows
     ///     unchanged are reused without a key or a record.
     ///   - storagePolicy: which results are worth storing (the others are recomputed when a
@@ -55,13 +60,12 @@ public final class RunCache: Sendable {
     public init(
         store: any ResultStore, previousComponents: @escaping @Sendable (String) async -> KeyComponents? = { _ in nil },
         reuse: Bool = true,
-        forcing: Forcing = .none, displayDirectory: String? = nil, remote: (any RemoteExecutor)? = nil,
-        known: KnownResults? = nil, storagePolicy: StoragePolicy = StoragePolicy()
+        forcing: Forcing = .none, displayDirectory: String? = nil, known: KnownResults? = nil,
+        storagePolicy: StoragePolicy = StoragePolicy()
     ) {
         self.storagePolicy = storagePolicy
         self.known = known
         self.displayDirectory = displayDirectory
-        self.remote = remote
         self.store = store
         self.previous = previousComponents
         self.reuse = reuse
@@ -125,8 +129,9 @@ public final class RunCache: Sendable {
         state.withLock { state in state.memos.indices.compactMap { state.memos[$0].reusedFromKnown ? state.memos[$0].id : nil } }
     }
 
-    /// Sizes the per-node records for `plan` and marks the forced nodes.
-    func begin(_ plan: RunPlan) {
+    /// Sizes the per-node records for `plan` and marks the forced nodes. `remotely`: the run
+    /// has a remote executor (`EngineOptions.remote`).
+    func begin(_ plan: CacheGraph, remotely: Bool = false) {
         var forced = [Bool](repeating: false, count: plan.count)
         switch forcing {
         case .none: break
@@ -142,12 +147,25 @@ public final class RunCache: Sendable {
         state.withLock { state in
             state.memos = [NodeMemo](repeating: NodeMemo(), count: plan.count)
             state.forced = forced
+            state.graph = plan
+            state.runsRemotely = remotely
         }
     }
 
-    /// Sizes the per-node records for nodes added to the run under way (`RunHandle`), from
-    /// `first` on, and marks those forced: all with `--force`, those named and what needs them.
-    func grow(_ plan: RunPlan, from first: Int) {
+    /// The graph of the run.
+    var graph: CacheGraph {
+        state.withLock { $0.graph }
+    }
+
+    /// Whether the run has a remote executor.
+    var runsRemotely: Bool {
+        state.withLock { $0.runsRemotely }
+    }
+
+    /// Takes `plan`, the run's graph with nodes added while it runs (`RunHandle`) from `first`
+    /// on: sizes their records and marks those forced (all with `--force`, those named and what
+    /// needs them).
+    func grow(_ plan: CacheGraph, from first: Int) {
         let added = first..<plan.count
         let forcedIDs: Set<String>
         switch forcing {
@@ -161,12 +179,23 @@ public final class RunCache: Sendable {
                 let needsForced = plan.dependencies.successors(of: node).contains { state.forced[Int($0)] }
                 state.forced.append(forcedIDs.contains(plan.id(of: node)) || needsForced)
             }
+            state.graph = plan
         }
     }
 
     /// The memo of `node`.
     func memo(of node: Int) -> NodeMemo {
         state.withLock { $0.memos[node] }
+    }
+
+    /// The result of `node` as it is in the store (reused, or recorded this run), if it is.
+    func storedResult(of node: Int) -> StoredResult? {
+        state.withLock { $0.memos[node].stored }
+    }
+
+    /// The key components of `node`, once its key was computed.
+    func components(of node: Int) -> KeyComponents? {
+        state.withLock { $0.memos[node].components }
     }
 
     /// Whether `node` was reused, once decided (without copying its memo).

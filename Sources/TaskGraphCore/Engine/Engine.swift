@@ -71,15 +71,15 @@ public struct Engine: Sendable {
     ) async -> RunReport {
         let clock = RunClock()
         let plan = RunPlan(graph)
-        cache?.begin(plan)
+        cache?.begin(plan.cacheGraph, remotely: options.remote != nil)
         // Nodes the cache shows unchanged, with all they need, end before the workers start.
-        let settled = cache?.settledAtStart(plan) ?? []
+        let settled = cache?.settledAtStart() ?? []
         for (node, stored) in settled { results?.receive(stored, of: node, id: plan.id(of: node)) }
         let pools = PoolLayout(plan: plan, options: options, growable: handle != nil)
         var growth: RunState.Growth?
         if handle != nil {
             var grown: (@Sendable (RunPlan, Int) -> Void)?
-            if let cache { grown = { plan, first in cache.grow(plan, from: first) } }
+            if let cache { grown = { plan, first in cache.grow(plan.cacheGraph, from: first) } }
             growth = RunState.Growth(poolIndexByName: pools.indexByName, tracksRunning: cancelsSingleNodes, grown: grown)
         }
         let coordinator = RunCoordinator(
@@ -89,7 +89,7 @@ public struct Engine: Sendable {
             growth: growth)
         let watchdog = TimeoutWatchdog()
         let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog,
-            cache: cache, fusion: cache?.remote.map { FusedRuns(plan: plan, remote: $0) })
+            cache: cache, fusion: cache == nil ? nil : options.remote.map { FusedRuns(plan: plan, remote: $0) })
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
             Self.announceReady(in: plan, settled: settled, to: events, clock: clock)

@@ -1,60 +1,45 @@
 import Foundation
 
 extension NodeRunner {
-    /// Runs `node` against the run's store: reuses its stored result (restoring the files it
-    /// wrote, revalidating a remote source) or runs it and records the result.
+    /// Runs `node` against the run's store: asks the cache whether to reuse its stored result
+    /// (`RunCache.prepare`) and otherwise runs it (here or through the run's remote executor)
+    /// and tells the cache how it ended (`RunCache.finished`).
     func runCached(_ index: Int, of plan: RunPlan, results: [RunState.Input], lane: Int, cache: RunCache) async
         -> Completion
     {
-        let action = plan.read(index) { $0.pointee.action }
+        let fusedIntermediate = fusion?.chains.chain(of: index).map { $0.position < $0.chain.count - 1 } ?? false
         let key: ContentDigest?
-        switch await cache.lookup(index, of: plan, action: action) {
+        switch await cache.prepare(index, resources: resources, fusedIntermediate: fusedIntermediate, context: {
+            TaskContext(id: plan.id(of: index), resources: resources, progressHandler: progressHandler(for: index))
+        }) {
         case .failed(let error):
             return Completion(failure: error, attempts: 1)
-        case .known(let stored):
-            emit(.nodeCacheDecided(node: index, CacheDecision(.hit, .unchanged)))
-            return Completion(outcome: .cached, result: stored, attempts: 0)
-        case .hit(var stored, let record, let unverified, let hitKey):
-            if record.resultKind == UnstoredResult.kind {
-                guard let placeholder = await cache.unstoredPlaceholder(stored, of: index, in: plan) else {
-                    key = hitKey
-                    break
-                }
-                stored = placeholder
-            } else if record.resultKind == StoredResult.kind {
-                // A fused chain's intermediate: its result is not stored.
-                guard let reference = await unstoredResult(stored, of: index, cache: cache) else {
-                    key = hitKey
-                    break
-                }
-                stored = reference
-            }
-            if let completion = await reuse(
-                stored, record: record, unverified: unverified, key: hitKey, node: index, of: plan, action: action,
-                cache: cache)
-            {
-                return completion
-            }
-            key = hitKey
-        case .constant(let result):
-            do {
-                cache.reused(index, constant: try await result.digest)
-            } catch {
-                return Completion(failure: error, attempts: 1)
-            }
-            emit(.nodeCacheDecided(node: index, CacheDecision(.hit, .unchanged)))
+        case .cancelled:
+            return Completion(outcome: .cancelled, attempts: 0)
+        case .reuse(let result, let decision, let fusedReference):
+            if fusedReference { fusion?.markUnstored(index) }
+            emit(.nodeCacheDecided(node: index, decision))
             return Completion(outcome: .cached, result: result, attempts: 0)
-        case .run(let runKey):
+        case .fetched(let result, let decision, let warnings):
+            emit(.nodeCacheDecided(node: index, decision))
+            for warning in warnings { emit(.warning(node: index, message: warning)) }
+            return Completion(outcome: .succeeded, result: result, attempts: 1)
+        case .run(let runKey, let decision):
+            if let decision { emit(.nodeCacheDecided(node: index, decision)) }
             key = runKey
         }
-        if let decision = cache.memo(of: index).decision { emit(.nodeCacheDecided(node: index, decision)) }
+        let action = plan.read(index) { $0.pointee.action }
         if let constant = (action as? any CacheableAction)?.constantResult {
             // No work to run, time or retry: no inputs read, no trip to the pool or a cluster.
             emit(.nodeStarted(node: index, attempt: 1, lane: lane))
-            _ = await cache.record(index, of: plan, action: action, key: nil, result: constant, seconds: 0)
+            for warning in await cache.finished(index, key: nil, result: constant, seconds: 0) {
+                emit(.warning(node: index, message: warning))
+            }
             return Completion(outcome: .succeeded, result: constant, attempts: 1)
         }
-        if let remote = cache.remote, plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil }) {
+        if let remote = options.remote,
+            plan.read(index, { remote.accepts($0.pointee.settings) && $0.pointee.setup != nil })
+        {
             if let fusion, let (chain, position) = fusion.chains.chain(of: index) {
                 return await runFused(
                     index, in: chain, at: position, of: plan, results: results, key: key, on: remote, fusion: fusion,
@@ -72,68 +57,11 @@ extension NodeRunner {
         let completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
         if let result = completion.result {
             let seconds = (ContinuousClock.now - started).inSeconds
-            if let warning = await cache.record(index, of: plan, action: action, key: key, result: result, seconds: seconds) {
+            for warning in await cache.finished(index, key: key, result: result, seconds: seconds) {
                 emit(.warning(node: index, message: warning))
             }
         }
         return completion
-    }
-
-    /// Reuses `stored`: restores those of `record`'s files in `unverified` that are missing or
-    /// changed and revalidates the source. Returns the completion, or nil when the node must
-    /// run after all (a damaged blob; the decision says why).
-    private func reuse(
-        _ stored: StoredResult, record: ActionRecord, unverified: [ActionRecord.OutputFile], key: ContentDigest,
-        node index: Int, of plan: RunPlan, action: any TaskAction, cache: RunCache
-    ) async -> Completion? {
-        var decision = CacheDecision(.hit, .unchanged)
-        let outputDirectory = plan.read(index) { $0.pointee.setup?.outputDirectory }.map(PathResolver.normalized)
-        do {
-            // A link placed in the output directory since is not followed out of it: the node
-            // runs instead, and its write says why it fails.
-            if let outputDirectory {
-                let contained = record.outputFiles.map(\.path).filter { $0.hasPrefix(outputDirectory + "/") }
-                if !contained.isEmpty {
-                    try await resources.blockingIO.run {
-                        for path in contained { try ContainedDirectory.check(path, beneath: outputDirectory) }
-                    }
-                }
-            }
-            for file in unverified where try await cache.store.materialize(file.digest, at: file.path) {
-                decision = CacheDecision(.hit, .outputRestored, detail: "\(cache.displayPath(file.path)) (restored)")
-            }
-        } catch {
-            cache.decide(index, CacheDecision(.miss, .corrupt, detail: String(describing: error)))
-            return nil
-        }
-        if let cacheable = action as? any CacheableAction {
-            let context = TaskContext(id: plan.id(of: index), resources: resources, progressHandler: progressHandler(for: index))
-            let started = ContinuousClock.now
-            do {
-                // A fresh body equal to the stored one (a server without validators) is a hit.
-                if let fresh = try await onCooperativePool({
-                    try await cacheable.revalidate(validators: record.validators, in: context)
-                }),
-                    try await fresh.digest != stored.digest
-                {
-                    let decision = CacheDecision(.miss, .remoteChanged)
-                    cache.decide(index, decision)
-                    emit(.nodeCacheDecided(node: index, decision))
-                    let seconds = (ContinuousClock.now - started).inSeconds
-                    if let warning = await cache.record(index, of: plan, action: action, key: key, result: fresh, seconds: seconds) {
-                        emit(.warning(node: index, message: warning))
-                    }
-                    return Completion(outcome: .succeeded, result: fresh, attempts: 1)
-                }
-            } catch {
-                if Task.isCancelled { return Completion(outcome: .cancelled, attempts: 0) }
-                cache.decide(index, CacheDecision(.miss, .remoteChanged, detail: "revalidation failed: \(error)"))
-                return nil
-            }
-        }
-        cache.hit(index, stored: stored, decision: decision)
-        emit(.nodeCacheDecided(node: index, decision))
-        return Completion(outcome: .cached, result: stored, attempts: 0)
     }
 
     /// The inputs as the action sees them: results reused from the store are read now, since
@@ -163,7 +91,11 @@ extension NodeRunner {
             try Task.checkCancellation()
             emit(.warning(node: node, message: "\(error), recomputed"))
             let result = try await recompute(node, of: plan, cache: cache)
-            _ = try? await cache.store.storeResult(result)
+            do {
+                _ = try await cache.store.storeResult(result)
+            } catch {
+                emit(.warning(node: node, message: "caching skipped for \(plan.id(of: node)): \(error)"))
+            }
             return result
         }
     }
@@ -175,7 +107,7 @@ extension NodeRunner {
         var inputs: [TaskContext.Input] = []
         for dependency in plan.dependencies.successors(of: node).map(Int.init) {
             let artifact: any Artifact
-            if let stored = cache.memo(of: dependency).stored {
+            if let stored = cache.storedResult(of: dependency) {
                 artifact = try await materialized(stored, of: dependency, in: plan, cache: cache)
             } else if let constant = plan.read(dependency, { ($0.pointee.action as? any CacheableAction)?.constantResult }) {
                 artifact = constant
@@ -198,8 +130,7 @@ extension NodeRunner {
     {
         let result = try await recompute(node, of: plan, cache: cache)
         guard try await result.digest == digest else { throw EngineError.recomputedResultDiffers(plan.id(of: node)) }
-        let detail = cache.unstored(of: node)?.reason ?? "not stored (cheaper to recompute)"
-        cache.decide(node, CacheDecision(.miss, .recomputed, detail: detail))
+        cache.recomputed(node)
         return result
     }
 

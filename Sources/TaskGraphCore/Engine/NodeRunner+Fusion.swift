@@ -48,7 +48,8 @@ extension NodeRunner {
         }
         if completion.outcome == .succeeded, let record = attempt.record {
             let isTail = position == chain.count - 1
-            if let warning = await self.record(record, of: index, key: key, isTail: isTail, fusion: fusion, cache: cache) {
+            if !isTail { fusion.markUnstored(index) }
+            if let warning = await cache.finished(index, fused: record, key: key, isTail: isTail) {
                 emit(.warning(node: index, message: warning))
             }
         }
@@ -60,37 +61,13 @@ extension NodeRunner {
     private func storedInputs(of node: Int, _ plan: RunPlan, _ cache: RunCache) async throws -> [RemoteJob.Input] {
         var inputs: [RemoteJob.Input] = []
         for dependency in plan.dependencies.successors(of: node).map(Int.init) {
-            guard let stored = cache.memo(of: dependency).stored else {
+            guard let stored = cache.storedResult(of: dependency) else {
                 throw EngineError.resultUnavailable(plan.id(of: dependency))
             }
             let digest = try await storedDigest(of: stored, of: dependency, in: plan, cache: cache)
             inputs.append(RemoteJob.Input(id: plan.id(of: dependency), digest: digest))
         }
         return inputs
-    }
-
-    /// Records `record` of `node` under `key`, with the key's components this run computed: as
-    /// it is for the chain's tail; for an intermediate, naming a `StoredResult` of its result.
-    /// - Returns: a warning when the store could not take it.
-    private func record(
-        _ record: ActionRecord, of node: Int, key: ContentDigest?, isTail: Bool, fusion: FusedRuns, cache: RunCache
-    ) async -> String? {
-        let stored = StoredResult(record)
-        cache.recorded(node, stored)
-        if !isTail { fusion.markUnstored(node) }
-        guard let key, let components = cache.memo(of: node).components else { return nil }
-        var record = record
-        record.components = components
-        do {
-            if !isTail {
-                record.result = try await cache.store.storeResult(stored)
-                record.resultKind = StoredResult.kind
-            }
-            try await cache.store.write(record, for: key)
-            return nil
-        } catch {
-            return "caching skipped for \(record.id): \(error)"
-        }
     }
 
     /// The result of one operation of a chain's job, its record kept in `attempt`; or its
@@ -107,21 +84,4 @@ extension NodeRunner {
 private struct FusedStepFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
-}
-
-extension NodeRunner {
-    /// For a hit on the record of a fused chain's intermediate, which names `reference` (a
-    /// `StoredResult` of its result): the result, when `node` is an intermediate of a chain of
-    /// this run too (whose next node needs only its digest, and runs its job from this chain's
-    /// start otherwise); else nil, decided as a miss: a dependent would need the result itself.
-    func unstoredResult(_ reference: StoredResult, of node: Int, cache: RunCache) async -> StoredResult? {
-        guard let fusion, let (chain, position) = fusion.chains.chain(of: node), position < chain.count - 1,
-            let stored = try? await cache.store.loadResult(reference.digest) as? StoredResult
-        else {
-            cache.decide(node, CacheDecision(.miss, .new, detail: "its result was not stored (a fused chain's intermediate)"))
-            return nil
-        }
-        fusion.markUnstored(node)
-        return stored
-    }
 }

@@ -13,14 +13,14 @@ extension NodeRunner {
             return .ended(by: error, attempts: 1)
         }
         let (setup, settings) = plan.read(index) { ($0.pointee.setup!, $0.pointee.settings) }
-        let components = cache.memo(of: index).components
+        let components = cache.components(of: index)
         let completion = await runAttempts(index, of: plan, inputs: [], lane: lane) { context in
             let job = RemoteJob(setup: setup, attempt: context.attempt, inputs: inputs, key: key, components: components)
             let completion = try await remote.run(job, settings: settings, context: context)
             guard let record = completion.records.first else { throw EngineError.resultUnavailable(setup.id) }
             return StoredResult(record)
         }
-        if let stored = completion.result as? StoredResult { cache.recorded(index, stored) }
+        if let stored = completion.result as? StoredResult { cache.finished(index, remotely: stored) }
         return completion
     }
 
@@ -29,7 +29,7 @@ extension NodeRunner {
     func stored(_ results: [RunState.Input], of plan: RunPlan, cache: RunCache) async throws -> [RemoteJob.Input] {
         var inputs: [RemoteJob.Input] = []
         for result in results {
-            let recorded = cache.memo(of: Int(result.node)).stored
+            let recorded = cache.storedResult(of: Int(result.node))
             let digest = if let recorded, !recorded.isUnstored {
                 recorded.digest
             } else {

@@ -19,11 +19,11 @@ struct DeclaredOperations {
             return start
         } + [start]
         // Looked up once here, a chunk of operations per core, for every check that follows.
-        needTargets = ParallelChunks.collect(count: operations.count) { range, targets, _ in
+        needTargets = ParallelBands.collect(count: operations.count) { range, targets in
             for operation in operations[range] {
                 for need in operation.needs { targets.append(index[need.value]) }
             }
-        }.elements
+        }
     }
 
     /// The operation named by each `needs` entry of operation `operation`, in order (nil for an

@@ -83,7 +83,7 @@ struct PipelinePlanner {
         _ spec: PipelineSpec, _ expansion: InstanceExpansion, diagnostics: inout [Diagnostic]
     ) -> [ExecutionGraph.Node]? {
         let count = expansion.instances.count
-        let (nodes, found) = ParallelChunks.collect(count: count) { range, nodes, diagnostics in
+        let (nodes, found) = ParallelBands.collect(count: count) { range, nodes, diagnostics in
             makeNodes(range, spec, expansion, into: &nodes, diagnostics: &diagnostics)
         }
         diagnostics += found

@@ -29,7 +29,7 @@ struct OperationSpecReader {
             diagnostics.append(.error("'operations' is empty; a pipeline needs at least one operation", at: location))
         }
         // Operations are read independently, a chunk per core; chunks are joined in file order.
-        let (operations, found) = ParallelChunks.collect(count: pairs.count) { range, operations, found in
+        let (operations, found) = ParallelBands.collect(count: pairs.count) { range, operations, found in
             for index in range {  // not `for pair in`: that copies every pair
                 if let operation = read(id: pairs[index].key, value: pairs[index].value, diagnostics: &found) {
                     operations.append(operation)

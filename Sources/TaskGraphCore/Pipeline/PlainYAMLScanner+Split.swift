@@ -1,5 +1,5 @@
 /// Reading the large mapping of a large file (`operations:`) in two halves at once, one per
-/// core, as the rest of loading does (`ParallelChunks`).
+/// core, as the rest of loading does (`ParallelBands.collect`).
 ///
 /// The split is a line about halfway through the mapping that holds one of its keys: in any
 /// text the scanner reads, a line at the indentation of the mapping's keys, inside its block, is
@@ -66,7 +66,7 @@ extension PlainYAMLScanner {
 
     /// The text, shared read-only by the two halves.
     private struct SharedText: @unchecked Sendable {
-        // Safe: both halves only read it, and `ParallelChunks.collect` returns after both are
+        // Safe: both halves only read it, and `ParallelBands.collect` returns after both are
         // done, while the caller (inside `String.withUTF8`) still holds the text.
         let bytes: UnsafeBufferPointer<UInt8>
     }
@@ -75,7 +75,7 @@ extension PlainYAMLScanner {
     mutating func readInHalves(_ split: Split, depth: Int) throws(NotPlain) -> YAMLValue {
         let text = SharedText(bytes: bytes)
         let file = file
-        let (halves, _) = ParallelChunks.collect(count: 2, minimumChunkSize: 1) { range, halves, _ in
+        let halves = ParallelBands.collect(count: 2, minimumChunkSize: 1) { range, halves in
             for half in range { halves.append(Self.read(half: half, of: split, in: text.bytes, file: file, depth: depth)) }
         }
         guard case .success(let first)? = halves.first, case .success(let second)? = halves.last,

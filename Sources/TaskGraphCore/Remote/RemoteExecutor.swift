@@ -1,5 +1,5 @@
 /// Runs operations somewhere other than the taskgraph process, such as on a cluster, through a
-/// store both sides reach. Given to a run with `RunCache(store:…remote:)`: the engine still
+/// store both sides reach. Given to a run with `EngineOptions(remote:)` beside a `RunCache`: the engine still
 /// computes every key and reuses stored results itself (a hit never leaves the process); each
 /// other node the executor accepts is written as a `RemoteJob` (its inputs stored first) and its
 /// attempts go to `run(_:context:)`. Retries, time limits (`timeout`), skipping dependents and

@@ -1,10 +1,12 @@
 import Dispatch
 import Foundation
 
-/// Runs independent work over `0..<count` in bands, in parallel, on blocking threads: the one
-/// mechanism behind pixel kernels (`run`, from async code, on the current run's
-/// `BlockingThreadPool`), the synchronous parts of pipeline loading and the store's file work
-/// (`runBlocking`, where the calling thread takes part). Workers take bands in order from a shared counter, so a worker
+/// Runs independent work over `0..<count` in bands, in parallel, on blocking threads: the
+/// project's one parallel-for, behind pixel kernels (`run`, from async code, on the current
+/// run's `BlockingThreadPool`), the synchronous parts of pipeline loading (`collect`, chunks
+/// joined in order) and the store's file work (`forEach`, more threads than cores), the last
+/// two through `runBlocking`, where the calling thread takes part. Workers take bands in order
+/// from a shared counter, so a worker
 /// that starts late finds nothing left and returns, and nothing waits for a worker that never
 /// started.
 package enum ParallelBands {

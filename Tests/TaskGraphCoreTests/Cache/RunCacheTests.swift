@@ -53,7 +53,8 @@ struct RunCacheTests {
     }
 
     private func run(_ graph: ExecutionGraph, remote: (any RemoteExecutor)? = nil) async -> [NodeOutcome.Kind] {
-        await Engine().run(graph, cache: RunCache(store: store, remote: remote)).nodes.map(\.outcome.kind)
+        let engine = Engine(options: EngineOptions(remote: remote))
+        return await engine.run(graph, cache: RunCache(store: store)).nodes.map(\.outcome.kind)
     }
 
     @Test func aMissRunsAndRecordsAndAHitRunsNothing() async throws {

@@ -2,10 +2,11 @@ import Testing
 @testable import TaskGraphCore
 import OperationTestSupport
 
-@Suite struct ParallelChunksTests {
+@Suite struct ParallelBandsChunksTests {
     @Test func joinsChunksInOrder() {
         for count in [0, 1, 2, 7, 1_000] {
-            let (elements, diagnostics) = ParallelChunks.collect(count: count, minimumChunkSize: 1) { range, elements, diagnostics in
+            let (elements, diagnostics) = ParallelBands.collect(count: count, minimumChunkSize: 1) {
+                (range, elements: inout [Int], diagnostics: inout [Diagnostic]) in
                 for index in range {
                     elements.append(index * 2)
                     if index % 3 == 0 {
@@ -21,7 +22,7 @@ import OperationTestSupport
     /// A pipeline large enough to be read and planned in several chunks gives the same
     /// diagnostics as a small one: every error, in order, with none lost at chunk boundaries.
     @Test func largePipelineReportsErrorsFromEveryChunk() {
-        let count = 4 * ParallelChunks.minimumChunkSize
+        let count = 4 * ParallelBands.minimumChunkSize
         var yaml = "version: 1\noperations:\n"
         var line = 3
         var expected: [String] = []
@@ -40,5 +41,23 @@ import OperationTestSupport
             }
         }
         #expect(diagnostics(yaml) == expected)
+    }
+}
+
+@Suite struct ParallelBandsForEachTests {
+    /// How many times each index was called.
+    final class Calls: Sendable {
+        private let counts: Locked<[Int]>
+        init(_ count: Int) { counts = Locked([Int](repeating: 0, count: count)) }
+        func record(_ index: Int) { counts.withLock { $0[index] += 1 } }
+        var all: [Int] { counts.withLock { $0 } }
+    }
+
+    @Test func callsEveryIndexOnce() {
+        for (count, threads) in [(0, 8), (1, 8), (5, 2), (1_000, 64)] {
+            let calls = Calls(count)
+            ParallelBands.forEach(count, threads: threads) { calls.record($0) }
+            #expect(calls.all == [Int](repeating: 1, count: count))
+        }
     }
 }
