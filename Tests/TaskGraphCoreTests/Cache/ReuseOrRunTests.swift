@@ -13,6 +13,8 @@ import OperationTestSupport
 /// and a result whose digest fails.
 struct ReuseOrRunTests {
     private let runs = RunCacheTests.Runs()
+    /// A storage rule that keeps every result (`StoragePolicy`, zero costs).
+    private static let keepsEverything = StoragePolicy(secondsPerByte: 0, secondsPerBlob: 0)
     private let store = MemoryResultStore()
     private let directory: String
 
@@ -23,9 +25,11 @@ struct ReuseOrRunTests {
 
     /// Runs `graph` against `store` with a new `RunCache` that remembers the components of
     /// `previous` (the last run's, for explanations); returns the report and the cache.
+    /// Every result is kept unless a test says otherwise: the measured rule would leave out or
+    /// keep these tiny results depending on how loaded the machine is.
     private func run(
         _ graph: ExecutionGraph, after previous: RunCache? = nil, store: (any ResultStore)? = nil,
-        policy: StoragePolicy = StoragePolicy(), remote: (any RemoteExecutor)? = nil, events: Warnings? = nil
+        policy: StoragePolicy = Self.keepsEverything, remote: (any RemoteExecutor)? = nil, events: Warnings? = nil
     ) async -> (outcomes: [NodeOutcome.Kind], cache: RunCache) {
         let remembered = previous?.components ?? [:]
         let cache = RunCache(
@@ -245,13 +249,13 @@ struct ReuseOrRunTests {
             }, needs: [source])
             return graph
         }
-        let first = RunCache(store: store)
+        let first = RunCache(store: store, storagePolicy: Self.keepsEverything)
         let handle = RunHandle()
         let cold = await Engine().run(try graph(handle), cache: first, handle: handle)
         #expect(cold.nodes.map(\.outcome.kind) == [.succeeded, .succeeded, .succeeded])
         #expect(first.decisions["added"] == CacheDecision(.miss, .new))
 
-        let second = RunCache(store: store)
+        let second = RunCache(store: store, storagePolicy: Self.keepsEverything)
         let again = RunHandle()
         let warm = await Engine().run(try graph(again), cache: second, handle: again)
         #expect(warm.nodes.map(\.outcome.kind) == [.cached, .succeeded, .cached])
@@ -264,7 +268,7 @@ struct ReuseOrRunTests {
         try graph.add("one", action: Append(word: "a", runs: runs))
         let resources = RunResources()
         let context = { TaskContext(id: "one", resources: resources) }
-        let first = RunCache(store: store)
+        let first = RunCache(store: store, storagePolicy: Self.keepsEverything)
         first.begin(CacheGraph(graph))
         guard case .run(let key?, let decision) = await first.prepare(
             0, resources: resources, fusedIntermediate: false, context: context)
@@ -276,7 +280,7 @@ struct ReuseOrRunTests {
         let result = SizedBytes(data: Data("a".utf8))
         #expect(await first.finished(0, key: key, result: result, seconds: 0.1) == [])
 
-        let second = RunCache(store: store)
+        let second = RunCache(store: store, storagePolicy: Self.keepsEverything)
         second.begin(CacheGraph(graph))
         guard case .reuse(let reused, let hit, fusedIntermediate: false) = await second.prepare(
             0, resources: resources, fusedIntermediate: false, context: context)
