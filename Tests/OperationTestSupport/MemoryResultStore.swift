@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TaskGraphCore
 
 /// A `ResultStore` held in memory: records by key, results as the values stored, files as their
@@ -13,7 +12,7 @@ public final class MemoryResultStore: ResultStore {
         var recordWrites = 0
     }
 
-    private let contents = Mutex(Contents())
+    private let contents = Locked(Contents())
     private let outputLocations = OutputLocations()
 
     /// An empty store.

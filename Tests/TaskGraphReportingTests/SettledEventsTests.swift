@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 @testable import TaskGraphCore
 import TaskGraphReporting
 import Testing
@@ -9,7 +8,7 @@ import Testing
 @Suite struct SettledEventsTests {
     /// Every event received, in order, as `queued 2`, `decided 2 hit unchanged`, `finished 2 cached`.
     private final class Recorder: EventSink {
-        let events = Mutex<[String]>([])
+        let events = Locked<[String]>([])
 
         func receive(_ event: EngineEvent) {
             let line = switch event.kind {

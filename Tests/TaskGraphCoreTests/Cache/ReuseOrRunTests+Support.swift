@@ -1,6 +1,4 @@
 import Foundation
-import Synchronization
-
 import OperationTestSupport
 @testable import TaskGraphCore
 
@@ -57,8 +55,8 @@ extension ReuseOrRunTests {
     /// (`damagedFiles`) or the results (`damagedResults`, once each).
     final class DamagingStore: ResultStore {
         let base = MemoryResultStore()
-        let damagedFiles = Mutex(false)
-        let damagedResults = Mutex(false)
+        let damagedFiles = Locked(false)
+        let damagedResults = Locked(false)
 
         func record(for key: ContentDigest) async -> ActionRecord? { await base.record(for: key) }
         func write(_ record: ActionRecord, for key: ContentDigest) async throws { try await base.write(record, for: key) }
@@ -80,7 +78,7 @@ extension ReuseOrRunTests {
 
     /// Collects the warnings of a run.
     final class Warnings: EventSink {
-        private let messages = Mutex<[String]>([])
+        private let messages = Locked<[String]>([])
         func receive(_ event: EngineEvent) {
             if case .warning(_, let message) = event.kind { messages.withLock { $0.append(message) } }
         }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 import OperationTestSupport
@@ -35,7 +34,7 @@ struct RunCacheTests {
 
     /// Which nodes ran, in order.
     final class Runs: Sendable {
-        private let ids = Mutex<[String]>([])
+        private let ids = Locked<[String]>([])
         func count(_ id: String) { ids.withLock { $0.append(id) } }
         func taken() -> [String] { ids.withLock { ids in defer { ids = [] }; return ids } }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TaskGraphCore
 
@@ -7,7 +6,7 @@ import TaskGraphCore
 @Suite struct ResultSinkTests {
     /// Records the ids it receives, in order.
     final class Arrivals: ResultSink {
-        private let ids = Mutex<[String]>([])
+        private let ids = Locked<[String]>([])
         func receive(_ result: any Artifact, of index: Int, id: String) { ids.withLock { $0.append(id) } }
         var order: [String] { ids.withLock { $0 } }
     }
