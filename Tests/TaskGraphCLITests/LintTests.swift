@@ -203,7 +203,14 @@ import Testing
         try write("version: 1\nname: one\noperations:\n  one: {op: exec, command: [true]}\n", to: "one.yaml", in: directory)
         let copy = directory.appendingPathComponent("bin/taskgraph")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: TaskGraphProcess.binary, to: copy)
+        // A hard link, not a copy: a copy is a file open for writing, and a child another test
+        // forks meanwhile inherits that descriptor, so executing it can fail with ETXTBSY. A
+        // copy only where a link cannot be made (another file system).
+        do {
+            try FileManager.default.linkItem(at: TaskGraphProcess.binary, to: copy)
+        } catch {
+            try FileManager.default.copyItem(at: TaskGraphProcess.binary, to: copy)
+        }
         let result = try await TaskGraphProcess.run(["run", "one.yaml", "--lint"], in: directory, executable: copy)
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix(
