@@ -48,6 +48,7 @@ struct RemoteCacheArguments: ParsableArguments {
         guard let url = remoteCache ?? environment["TASKGRAPH_REMOTE_CACHE"].flatMap({ $0.isEmpty ? nil : $0 })
             ?? configuration.remoteCache
         else { return nil }
+        guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else { throw .notHTTP(url) }
         let headers = try (configuration.remoteHeaders + remoteHeader).map { header throws(RemoteCacheSetupError) in
             try Self.substituted(header, environment: environment)
         }
@@ -95,11 +96,14 @@ enum RemoteCacheSetupError: Error, CustomStringConvertible {
     case keyNotSet(String)
     /// A header names `${env.NAME}` for a variable that is not set.
     case headerVariableNotSet(String)
+    /// The cache's URL is not an `http://` or `https://` one.
+    case notHTTP(String)
 
     var description: String {
         switch self {
         case .keyNotSet(let name): "the remote cache's signing key variable \(name) is not set"
         case .headerVariableNotSet(let name): "a remote cache header names ${env.\(name)}, which is not set"
+        case .notHTTP(let url): "the remote cache '\(url)' is not an http:// or https:// URL"
         }
     }
 }

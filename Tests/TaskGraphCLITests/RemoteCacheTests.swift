@@ -141,6 +141,16 @@ import Testing
         #expect(lines(of: "out/count.txt", in: machine) == ["12 bytes"])
     }
 
+    @Test func aURLThatIsNotHTTPGivesOneWarningAndTheRunSucceeds() async throws {
+        let machine = try countCheckout("laptop", in: try fixtureDirectory())
+        let result = try await run(["run", "count.yaml", "--no-progress", "--remote-cache", "ftp://host/cache"], in: machine)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(warnings(result.stderr) == [
+            "taskgraph: warning: the remote cache 'ftp://host/cache' is not an http:// or https:// URL; running without the remote cache",
+        ], "\(result.stderr)")
+        #expect(lines(of: "out/count.txt", in: machine) == ["12 bytes"])
+    }
+
     @Test func aServerStoppedDuringTheRunGivesOneWarningAndTheRunSucceeds() async throws {
         let server = try NginxServer()
         let machine = try countCheckout("laptop", in: try fixtureDirectory())
