@@ -16,7 +16,7 @@ public struct HashingFileDigests: FileDigesting {
     /// The same, on the calling thread.
     /// - Throws: `OperationError.readFailed` naming the path.
     public func blockingDigest(ofFile path: String) throws -> ContentDigest {
-        ContentDigest.sha256(of: try FileIO.read(path))
+        try ContentDigest.sha256(ofFileAt: path)
     }
 }
 

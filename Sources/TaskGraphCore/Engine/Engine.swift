@@ -49,7 +49,7 @@ public struct Engine: Sendable {
         let cancelsSingleNodes = handle != nil
         let handle = handle ?? (graph.addsNodesWhileRunning ? RunHandle() : nil)
         // Every task of the run (workers, actions, what they start) sees the run's resources.
-        return await RunResources.$current.withValue(resources) {
+        return await resources.withCurrent {
             await RunHandle.$current.withValue(handle) {
                 await run(
                     graph, events: events, on: resources, cache: cache, control: control, results: results,

@@ -10,7 +10,7 @@ struct FileAccessRecording: Sendable {
     private let temporaryFiles: TemporaryFiles
 
     /// Creates the trace file. Blocks: call it on a blocking thread.
-    /// - Throws: `OperationError.writeFailed`, `CancellationError` after the run abandoned its
+    /// - Throws: `FileError.writeFailed`, `CancellationError` after the run abandoned its
     ///   temporary files.
     init(temporaryFiles: TemporaryFiles) throws {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -30,7 +30,7 @@ struct FileAccessRecording: Sendable {
     }
 
     /// The records, and the file removed. Blocks: call it on a blocking thread.
-    /// - Throws: `OperationError.readFailed`, `.fileTooLarge` (above 256 MiB of records).
+    /// - Throws: `FileError.readFailed`, `.fileTooLarge` (above 256 MiB of records).
     func finish() throws -> Data {
         defer { discard() }
         return try FileIO.read(path)

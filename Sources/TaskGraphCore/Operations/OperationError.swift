@@ -41,6 +41,26 @@ public enum OperationError: Error, Equatable, Sendable {
     case undeclaredFileAccess([String])
 }
 
+extension OperationError {
+    /// The case of `error`, with its message.
+    package init(_ error: FileError) {
+        switch error {
+        case .readFailed(let path, let reason): self = .readFailed(path: path, reason: reason)
+        case .fileTooLarge(let path, let limit): self = .fileTooLarge(path: path, limit: limit)
+        case .writeFailed(let path, let reason): self = .writeFailed(path: path, reason: reason)
+        }
+    }
+
+    /// Runs `body`, turning a `FileError` it throws into the `OperationError` of the same case.
+    package static func reportingFileErrors<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as FileError {
+            throw OperationError(error)
+        }
+    }
+}
+
 extension OperationError: CustomStringConvertible {
     public var description: String {
         switch self {
@@ -49,14 +69,14 @@ extension OperationError: CustomStringConvertible {
         case .processFailed(let program, let status, let stderrTail):
             "'\(program)' \(status)" + (stderrTail.isEmpty ? "" : ": \(stderrTail)")
         case .readFailed(let path, let reason):
-            "cannot read '\(path)': \(reason)"
+            FileError.readFailed(path: path, reason: reason).description
         case .fileTooLarge(let path, let limit):
-            "cannot read '\(path)': it is larger than max_bytes (\(limit) bytes)"
+            FileError.fileTooLarge(path: path, limit: limit).description
         case .outputTooLarge(let program, let limit):
             "'\(program)' wrote more than \(ByteCountText.format(limit)) to standard output, the most "
                 + "an exec result holds; have it write a file named in 'outputs' instead"
         case .writeFailed(let path, let reason):
-            "cannot write '\(path)': \(reason)"
+            FileError.writeFailed(path: path, reason: reason).description
         case .unknownType(let name):
             "no operation type '\(name)' is registered"
         case .unknownParameter(let type, let name, let suggestion):

@@ -19,7 +19,7 @@ public struct RemoteWorker: Sendable {
 
     /// Runs `job` with `resources` and says how it ended; never throws.
     public func run(_ job: RemoteJob, resources: RunResources) async -> RemoteCompletion {
-        await RunResources.$current.withValue(resources) {
+        await resources.withCurrent {
             var inputs: [TaskContext.Input] = []
             do {
                 for input in job.inputs {

@@ -16,6 +16,10 @@ public final class BlockingThreadPool: Sendable {
     /// they exit once `shutDown` or `deinit` has told them to and the queue is empty).
     private let core: PoolCore
 
+    /// The pool of the run the current task belongs to (`RunResources.blockingIO`, set with
+    /// `RunResources.current`), where `BlockingIO` sends work; nil outside a run.
+    @TaskLocal package static var current: BlockingThreadPool?
+
     /// A pool of at most `maximumThreads` threads (at least one); none is started yet.
     public init(maximumThreads: Int) {
         self.maximumThreads = max(1, maximumThreads)

@@ -12,9 +12,9 @@ final class ContainedDirectory {
 
     /// Opens the directory of `path`, which lies beneath `root`, creating missing directories
     /// below `root` (and `root` itself).
-    /// - Throws: `OperationError.writeFailed` naming `path`, with the component that is a
+    /// - Throws: `FileError.writeFailed` naming `path`, with the component that is a
     ///   symbolic link or not a directory, or the system's reason.
-    init(parentOf path: String, beneath root: String) throws(OperationError) {
+    init(parentOf path: String, beneath root: String) throws(FileError) {
         guard path.hasPrefix(root + "/") else {
             throw .writeFailed(path: path, reason: "it is not inside '\(root)'")
         }
@@ -48,7 +48,7 @@ final class ContainedDirectory {
 
     /// Checks that the directory of `path` can be reached beneath `root` without passing
     /// through a symbolic link, creating missing directories (see `init`).
-    static func check(_ path: String, beneath root: String) throws(OperationError) {
+    static func check(_ path: String, beneath root: String) throws(FileError) {
         _ = try ContainedDirectory(parentOf: path, beneath: root)
     }
 

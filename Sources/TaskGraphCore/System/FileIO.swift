@@ -9,10 +9,10 @@ package enum FileIO {
 
     /// The contents of the regular file at `path`, at most `limit` bytes. Opened without
     /// blocking, so a FIFO without a writer is refused at once instead of hanging the read.
-    /// - Throws: `OperationError.readFailed` with the system's reason, or naming what `path`
+    /// - Throws: `FileError.readFailed` with the system's reason, or naming what `path`
     ///   is when it is not a regular file (a directory, device, FIFO or socket);
-    ///   `OperationError.fileTooLarge` when it holds more than `limit` bytes.
-    package static func read(_ path: String, limit: Int = defaultReadLimit) throws(OperationError) -> Data {
+    ///   `FileError.fileTooLarge` when it holds more than `limit` bytes.
+    package static func read(_ path: String, limit: Int = defaultReadLimit) throws(FileError) -> Data {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw .readFailed(path: path, reason: lastErrorText()) }
         defer { close(descriptor) }
@@ -78,7 +78,7 @@ package enum FileIO {
     ///     and before the rename; when it returns true nothing is written.
     ///   - temporaryFiles: where the temporary file is registered while it exists: a run's
     ///     (`RunResources.temporaryFiles`), or by default a registry of this write's own.
-    /// - Throws: `OperationError.writeFailed`, or `CancellationError`.
+    /// - Throws: `FileError.writeFailed`, or `CancellationError`.
     package static func writeAtomically(
         _ data: Data, to path: String, beneath root: String? = nil, isCancelled: () -> Bool = { false },
         temporaryFiles: TemporaryFiles = TemporaryFiles()
@@ -94,13 +94,13 @@ package enum FileIO {
                 try writeThroughTemporary(
                     data, to: directory?.path(of: name) ?? path, isCancelled: isCancelled, temporaryFiles: temporaryFiles)
             }
-        } catch OperationError.writeFailed(_, let reason) {
-            throw OperationError.writeFailed(path: path, reason: reason)
+        } catch FileError.writeFailed(_, let reason) {
+            throw FileError.writeFailed(path: path, reason: reason)
         }
     }
 
     /// Creates the missing directories above `path`.
-    private static func createDirectory(of path: String) throws(OperationError) {
+    private static func createDirectory(of path: String) throws(FileError) {
         let directory = (path as NSString).deletingLastPathComponent
         guard !directory.isEmpty else { return }
         do {
@@ -131,13 +131,13 @@ package enum FileIO {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw OperationError.writeFailed(path: path, reason: lastErrorText())
+                throw FileError.writeFailed(path: path, reason: lastErrorText())
             }
             offset += written
         }
         if isCancelled() { throw CancellationError() }
         guard fchmod(descriptor, 0o644) == 0, fsync(descriptor) == 0 else {
-            throw OperationError.writeFailed(path: path, reason: lastErrorText())
+            throw FileError.writeFailed(path: path, reason: lastErrorText())
         }
         if isCancelled() { throw CancellationError() }
         try temporaryFiles.commit(temporary, to: path)

@@ -60,6 +60,18 @@ public final class RunResources: Sendable {
     /// then gets a thread of its own (`BlockingIO`).
     @TaskLocal public static var current: RunResources?
 
+    /// Runs `body` with these resources as `current`, their threads as
+    /// `BlockingThreadPool.current` and their budget as `WorkingMemoryBudget.current`.
+    package func withCurrent<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        try await RunResources.$current.withValue(self) {
+            try await BlockingThreadPool.$current.withValue(blockingIO) {
+                try await WorkingMemoryBudget.$current.withValue(workingMemory, operation: body)
+            }
+        }
+    }
+
     /// Waits until every blocking-IO thread and the reaper thread have exited. Call it after the
     /// run, when no work or child is left; work submitted later gets a thread of its own.
     public func shutDown() async {

@@ -26,7 +26,7 @@ public final class TemporaryFiles: Sendable {
     /// `nameStemLimit` bytes), mode 0600, and registers it.
     ///
     /// - Returns: Its open descriptor and its path.
-    /// - Throws: `OperationError.writeFailed` naming `path`; `CancellationError` after `abandonAll`.
+    /// - Throws: `FileError.writeFailed` naming `path`; `CancellationError` after `abandonAll`.
     func create(beside path: String) throws -> (descriptor: Int32, path: String) {
         let directory = (path as NSString).deletingLastPathComponent
         var name = Substring((path as NSString).lastPathComponent)
@@ -36,7 +36,7 @@ public final class TemporaryFiles: Sendable {
             guard !state.isAbandoned else { throw CancellationError() }
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard descriptor >= 0 else {
-                throw OperationError.writeFailed(path: path, reason: FileIO.lastErrorText())
+                throw FileError.writeFailed(path: path, reason: FileIO.lastErrorText())
             }
             let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             state.paths.insert(temporary)
@@ -46,13 +46,13 @@ public final class TemporaryFiles: Sendable {
 
     /// Renames `temporary` (from `create`) to `path` and forgets it.
     ///
-    /// - Throws: `OperationError.writeFailed` naming `path`; `CancellationError` after `abandonAll`
+    /// - Throws: `FileError.writeFailed` naming `path`; `CancellationError` after `abandonAll`
     ///   (the file is gone then).
     func commit(_ temporary: String, to path: String) throws {
         try state.withLock { state in
             guard state.paths.contains(temporary) else { throw CancellationError() }
             guard rename(temporary, path) == 0 else {
-                throw OperationError.writeFailed(path: path, reason: FileIO.lastErrorText())
+                throw FileError.writeFailed(path: path, reason: FileIO.lastErrorText())
             }
             state.paths.remove(temporary)
         }

@@ -14,6 +14,10 @@ import Synchronization
 /// reservation, however large it is, and waiters start in arrival order; reservations last only
 /// while the work runs, so they cannot wait on each other.
 package final class WorkingMemoryBudget: Sendable {
+    /// The budget of the run the current task belongs to (`RunResources.workingMemory`, set with
+    /// `RunResources.current`); nil outside a run.
+    @TaskLocal package static var current: WorkingMemoryBudget?
+
     /// Bytes that may be reserved at once (one reservation may exceed it alone).
     let limit: Int
 
@@ -52,12 +56,12 @@ package final class WorkingMemoryBudget: Sendable {
     }
 
     /// Runs `body` holding a reservation of `bytes` in the budget of the current run
-    /// (`RunResources.current`); outside a run there is no budget, and `body` runs at once.
+    /// (`current`); outside a run there is no budget, and `body` runs at once.
     /// - Throws: `CancellationError` if the task is cancelled while waiting; whatever `body` throws.
     package static func withReservationInCurrentRun<T>(
         of bytes: Int, _ body: () async throws -> T
     ) async throws -> T {
-        guard let budget = RunResources.current?.workingMemory else { return try await body() }
+        guard let budget = current else { return try await body() }
         return try await budget.withReservation(of: bytes, body)
     }
 

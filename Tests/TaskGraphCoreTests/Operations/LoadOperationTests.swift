@@ -44,7 +44,7 @@ import OperationTestSupport
 
     @Test func aDirectoryIsNamedAsOne() async throws {
         let directory = try makeScratchDirectory().path
-        #expect(throws: OperationError.readFailed(path: directory, reason: "Is a directory")) {
+        #expect(throws: FileError.readFailed(path: directory, reason: "Is a directory")) {
             try FileIO.read(directory)
         }
     }

@@ -136,7 +136,7 @@ struct BlockingThreadPoolTests {
 
     @Test func blockingIOUsesTheCurrentRunsPool() async throws {
         let resources = RunResources(blockingThreads: 1)
-        let value = try await RunResources.$current.withValue(resources) {
+        let value = try await resources.withCurrent {
             try await BlockingIO.run { 9 }
         }
         #expect(value == 9)

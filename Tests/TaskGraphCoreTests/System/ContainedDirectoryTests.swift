@@ -15,7 +15,7 @@ struct ContainedDirectoryTests {
         let root = try emptyDirectory()
         let elsewhere = try emptyDirectory()
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: elsewhere)
-        await #expect(throws: OperationError.writeFailed(
+        await #expect(throws: FileError.writeFailed(
             path: root + "/link/x.txt",
             reason: "'\(root)/link' is a symbolic link; paths in the output directory may not pass through one")) {
             try await BlockingIO.run { try FileIO.writeAtomically(Data("x".utf8), to: root + "/link/x.txt", beneath: root) }

@@ -74,7 +74,7 @@ struct FileIOTests {
     @Test func aDirectoryThatCannotBeCreatedIsReportedWithTheReason() async throws {
         let directory = try emptyDirectory()
         #expect(FileManager.default.createFile(atPath: directory + "/file", contents: Data()))
-        await #expect(throws: OperationError.writeFailed(
+        await #expect(throws: FileError.writeFailed(
             path: directory + "/file/sub/x.txt", reason: "cannot create directory '\(directory)/file/sub': Not a directory")) {
             try await BlockingIO.run { try FileIO.writeAtomically(Data("x".utf8), to: directory + "/file/sub/x.txt") }
         }

@@ -7,7 +7,9 @@ extension ExecOperation {
     /// - Throws: `OperationError.writeFailed` when the temporary directory takes no file.
     func startRecording(_ context: TaskContext) async throws -> FileAccessRecording {
         let temporaryFiles = context.resources.temporaryFiles
-        return try await context.resources.blockingIO.run { try FileAccessRecording(temporaryFiles: temporaryFiles) }
+        return try await OperationError.reportingFileErrors {
+            try await context.resources.blockingIO.run { try FileAccessRecording(temporaryFiles: temporaryFiles) }
+        }
     }
 
     /// Removes the trace file of an attempt that failed, even when the task is cancelled.
@@ -26,11 +28,13 @@ extension ExecOperation {
                     .map { PathResolver.resolve($0, in: declaredFiles.directory) }
         }
         let programs = context.resources.programs
-        let accesses = try await context.resources.blockingIO.run { [self] in
-            let records = try recording.finish()
-            let program = programs.path(of: command[0], searchPath: environment["PATH"], workingDirectory: workingDirectory)
-            return try undeclaredAccesses(
-                in: records, dependencyFiles: produced, ignoring: [recording.path] + (program.map { [$0] } ?? []))
+        let accesses = try await OperationError.reportingFileErrors {
+            try await context.resources.blockingIO.run { [self] in
+                let records = try recording.finish()
+                let program = programs.path(of: command[0], searchPath: environment["PATH"], workingDirectory: workingDirectory)
+                return try undeclaredAccesses(
+                    in: records, dependencyFiles: produced, ignoring: [recording.path] + (program.map { [$0] } ?? []))
+            }
         }
         guard !accesses.isEmpty else { return }
         let messages = accesses.messages(operation: context.id, declarations: lint.declarations(of: context.id))

@@ -39,7 +39,9 @@ struct LoadOperation: BuiltInAction, FileReadingAction {
     func run(in context: TaskContext) async throws -> any Artifact {
         let path = path
         let maxBytes = maxBytes
-        let data = try await context.resources.blockingIO.run { try FileIO.read(path, limit: maxBytes) }
+        let data = try await OperationError.reportingFileErrors {
+            try await context.resources.blockingIO.run { try FileIO.read(path, limit: maxBytes) }
+        }
         return LoadedFile(path: path, data: data)
     }
 

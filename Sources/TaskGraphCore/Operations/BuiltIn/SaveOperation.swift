@@ -56,10 +56,12 @@ public struct SaveOperation: BuiltInAction {
             throw OperationError.missingInput(node: context.id, expected: "bytes")
         }
         let (path, temporaryFiles) = (path, context.resources.temporaryFiles)
-        try await CancellationFlag.run { flag in
-            try await context.resources.blockingIO.run {
-                try FileIO.writeAtomically(
-                    data, to: path, beneath: outputDirectory, isCancelled: { flag.isCancelled }, temporaryFiles: temporaryFiles)
+        try await OperationError.reportingFileErrors {
+            try await CancellationFlag.run { flag in
+                try await context.resources.blockingIO.run {
+                    try FileIO.writeAtomically(
+                        data, to: path, beneath: outputDirectory, isCancelled: { flag.isCancelled }, temporaryFiles: temporaryFiles)
+                }
             }
         }
         return WrittenFile(path: path, byteCount: data.count)
