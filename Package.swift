@@ -1,12 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The module graph is drawn in README.md (Layout). TaskGraphCore links no image, network or
-// crypto library; each operation family is a module on top of it; the CLI assembles them.
+// The module graph is drawn in README.md (Layout). TaskGraphBasics links nothing of ours but C
+// shims; TaskGraphCore links no image, network or crypto library; each operation family is a
+// module on top of it; the CLI assembles them.
 let package = Package(
     name: "taskgraph",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "TaskGraphBasics", targets: ["TaskGraphBasics"]),
         .library(name: "TaskGraphCore", targets: ["TaskGraphCore"]),
         .library(name: "TaskGraphImaging", targets: ["TaskGraphImaging"]),
         .library(name: "TaskGraphNetwork", targets: ["TaskGraphNetwork"]),
@@ -43,11 +45,14 @@ let package = Package(
             // (a link that loaded libswiftCore took 5 ms more per program started).
             linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-nostartfiles"])]),
 
+        // Threads, child processes, files, locks and usage metering, with their own errors: the
+        // plumbing every other module uses, depending on nothing of the product.
+        .target(name: "TaskGraphBasics", dependencies: ["CSystemShims"]),
         // The engine and the pipeline format: no image, network or cipher library (swift-crypto
-        // only for the SHA-256 of content digests).
+        // only for the SHA-256 of content digests). Re-exports TaskGraphBasics.
         .target(
             name: "TaskGraphCore",
-            dependencies: ["CYAML", "CSystemShims", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["TaskGraphBasics", "CYAML", "CSystemShims", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Operation families.
         .target(name: "TaskGraphImaging", dependencies: ["TaskGraphCore", "CImageShims"]),
@@ -91,6 +96,7 @@ let package = Package(
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "OperationTestSupport", dependencies: ["TaskGraphCore"], path: "Tests/OperationTestSupport"),
+        .testTarget(name: "TaskGraphBasicsTests", dependencies: ["TaskGraphBasics", "TaskGraphCore", "OperationTestSupport"]),
         .testTarget(name: "TaskGraphCoreTests", dependencies: ["TaskGraphCore", "OperationTestSupport", "TestSupport"]),
         .testTarget(
             name: "TaskGraphImagingTests",

@@ -4,6 +4,9 @@ import Synchronization
 package final class CancellationFlag: Sendable {
     private let value = Atomic<Bool>(false)
 
+    /// A flag not set yet.
+    package init() {}
+
     /// Marks the work as cancelled.
     package func cancel() {
         value.store(true, ordering: .releasing)

@@ -21,7 +21,7 @@ public enum ChildProcessError: Error, CustomStringConvertible, Equatable, Sendab
 
     /// Why `name` (to be run in `workingDirectory`) was not found: it is a directory, or
     /// nothing runnable is there.
-    static func programMissing(_ name: String, in workingDirectory: String?) -> ChildProcessError {
+    package static func programMissing(_ name: String, in workingDirectory: String?) -> ChildProcessError {
         guard name.contains("/") else { return .programNotFound(name) }
         let path = name.hasPrefix("/") || workingDirectory == nil ? name : workingDirectory! + "/" + name
         return FileKind(at: path) == .directory ? .programIsADirectory(name) : .programNotFound(name)

@@ -15,7 +15,7 @@ public final class ChildProcesses: Sendable {
 
     /// The children of a run.
     /// - Parameter pollsExits: Find exits by polling `waitid`, as without pidfds (for tests).
-    init(pollsExits: Bool = false) {
+    package init(pollsExits: Bool = false) {
         reaper = ChildReaper(registry: registry, programs: programs, pollsExits: pollsExits)
     }
 
@@ -38,7 +38,7 @@ public final class ChildProcesses: Sendable {
     package typealias OutputObserver = @Sendable (_ stream: OutputLine.Stream, _ chunk: ArraySlice<UInt8>) -> Void
 
     /// The most bytes of a program's standard output `run` keeps by default.
-    static let defaultOutputLimit = 64 << 20
+    package static let defaultOutputLimit = 64 << 20
 
     /// Runs a program to completion and collects its output.
     ///
@@ -89,7 +89,7 @@ public final class ChildProcesses: Sendable {
 
     /// Stops every running child's process group (SIGSTOP), and every child started later, or
     /// continues them all (SIGCONT): for a paused run.
-    func setStopped(_ stopped: Bool) {
+    package func setStopped(_ stopped: Bool) {
         registry.setStopped(stopped)
     }
 
@@ -97,7 +97,7 @@ public final class ChildProcesses: Sendable {
     var reaperIsRunning: Bool { reaper.isRunning }
 
     /// Waits until the reaper thread has exited; it does once no child is left.
-    func shutDown() async {
+    package func shutDown() async {
         await reaper.waitUntilIdle()
     }
 

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// The file is then reached through the open descriptor (`path(of:)`, a `/proc/self/fd` path),
 /// never through the names again, so a link swapped in after the walk is not followed either.
-final class ContainedDirectory {
+package final class ContainedDirectory {
     /// The open directory.
     private let descriptor: Int32
 
@@ -48,7 +48,7 @@ final class ContainedDirectory {
 
     /// Checks that the directory of `path` can be reached beneath `root` without passing
     /// through a symbolic link, creating missing directories (see `init`).
-    static func check(_ path: String, beneath root: String) throws(FileError) {
+    package static func check(_ path: String, beneath root: String) throws(FileError) {
         _ = try ContainedDirectory(parentOf: path, beneath: root)
     }
 

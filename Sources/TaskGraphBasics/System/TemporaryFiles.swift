@@ -27,7 +27,7 @@ public final class TemporaryFiles: Sendable {
     ///
     /// - Returns: Its open descriptor and its path.
     /// - Throws: `FileError.writeFailed` naming `path`; `CancellationError` after `abandonAll`.
-    func create(beside path: String) throws -> (descriptor: Int32, path: String) {
+    package func create(beside path: String) throws -> (descriptor: Int32, path: String) {
         let directory = (path as NSString).deletingLastPathComponent
         var name = Substring((path as NSString).lastPathComponent)
         while name.utf8.count > Self.nameStemLimit { name = name.dropLast() }
@@ -48,7 +48,7 @@ public final class TemporaryFiles: Sendable {
     ///
     /// - Throws: `FileError.writeFailed` naming `path`; `CancellationError` after `abandonAll`
     ///   (the file is gone then).
-    func commit(_ temporary: String, to path: String) throws {
+    package func commit(_ temporary: String, to path: String) throws {
         try state.withLock { state in
             guard state.paths.contains(temporary) else { throw CancellationError() }
             guard rename(temporary, path) == 0 else {
@@ -59,7 +59,7 @@ public final class TemporaryFiles: Sendable {
     }
 
     /// Removes `temporary` (from `create`) unless it was renamed or abandoned already.
-    func discard(_ temporary: String) {
+    package func discard(_ temporary: String) {
         state.withLock { state in
             if state.paths.remove(temporary) != nil {
                 unlink(temporary)

@@ -9,14 +9,17 @@ import Foundation
 /// (`CLOCK_THREAD_CPUTIME_ID`) before and after, before the waiting task resumes. Time the action's own async code spends on
 /// the cooperative pool is not counted: tasks hop threads there, so no per-thread clock can tell
 /// it apart from other nodes' (it is short glue for the built-in operations).
-final class UsageMeter: Sendable {
+package final class UsageMeter: Sendable {
     /// The meter of the node whose action the current task runs, if any.
-    @TaskLocal static var current: UsageMeter?
+    @TaskLocal package static var current: UsageMeter?
 
     private let total = Locked<ResourceUsage?>(nil)
 
+    /// A meter that has measured nothing yet.
+    package init() {}
+
     /// What was measured, nil if nothing was.
-    var usage: ResourceUsage? { total.withLock { $0 } }
+    package var usage: ResourceUsage? { total.withLock { $0 } }
 
     /// Adds `usage`: CPU times and IO add up, peak memory is the larger.
     func add(_ usage: ResourceUsage) {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
 
 /// Tests for `BlockingThreadPool` and `BlockingIO`, with real threads.
 struct BlockingThreadPoolTests {
@@ -135,14 +135,14 @@ struct BlockingThreadPoolTests {
     }
 
     @Test func blockingIOUsesTheCurrentRunsPool() async throws {
-        let resources = RunResources(blockingThreads: 1)
-        let value = try await resources.withCurrent {
+        let pool = BlockingThreadPool(maximumThreads: 1)
+        let value = try await BlockingThreadPool.$current.withValue(pool) {
             try await BlockingIO.run { 9 }
         }
         #expect(value == 9)
-        #expect(resources.blockingIO.threadCount == 1)
-        await resources.shutDown()
-        #expect(resources.blockingIO.threadCount == 0)
+        #expect(pool.threadCount == 1)
+        await pool.shutDown()
+        #expect(pool.threadCount == 0)
     }
 
     @Test func blockingIOOutsideARunUsesAThreadThatEnds() async throws {

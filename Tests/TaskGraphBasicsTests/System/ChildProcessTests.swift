@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
+import TaskGraphCore
 
 /// Tests for `ChildProcesses` and its reaper, running real processes.
 struct ChildProcessTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
 import OperationTestSupport
 
 /// Writes beneath an output directory never pass through a symbolic link inside it, and a

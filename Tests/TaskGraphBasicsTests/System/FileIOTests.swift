@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
 
 /// Tests for `FileIO.writeAtomically` and the `TemporaryFiles` it registers its files in. File
 /// IO runs through `BlockingIO`, off the cooperative pool.

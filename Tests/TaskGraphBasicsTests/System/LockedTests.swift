@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
 
 /// Tests for `Locked`.
 struct LockedTests {

@@ -1,5 +1,6 @@
 import Testing
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
+import TaskGraphCore
 import OperationTestSupport
 
 @Suite struct ParallelBandsChunksTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
 import OperationTestSupport
 
 /// `PathGlob`: shell wildcards per path component, `**` for any depth, regular files only.

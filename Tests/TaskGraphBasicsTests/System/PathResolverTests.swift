@@ -1,5 +1,5 @@
 import Testing
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
 
 /// `PathResolver`: joining onto a directory, dropping empty and `.` components, whether or not
 /// the joined path needed it.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
 
 @Suite struct UsageMeterTests {
     @Test func sumsTimesAndIOAndKeepsThePeakMemory() {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import TaskGraphCore
+@testable import TaskGraphBasics
 
 /// A child that something else reaped (the kernel does, when taskgraph was started with SIGCHLD
 /// ignored) cannot be waited for: its task gets `ChildProcessError.waitFailed`, with the call

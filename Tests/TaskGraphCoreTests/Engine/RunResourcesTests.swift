@@ -55,4 +55,17 @@ import Testing
         await resources.shutDown()
         #expect(resources.blockingIO.threadCount == 0)
     }
+
+    /// Blocking work and working-memory reservations below an action find the run's threads and
+    /// budget through the task-locals `withCurrent` binds beside `RunResources.current`.
+    @Test func withCurrentMakesTheRunsThreadsAndBudgetCurrent() async {
+        let resources = RunResources(blockingThreads: 1)
+        await resources.withCurrent {
+            #expect(RunResources.current === resources)
+            #expect(BlockingThreadPool.current === resources.blockingIO)
+            #expect(WorkingMemoryBudget.current === resources.workingMemory)
+        }
+        #expect(BlockingThreadPool.current == nil && WorkingMemoryBudget.current == nil)
+        await resources.shutDown()
+    }
 }
