@@ -13,18 +13,18 @@ import Glibc
 /// acquisition (`__tsan_acquire`/`__tsan_release` on the lock's address); otherwise it is a
 /// plain `Mutex`. Use it wherever the project would use `Mutex`.
 package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
-    private let mutex: Mutex<Value>
+    @usableFromInline let mutex: Mutex<Value>
     /// Resolved once per lock, so an uninstrumented build pays one nil check per `withLock`.
-    private let sanitizer = ThreadSanitizerAnnotations.shared
+    @usableFromInline let sanitizer = ThreadSanitizerAnnotations.shared
 
     /// A lock guarding `initialValue`.
-    package init(_ initialValue: consuming sending Value) {
+    @inlinable package init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
     }
 
     /// Runs `body` with exclusive access to the value. Never `await` (or block on another
     /// thread holding this lock) inside `body`.
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
+    @inlinable package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         guard let sanitizer else { return try mutex.withLock(body) }
@@ -40,17 +40,17 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
 
 /// ThreadSanitizer's `__tsan_acquire` and `__tsan_release`, found at run time: present only in
 /// a process built with `-sanitize=thread`.
-private struct ThreadSanitizerAnnotations: Sendable {
-    typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
+@usableFromInline struct ThreadSanitizerAnnotations: Sendable {
+    @usableFromInline typealias Annotation = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     /// Makes everything the thread does next happen after every `release` of the address.
-    let acquire: Annotation
+    @usableFromInline let acquire: Annotation
     /// Publishes everything the thread did so far to later `acquire`s of the address.
-    let release: Annotation
+    @usableFromInline let release: Annotation
 
     /// The annotations, or nil when the process is not built with ThreadSanitizer. Always nil
     /// off Linux: there `Mutex` is a lock ThreadSanitizer intercepts (`os_unfair_lock`).
-    static let shared: ThreadSanitizerAnnotations? = {
+    @usableFromInline static let shared: ThreadSanitizerAnnotations? = {
         #if os(Linux)
         // A nil handle is glibc's RTLD_DEFAULT: search every loaded object.
         guard let acquire = dlsym(nil, "__tsan_acquire"), let release = dlsym(nil, "__tsan_release")
