@@ -22,7 +22,7 @@ extension ParallelBands {
     ///   - minimumChunkSize: The fewest items worth a chunk (and a thread) of their own.
     ///   - body: Appends the elements and notes (diagnostics) of one chunk; it must not depend
     ///     on other chunks.
-    package static func collect<Element: Sendable, Note: Sendable>(
+    @inlinable package static func collect<Element: Sendable, Note: Sendable>(
         count: Int, minimumChunkSize: Int = minimumChunkSize,
         _ body: @escaping @Sendable (Range<Int>, inout [Element], inout [Note]) -> Void
     ) -> (elements: [Element], notes: [Note]) {
@@ -56,7 +56,7 @@ extension ParallelBands {
     }
 
     /// `collect` for work that appends elements only.
-    package static func collect<Element: Sendable>(
+    @inlinable package static func collect<Element: Sendable>(
         count: Int, minimumChunkSize: Int = minimumChunkSize,
         _ body: @escaping @Sendable (Range<Int>, inout [Element]) -> Void
     ) -> [Element] {
@@ -80,20 +80,21 @@ extension ParallelBands {
 }
 
 /// The results of the chunks `ParallelBands.collect` ran on other threads, each stored once by
-/// its own thread.
-private final class ChunkResults<Result: Sendable>: Sendable {
+/// its own thread. Visible to inlined code: `collect` is inlined into its callers in other
+/// modules, so that their elements are moved by specialized code, not through value witnesses.
+@usableFromInline final class ChunkResults<Result: Sendable>: Sendable {
     private let slots: Locked<[Result?]>
 
-    init(count: Int) {
+    @usableFromInline init(count: Int) {
         slots = Locked([Result?](repeating: nil, count: count))
     }
 
-    func store(_ result: Result, at chunk: Int) {
+    @usableFromInline func store(_ result: Result, at chunk: Int) {
         slots.withLock { $0[chunk] = result }
     }
 
     /// The results of chunks `first...`; call after every one of them was stored.
-    func taken(from first: Int) -> [Result] {
+    @usableFromInline func taken(from first: Int) -> [Result] {
         slots.withLock { slots in slots[first...].map { $0! } }
     }
 }
