@@ -17,10 +17,18 @@ extension RunState {
         /// Tells the run's cache about added nodes (the plan, the first added), under the lock,
         /// before any of them can start.
         let grown: (@Sendable (RunPlan, Int) -> Void)?
+        /// The nodes that add nodes (a fan-out's expansion): they hold the results of what they
+        /// need until they end, not only until they start, so that the nodes they add can still
+        /// need them (a template's plain operations, whose other consumers may all have started).
+        let adders: Set<Int>
 
-        init(poolIndexByName: [String: Int32], tracksRunning: Bool, grown: (@Sendable (RunPlan, Int) -> Void)?) {
+        init(
+            poolIndexByName: [String: Int32], tracksRunning: Bool, adders: Set<Int> = [],
+            grown: (@Sendable (RunPlan, Int) -> Void)?
+        ) {
             self.poolIndexByName = poolIndexByName
             self.tracksRunning = tracksRunning
+            self.adders = adders
             self.grown = grown
         }
     }
