@@ -65,7 +65,7 @@ extension RunState {
     ) throws(RunHandleError) -> Addition {
         guard stopReason == nil, let growth else { throw .runEnded }
         let first = plan.count
-        var newIDs: Set<String> = []
+        var newIDs = Set<String>(minimumCapacity: nodes.count)
         for (offset, node) in nodes.enumerated() {
             guard index(of: node.id) == nil, newIDs.insert(node.id).inserted else { throw .duplicateID(node.id) }
             for dependency in node.dependencies {
@@ -88,6 +88,8 @@ extension RunState {
         planGeneration += 1
         histories.grow(to: plan.count)
         growth.grown?(plan, first)
+        self.growth!.indexByID!.reserveCapacity(plan.count)
+        progress.reserveCapacity(plan.count)
         for (offset, node) in nodes.enumerated() {
             self.growth!.indexByID![node.id] = first + offset
             let pool = node.settings.pool.flatMap { growth.poolIndexByName[$0] } ?? 0
