@@ -128,10 +128,6 @@ struct RunCommand: AsyncParsableCommand {
         if onCluster, lint.mode != nil {
             throw ValidationError("--lint traces the programs this process runs; it does not go with the slurm executor")
         }
-        if onCluster, graph.addsNodesWhileRunning {
-            throw ValidationError(
-                "'foreach: {from: …}' adds operations while the run runs; it does not go with the slurm executor yet")
-        }
         let fileAccessLint = try await lint.fileAccessLint(for: graph)
         let options = EngineOptions(jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
