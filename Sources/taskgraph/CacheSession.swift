@@ -145,7 +145,8 @@ struct CacheSession {
         await client.shutDown()
     }
 
-    private static func warn(_ message: String) {
+    /// Writes `taskgraph: warning: message` to standard error.
+    static func warn(_ message: String) {
         TextOutput.standardError.write("taskgraph: warning: \(message)\n")
     }
 }
