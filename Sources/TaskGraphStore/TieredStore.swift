@@ -75,14 +75,22 @@ public final class TieredStore: ResultStore {
     {
         if let found = await local.reusableRecord(for: key) { return found }
         guard let original = await remoteRecord(for: key),
-            let relocated = local.outputLocations.relocated(original, for: key),
-            let record = await resultRelocated(relocated, from: original)
+            let relocated = local.outputLocations.relocated(original, for: key)
         else { return nil }
+        // Owned before relocating: a `save`'s result, read to name this run's path, may be
+        // damaged on the server, and says so like any other blob.
+        note(owner: original)
+        guard let record = await resultRelocated(relocated, from: original) else { return nil }
+        note(owner: record)
+        state.withLock { $0.remoteRecords[key] = record }
+        return (record, record.outputFiles)
+    }
+
+    /// Names `record`'s operation as the owner of its blobs, for the damage warning.
+    private func note(owner record: ActionRecord) {
         state.withLock { state in
-            state.remoteRecords[key] = record
             for blob in record.blobs { state.owners[blob] = record.id }
         }
-        return (record, record.outputFiles)
     }
 
     /// The record the server holds for `key`, if it is intact, made for `key` and signed as
