@@ -31,6 +31,9 @@ public final class TieredStore: ResultStore {
         var downloads: [ContentDigest: Task<Void, any Error>] = [:]
     }
 
+    /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
+    static let smallBlobBytes: Int64 = 64 << 10
+
     /// `local` in front of `remote`.
     /// - Parameters:
     ///   - uploading: whether recorded results are uploaded (false: a reader that never writes).
@@ -118,14 +121,17 @@ public final class TieredStore: ResultStore {
         uploads?.enqueue { [self] in await upload(record, for: key) }
     }
 
-    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record.
+    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record. A
+    /// blob of at most `smallBlobBytes` is sent without asking first: its `PUT` costs what the
+    /// `HEAD` would (one round trip), and a cold run creates mostly such blobs.
     private func upload(_ record: ActionRecord, for key: ContentDigest) async {
         let blobs = record.resultKind == StoredResult.kind ? record.outputFiles.map(\.digest) : record.blobs
         do {
             for blob in Set(blobs) {
                 guard !state.withLock({ $0.failed }) else { return }
+                guard let size = await local.blobSize(blob) else { return }
                 let damaged = state.withLock { $0.damaged.contains(blob) }
-                if !damaged, try await remote.contains("cas/" + blob.hex) { continue }
+                if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { continue }
                 guard let contents = try? await local.blobContents(blob) else { return }
                 try await remote.put("cas/" + blob.hex, contents)
                 state.withLock { $0.statistics.bytesUp += Int64(contents.count) }
@@ -195,9 +201,9 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// `download`'s request: the blob into the local store, checked against its digest.
+    /// `download`'s request: the blob into the local store, checked against its digest. (The
+    /// caller just missed it locally: a blob another download put there meanwhile is kept.)
     private func fetch(_ digest: ContentDigest) async throws {
-        if await local.hasBlob(digest) { return }
         guard !state.withLock({ $0.failed }) else { throw StoreError.missingEntry(digest) }
         let data: Data?
         do {

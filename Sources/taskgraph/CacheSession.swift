@@ -68,7 +68,10 @@ struct CacheSession {
         do {
             let configuration = try await BlockingIO.run { try CacheConfiguration.load(environment: environment) }
             guard let settings = try arguments.settings(configuration: configuration, environment: environment) else { return nil }
-            return (HTTPCacheClient(baseURL: settings.url, headers: settings.headers), settings)
+            let client = HTTPCacheClient(baseURL: settings.url, headers: settings.headers)
+            // Beside what comes before the run's first lookup (its keys' inputs hashed).
+            Task { await client.prepare() }
+            return (client, settings)
         } catch {
             warn("\(error); running without the remote cache")
             return nil

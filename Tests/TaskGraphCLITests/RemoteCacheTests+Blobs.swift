@@ -2,7 +2,8 @@ import Foundation
 import TaskGraphCore
 import Testing
 
-/// The remote cache's blobs: a `save`'s result damaged on the server.
+/// The remote cache's blobs: a `save`'s result damaged on the server, and small blobs sent
+/// without a `HEAD` first.
 extension RemoteCacheTests {
     @Test func aSavesResultAlteredOnTheServerIsWarnedAboutOnceAndRecomputed() async throws {
         let server = try NginxServer()
@@ -26,5 +27,19 @@ extension RemoteCacheTests {
         ], "\(result.stderr)")
         #expect(try Data(contentsOf: machineB.appendingPathComponent("out/count.txt"))
             == Data(contentsOf: machineA.appendingPathComponent("out/count.txt")))
+    }
+
+    @Test func aWriterSendsSmallBlobsWithoutAskingTheServerFirst() async throws {
+        let server = try NginxServer()
+        let machine = try countCheckout("ci", in: try fixtureDirectory())
+        let result = try await run(["run", "count.yaml", "--no-progress", "--remote-cache", server.url("cache")], in: machine)
+        #expect(result.status == 0, "\(result.stderr)")
+        let requests = server.requests()
+        #expect(!requests.contains { $0.method == "HEAD" })
+        let stored = try FileManager.default.contentsOfDirectory(atPath: server.stored("cache/cas").path)
+        let sent = requests.filter { $0.method == "PUT" && $0.path.hasPrefix("/cache/cas/") }
+            .map { String($0.path.dropFirst("/cache/cas/".count)) }
+        #expect(Set(sent) == Set(stored))
+        #expect(requests.filter { $0.method == "PUT" && $0.path.hasPrefix("/cache/ac/") }.count == 2)
     }
 }
