@@ -5,7 +5,10 @@ import TaskGraphCore
 final class AddedNodes: Sendable {
     /// How many nodes the run started with: added nodes come after them.
     let first: Int
-    private let nodes = Locked<[Int: (id: String, type: String, pool: String?, needs: [Int])]>([:])
+    /// Each addition's first index and nodes, in the order they were added: the event's array
+    /// itself, shared rather than copied node by node (a fan-out adds thousands at once, under
+    /// the run's lock).
+    private let batches = Locked<[(start: Int, nodes: [ExecutionGraph.Node])]>([])
 
     /// No added node yet, after the nodes of `graph`.
     init(after graph: ExecutionGraph) {
@@ -15,15 +18,19 @@ final class AddedNodes: Sendable {
     /// Takes the nodes `event` adds, if it adds any.
     func receive(_ kind: EngineEvent.Kind) {
         guard case .nodesAdded(let start, let added) = kind else { return }
-        nodes.withLock { nodes in
-            for (offset, node) in added.enumerated() {
-                nodes[start + offset] = (node.id, node.type, node.settings.pool, node.dependencies)
-            }
-        }
+        batches.withLock { $0.append((start, added)) }
     }
 
     /// The id, operation type, pool and dependencies of the added node `index`.
     subscript(index: Int) -> (id: String, type: String, pool: String?, needs: [Int]) {
-        nodes.withLock { $0[index] ?? ("#\(index)", "", nil, []) }
+        batches.withLock { batches in
+            guard let batch = batches.last(where: { $0.start <= index }), index - batch.start < batch.nodes.count else {
+                return ("#\(index)", "", nil, [])
+            }
+            return batch.nodes.withUnsafeBufferPointer { nodes in
+                let node = nodes.baseAddress! + (index - batch.start)
+                return (node.pointee.id, node.pointee.type, node.pointee.settings.pool, node.pointee.dependencies)
+            }
+        }
     }
 }

@@ -85,13 +85,16 @@ extension ContentStore {
     /// Makes the file at `path` hold the blob `digest`. Left alone (same inode, nothing
     /// written) when it already does: known from the stat cache without reading it, else by
     /// hashing it when its size matches. Otherwise written from the blob, checked against its
-    /// digest, atomically (temporary file beside it, then rename).
+    /// digest, atomically (temporary file beside it, then rename), flushed when the store's
+    /// writes are (a file restored again if a crash of the machine damages it, as the files
+    /// operations write are not flushed either).
     /// - Returns: whether the file had to be written.
     /// - Throws: `StoreError.missingEntry`, `StoreError.corruptEntry` (the blob is removed),
     ///   `OperationError.writeFailed` naming `path`.
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
         let layout = layout
         let statCache = statCache
+        let flush = flushesWrites
         // Read here: the task-local is not visible on the blocking thread.
         let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
         return try await BlockingIO.run {
@@ -104,7 +107,7 @@ extension ContentStore {
                 }
             }
             let contents = try Self.verifiedBlob(digest, layout)
-            try FileIO.writeAtomically(contents, to: path, temporaryFiles: temporaryFiles)
+            try FileIO.writeAtomically(contents, to: path, temporaryFiles: temporaryFiles, flushing: flush)
             return true
         }
     }

@@ -27,9 +27,11 @@ extension ContentStore {
     /// Keeps the store within `maxSize` bytes, cheaply: called after every run. The size
     /// measured by the last full collection (`usage`), plus what this process added since, is
     /// trusted for a day; only when it exceeds `maxSize`, or is older, is the store listed and
-    /// the least recently used entries evicted down to 90 % of `maxSize`.
+    /// the least recently used entries evicted down to 90 % of `maxSize`. A store that did not
+    /// exist before this process (`isNew`: a fresh machine's) holds only what it added: that is
+    /// its measured size, without listing it.
     /// - Throws: `StoreError.writeFailed` when the estimate cannot be saved.
-    public func evictIfNeeded(maxSize: Int64) async throws -> GarbageCollectionReport {
+    public func evictIfNeeded(maxSize: Int64, isNew: Bool = false) async throws -> GarbageCollectionReport {
         let added = bytesAdded.withLock { added in
             defer { added = 0 }
             return added
@@ -37,7 +39,8 @@ extension ContentStore {
         let layout = layout
         let estimate = try await BlockingIO.run { () throws -> GarbageCollectionReport? in
             let now = Double(wallClockNanoseconds()) / 1e9
-            guard let usage = StoreUsage.read(layout), now - usage.measured < Self.usageTrustedFor,
+            let saved = StoreUsage.read(layout) ?? (isNew ? StoreUsage(bytes: 0, measured: now) : nil)
+            guard let usage = saved, now - usage.measured < Self.usageTrustedFor,
                 usage.bytes + added <= maxSize
             else { return nil }
             if added > 0 { try StoreUsage(bytes: usage.bytes + added, measured: usage.measured).write(layout) }

@@ -55,6 +55,10 @@ package struct StoreLayout: Sendable {
         pipelines + "/" + ContentDigest.sha256(of: Data(pipeline.utf8)).hex
     }
 
+    /// The operation ids of the last whole run of the pipeline file at `pipeline` (an absolute
+    /// path), beside its components file.
+    package func runIDs(pipeline: String) -> String { components(pipeline: pipeline) + ".ids" }
+
     /// The up-to-date snapshot of the invocation `invocation`.
     package func snapshot(_ invocation: ContentDigest) -> String { snapshots + "/" + invocation.hex }
 

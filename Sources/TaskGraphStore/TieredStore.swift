@@ -31,6 +31,9 @@ public final class TieredStore: ResultStore {
         var downloads: [ContentDigest: Task<Void, any Error>] = [:]
     }
 
+    /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
+    static let smallBlobBytes: Int64 = 64 << 10
+
     /// `local` in front of `remote`.
     /// - Parameters:
     ///   - uploading: whether recorded results are uploaded (false: a reader that never writes).
@@ -75,14 +78,22 @@ public final class TieredStore: ResultStore {
     {
         if let found = await local.reusableRecord(for: key) { return found }
         guard let original = await remoteRecord(for: key),
-            let relocated = local.outputLocations.relocated(original, for: key),
-            let record = await resultRelocated(relocated, from: original)
+            let relocated = local.outputLocations.relocated(original, for: key)
         else { return nil }
+        // Owned before relocating: a `save`'s result, read to name this run's path, may be
+        // damaged on the server, and says so like any other blob.
+        note(owner: original)
+        guard let record = await resultRelocated(relocated, from: original) else { return nil }
+        note(owner: record)
+        state.withLock { $0.remoteRecords[key] = record }
+        return (record, record.outputFiles)
+    }
+
+    /// Names `record`'s operation as the owner of its blobs, for the damage warning.
+    private func note(owner record: ActionRecord) {
         state.withLock { state in
-            state.remoteRecords[key] = record
             for blob in record.blobs { state.owners[blob] = record.id }
         }
-        return (record, record.outputFiles)
     }
 
     /// The record the server holds for `key`, if it is intact, made for `key` and signed as
@@ -110,14 +121,17 @@ public final class TieredStore: ResultStore {
         uploads?.enqueue { [self] in await upload(record, for: key) }
     }
 
-    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record.
+    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record. A
+    /// blob of at most `smallBlobBytes` is sent without asking first: its `PUT` costs what the
+    /// `HEAD` would (one round trip), and a cold run creates mostly such blobs.
     private func upload(_ record: ActionRecord, for key: ContentDigest) async {
         let blobs = record.resultKind == StoredResult.kind ? record.outputFiles.map(\.digest) : record.blobs
         do {
             for blob in Set(blobs) {
                 guard !state.withLock({ $0.failed }) else { return }
+                guard let size = await local.blobSize(blob) else { return }
                 let damaged = state.withLock { $0.damaged.contains(blob) }
-                if !damaged, try await remote.contains("cas/" + blob.hex) { continue }
+                if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { continue }
                 guard let contents = try? await local.blobContents(blob) else { return }
                 try await remote.put("cas/" + blob.hex, contents)
                 state.withLock { $0.statistics.bytesUp += Int64(contents.count) }
@@ -187,9 +201,9 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// `download`'s request: the blob into the local store, checked against its digest.
+    /// `download`'s request: the blob into the local store, checked against its digest. (The
+    /// caller just missed it locally: a blob another download put there meanwhile is kept.)
     private func fetch(_ digest: ContentDigest) async throws {
-        if await local.hasBlob(digest) { return }
         guard !state.withLock({ $0.failed }) else { throw StoreError.missingEntry(digest) }
         let data: Data?
         do {

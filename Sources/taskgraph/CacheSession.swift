@@ -17,6 +17,8 @@ struct CacheSession {
     private let remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
     /// The size the store is kept within after the run.
     let maxSize: Int64
+    /// Whether the store did not exist when the session opened (a fresh machine's).
+    let storeIsNew: Bool
     /// The pipeline file's absolute path: what the last run's components are remembered under.
     let pipeline: String
     /// The current directory, for showing paths.
@@ -41,6 +43,7 @@ struct CacheSession {
             maxSize = CacheConfiguration.defaultMaxSize
         }
         let root = storeRoot.map { PathResolver.resolve($0, in: currentDirectory) } ?? location.root
+        let storeIsNew = (try? await BlockingIO.run { access(root, F_OK) != 0 }) ?? false
         let store = if let prepared, prepared.root == root, prepared.flushesWrites == flushingWrites {
             prepared
         } else {
@@ -55,7 +58,7 @@ struct CacheSession {
                 signer: settings.secret.map { HMACSigner(secret: $0) }, warn: { warn($0) })
         }
         return CacheSession(
-            store: store, remote: tiered, remoteClient: remoteClient, maxSize: maxSize,
+            store: store, remote: tiered, remoteClient: remoteClient, maxSize: maxSize, storeIsNew: storeIsNew,
             pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), currentDirectory: currentDirectory)
     }
 
@@ -68,7 +71,10 @@ struct CacheSession {
         do {
             let configuration = try await BlockingIO.run { try CacheConfiguration.load(environment: environment) }
             guard let settings = try arguments.settings(configuration: configuration, environment: environment) else { return nil }
-            return (HTTPCacheClient(baseURL: settings.url, headers: settings.headers), settings)
+            let client = HTTPCacheClient(baseURL: settings.url, headers: settings.headers)
+            // Beside what comes before the run's first lookup (its keys' inputs hashed).
+            Task { await client.prepare() }
+            return (client, settings)
         } catch {
             warn("\(error); running without the remote cache")
             return nil
@@ -110,7 +116,7 @@ struct CacheSession {
             try await components
             try await runLog
             try await digests
-            _ = try await store.evictIfNeeded(maxSize: maxSize)
+            _ = try await store.evictIfNeeded(maxSize: maxSize, isNew: storeIsNew)
         } catch {
             Self.warn("the cache was not updated after the run: \(error)")
         }
@@ -145,7 +151,8 @@ struct CacheSession {
         await client.shutDown()
     }
 
-    private static func warn(_ message: String) {
+    /// Writes `taskgraph: warning: message` to standard error.
+    static func warn(_ message: String) {
         TextOutput.standardError.write("taskgraph: warning: \(message)\n")
     }
 }

@@ -36,6 +36,12 @@ struct ExplainCommand: AsyncParsableCommand {
         let session = await CacheSession.open(location, pipelineFile: file, storeRoot: loaded.store)
         let decisions = try await session.decisions(for: loaded.graph, reuse: reuse).filter { shown?.contains($0.id) ?? true }
         TextOutput.standardOutput.write(ExplanationPrinter.render(decisions))
+        // Instances a fan-out adds from a result are not in the graph until it runs.
+        if operations.isEmpty, !loaded.graph.addsNodesWhileRunning,
+            let previous = await session.store.lastRunIDs(pipeline: session.pipeline)
+        {
+            TextOutput.standardOutput.write(ExplanationPrinter.removed(previous.subtracting(loaded.graph.nodes.map(\.id))))
+        }
         TextOutput.standardOutput.flush()
     }
 }

@@ -13,6 +13,12 @@ enum ExplanationPrinter {
         }.joined()
     }
 
+    /// `load[sunset]: removed: the last run had it, the pipeline no longer does` for each of
+    /// `ids` in order (the instances of a file gone from a glob, an operation taken out).
+    static func removed(_ ids: Set<String>) -> String {
+        ids.sorted().map { "\($0): removed: the last run had it, the pipeline no longer does\n" }.joined()
+    }
+
     /// `run (input changed: tilt[lake])` or `cached`, as `run --dry-run` shows an operation:
     /// the reason without its root cause (the operation it names shows it).
     static func brief(_ decision: Result<CacheDecision, ExplanationError>) -> String {

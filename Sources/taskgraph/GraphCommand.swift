@@ -7,7 +7,8 @@ import TaskGraphReporting
 
 extension GraphRenderer.Format: ExpressibleByArgument {}
 
-/// `taskgraph graph`: prints the operation graph as DOT or Mermaid.
+/// `taskgraph graph`: prints the operation graph as DOT or Mermaid; a `foreach: {from: …}`
+/// operation is one node, `download[*]`, with its number of instances in a recorded run.
 struct GraphCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph", abstract: "Print the expanded operation graph as Graphviz DOT or Mermaid.")
@@ -34,6 +35,7 @@ struct GraphCommand: AsyncParsableCommand {
                 throw ValidationError("--events: \(error)")
             }
             renderer.outcomes = loaded.graph.nodes.map { recorded[$0.id] ?? .notStarted }
+            renderer.instanceCounts = GraphRenderer.instanceCounts(of: loaded.graph, among: recorded.keys)
         }
         TextOutput.standardOutput.write(renderer.render(format))
         TextOutput.standardOutput.flush()

@@ -128,10 +128,6 @@ struct RunCommand: AsyncParsableCommand {
         if onCluster, lint.mode != nil {
             throw ValidationError("--lint traces the programs this process runs; it does not go with the slurm executor")
         }
-        if onCluster, graph.addsNodesWhileRunning {
-            throw ValidationError(
-                "'foreach: {from: …}' adds operations while the run runs; it does not go with the slurm executor yet")
-        }
         let fileAccessLint = try await lint.fileAccessLint(for: graph)
         let options = EngineOptions(jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
@@ -152,6 +148,8 @@ struct RunCommand: AsyncParsableCommand {
         if let upToDate, let start { startedFrom = upToDate.observe(session, from: start) }
         let runCache = await session.runCache(
             reuse: !cache.reuse.noCache, forcing: forcing, known: startedFrom?.known)
+        let wholeGraph = targets.isEmpty && only.isEmpty
+        let lastRunIDs = wholeGraph ? Task { await session.store.lastRunIDs(pipeline: session.pipeline) } : nil
         let resources = RunResources(
             blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint,
             streamedOutput: logs.streamedOutput(for: graph))
@@ -190,11 +188,25 @@ struct RunCommand: AsyncParsableCommand {
         if let report, !(await presenter.writeReport(outcome.report, graph: ran, to: report)) {
             throw ExitCode(CLIExitCode.operationFailed)
         }
+        // A run of every operation that ended well has the pipeline's ids, with every instance
+        // its fan-outs add: what the next `--explain` names the removed ids from.
+        let ranIDs = Set(ran.nodes.map(\.id))
+        let previousIDs = await lastRunIDs?.value
+        let complete = lastRunIDs != nil && outcome.signal == nil && !outcome.report.wasCancelled
+            && !outcome.report.hasFailures
+        if complete {
+            do {
+                try await session.store.rememberRunIDs(ranIDs, previous: previousIDs, pipeline: session.pipeline)
+            } catch {
+                CacheSession.warn("the cache was not updated after the run: \(error)")
+            }
+        }
         if explain {
             let decisions = runCache.decisions
             TextOutput.standardOutput.write(ExplanationPrinter.render(ran.nodes.compactMap { node in
                 decisions[node.id].map { (node.id, .success($0)) }
             }))
+            if complete, let previousIDs { TextOutput.standardOutput.write(ExplanationPrinter.removed(previousIDs.subtracting(ranIDs))) }
             TextOutput.standardOutput.flush()
         }
         if let signal = outcome.signal { InterruptibleRun.endProcess(by: signal) }

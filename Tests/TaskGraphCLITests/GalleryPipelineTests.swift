@@ -33,10 +33,11 @@ import TestSupport
         defer { withExtendedLifetime(server) {} }
         let base = "http://127.0.0.1:\(server.port)/slow-file/0"
         let cache = directory.appendingPathComponent("cache").path
-        func gallery() async throws -> (status: Int32, stdout: String, stderr: String) {
+        func gallery(_ options: [String] = []) async throws -> (status: Int32, stdout: String, stderr: String) {
             try await TaskGraphProcess.run(
                 ["run", Self.repository.appendingPathComponent("pipelines/gallery.yaml").path, "--no-progress",
-                 "--output", "gallery", "--cache-dir", cache, "--var", "index=\(base)/index.json", "--var", "base=\(base)"],
+                 "--output", "gallery", "--cache-dir", cache, "--var", "index=\(base)/index.json", "--var", "base=\(base)"]
+                    + options,
                 in: directory)
         }
 
@@ -62,8 +63,12 @@ import TestSupport
         let changed = try String(contentsOf: index, encoding: .utf8)
             .replacingOccurrences(of: "\"file\": \"sunset.jpg.enc\"", with: "\"file\": \"seedling.jpg.enc\"")
         try changed.write(to: index, atomically: true, encoding: .utf8)
-        let third = try await gallery()
+        let third = try await gallery(["--explain"])
         #expect(third.status == 0, "\(third.stderr)")
+        // The explanation names the item that changed.
+        #expect(third.stdout.contains(
+            "\ndecrypt[sunset]: run: input changed: download[sunset] <- parameter changed: url \(base)/sunset.jpg.enc -> "
+                + "\(base)/seedling.jpg.enc in download[sunset]\n"), "\(third.stdout)")
         let chain = ["decrypt", "tilt", "tone", "save", "sheet-cell"].map { "\($0)[sunset]" }
         #expect(Self.ran(third.stderr) == Set(["index", "index[*]", "contact-sheet", "save-contact-sheet"] + chain), "\(third.stderr)")
         let sunset = try Data(contentsOf: directory.appendingPathComponent("gallery/sunset.jpg"))

@@ -36,7 +36,7 @@ import Testing
     }
 
     /// A checkout of the count pipeline at `name` below `root`, with its own home.
-    private func countCheckout(_ name: String, in root: URL) throws -> URL {
+    func countCheckout(_ name: String, in root: URL) throws -> URL {
         let directory = root.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
         try write(Self.countPipeline, to: "count.yaml", in: directory)
@@ -46,7 +46,7 @@ import Testing
 
     /// `taskgraph arguments…` in `checkout`, as a machine of its own: its store and `HOME` are
     /// inside it.
-    private func run(_ arguments: [String], in checkout: URL, environment: [String: String?] = [:]) async throws
+    func run(_ arguments: [String], in checkout: URL, environment: [String: String?] = [:]) async throws
         -> (status: Int32, stdout: String, stderr: String)
     {
         try await TaskGraphProcess.run(
@@ -57,7 +57,7 @@ import Testing
             ].merging(environment) { $1 })
     }
 
-    private func warnings(_ stderr: String) -> [Substring] {
+    func warnings(_ stderr: String) -> [Substring] {
         stderr.split(separator: "\n").filter { $0.hasPrefix("taskgraph: warning:") }
     }
 

@@ -67,6 +67,28 @@ import Testing
         #expect(second.stderr.contains("\n26 cached in "))
     }
 
+    @Test func instancesOfAFanOutFromAResultRunAsJobsOfTheirOwn() async throws {
+        let (driver, store) = try workspace()
+        try write("""
+            version: 1
+            name: fan-out
+            operations:
+              index: {op: exec, command: [printf, 'a\\nb\\n']}
+              get: {foreach: {from: index}, op: exec, command: [sh, -c, "echo ${item}"]}
+              save: {foreach: {from: index}, op: save, needs: get, path: "${item}.txt"}
+              all: {op: group, needs: save}
+            """, to: "fan.yaml", in: driver)
+        // With --fuse: get[a] -> save[a] would be one job had they been planned when the run
+        // started; added during the run, each instance is a job of its own.
+        let result = try await run(["fan.yaml", "--output", "out", "--fuse"], in: driver, store: store)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(line("slurm: 5 jobs", in: result.stderr)?.hasPrefix("slurm: 5 jobs submitted, ") == true, "\(result.stderr)")
+        #expect(line("get[b] ", in: result.stderr) == "get[b] ok T T T exited with status 0, 2 B of output", "\(result.stderr)")
+        #expect(line("save[a] ", in: result.stderr)?.hasPrefix("save[a] ok T T T ") == true, "\(result.stderr)")
+        #expect(result.stderr.contains("\n7 ok in "), "\(result.stderr)")
+        #expect(try String(contentsOf: driver.appendingPathComponent("out/b.txt"), encoding: .utf8) == "b\n")
+    }
+
     @Test func failedJobsAreReportedWithSlurmsReasonAndTheirDependentsSkipped() async throws {
         let (driver, store) = try workspace()
         try write("""

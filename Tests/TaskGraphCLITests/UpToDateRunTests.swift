@@ -12,6 +12,10 @@ import Testing
     {
         var environment = environment
         environment["TASKGRAPH_CACHE_DIR"] = directory.appendingPathComponent("cache").path
+        // The snapshot rests on the program search path's directories: the test's own PATH may
+        // name directories other processes on the machine change (tool shims, caches), which
+        // would rightly send a run down the full path.
+        if environment["PATH"] == nil { environment["PATH"] = "/usr/bin:/bin" }
         let result = try await TaskGraphProcess.run(arguments, in: directory, environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         return result

@@ -127,6 +127,20 @@ import TaskGraphCore
         #expect(third.sizeBefore == first.sizeAfter + 5000 + 26)
     }
 
+    @Test func evictIfNeededTakesANewStoresSizeFromWhatItAddedWithoutListingIt() async throws {
+        let (store, _) = try await filledStore(4)
+        let estimate = try await store.evictIfNeeded(maxSize: 1 << 30, isNew: true)
+        #expect(!estimate.scanned)
+        let listed = try await store.collectGarbage(maxSize: nil, maxAge: nil)
+        #expect(listed.sizeBefore == estimate.sizeBefore)
+        #expect(try await store.evictIfNeeded(maxSize: 1 << 30).sizeBefore == estimate.sizeBefore)
+    }
+
+    @Test func evictIfNeededListsANewStoreAboveTheBound() async throws {
+        let (store, _) = try await filledStore(4)
+        #expect(try await store.evictIfNeeded(maxSize: 1000, isNew: true).scanned)
+    }
+
     @Test func evictIfNeededCreatesNoStore() async throws {
         let store = try temporaryStore()
         let report = try await store.evictIfNeeded(maxSize: 1 << 30)

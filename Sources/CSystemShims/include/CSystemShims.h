@@ -113,6 +113,18 @@ static inline void tg_block_sigpipe_in_thread(void) {
     (void)pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
+/// Adds to `set` every signal this process does not ignore, but SIGKILL and SIGSTOP (the C
+/// library's own signals cannot be read and are left out). Given to
+/// `posix_spawnattr_setsigdefault`, it spares glibc's child reading each signal's action before
+/// resetting it: one `rt_sigaction` per signal instead of two, for every child started.
+static inline void tg_add_signals_not_ignored(sigset_t *set) {
+    for (int sig = 1; sig < _NSIG; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        struct sigaction action;
+        if (sigaction(sig, NULL, &action) == 0 && action.sa_handler != SIG_IGN) sigaddset(set, sig);
+    }
+}
+
 /// Stops watching `fd` in `epoll`.
 static inline void tg_epoll_remove(int epoll, int fd) {
     struct epoll_event unused = { 0 };

@@ -104,6 +104,24 @@ extension ChildProcesses {
         return (fds[0], fds[1])
     }
 
+    /// The signals a child starts with at their default action: those this process may ignore
+    /// or catch (SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD, SIGTSTP, SIGCONT, SIGUSR1)
+    /// and, on Linux, every other signal not ignored when the first child started (a caught one
+    /// is reset by `exec` anyway): glibc's child then resets each with one `rt_sigaction` call
+    /// instead of reading its action first, ~50 system calls less per child. A signal ignored
+    /// then stays ignored in children, as through `exec`.
+    private static let defaultedSignals: sigset_t = {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD, SIGTSTP, SIGCONT, SIGUSR1] {
+            sigaddset(&signals, signal)
+        }
+        #if os(Linux)
+        tg_add_signals_not_ignored(&signals)
+        #endif
+        return signals
+    }()
+
     /// Spawns `program` in a new process group, with an empty signal mask, default dispositions
     /// for the signals a parent may ignore or catch, stdin from `standardInput` (or /dev/null)
     /// and the given pipe ends as stdout and stderr, registered in `registry` (`ChildRegistry.register`).
@@ -156,9 +174,7 @@ extension ChildProcesses {
         var signals = sigset_t()
         sigemptyset(&signals)
         posix_spawnattr_setsigmask(&attributes, &signals)
-        for signal in [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD, SIGTSTP, SIGCONT, SIGUSR1] {
-            sigaddset(&signals, signal)
-        }
+        signals = defaultedSignals
         posix_spawnattr_setsigdefault(&attributes, &signals)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(

@@ -78,10 +78,13 @@ package enum FileIO {
     ///     and before the rename; when it returns true nothing is written.
     ///   - temporaryFiles: where the temporary file is registered while it exists: a run's
     ///     (`RunResources.temporaryFiles`), or by default a registry of this write's own.
+    ///   - flushing: whether the file is flushed (`fsync`) before the rename (false: a file that
+    ///     can be restored again, such as an output restored from the store on a run that does
+    ///     not flush the store).
     /// - Throws: `FileError.writeFailed`, or `CancellationError`.
     package static func writeAtomically(
         _ data: Data, to path: String, beneath root: String? = nil, isCancelled: () -> Bool = { false },
-        temporaryFiles: TemporaryFiles = TemporaryFiles()
+        temporaryFiles: TemporaryFiles = TemporaryFiles(), flushing: Bool = true
     ) throws {
         let name = (path as NSString).lastPathComponent
         let directory = try root.map { try ContainedDirectory(parentOf: path, beneath: $0) }
@@ -92,7 +95,8 @@ package enum FileIO {
             // The descriptor must stay open until the file is renamed: its path goes through it.
             try withExtendedLifetime(directory) {
                 try writeThroughTemporary(
-                    data, to: directory?.path(of: name) ?? path, isCancelled: isCancelled, temporaryFiles: temporaryFiles)
+                    data, to: directory?.path(of: name) ?? path, isCancelled: isCancelled, temporaryFiles: temporaryFiles,
+                    flushing: flushing)
             }
         } catch FileError.writeFailed(_, let reason) {
             throw FileError.writeFailed(path: path, reason: reason)
@@ -114,7 +118,7 @@ package enum FileIO {
 
     /// Writes `data` to `path` through a temporary file beside it (see `writeAtomically`).
     private static func writeThroughTemporary(
-        _ data: Data, to path: String, isCancelled: () -> Bool, temporaryFiles: TemporaryFiles
+        _ data: Data, to path: String, isCancelled: () -> Bool, temporaryFiles: TemporaryFiles, flushing: Bool
     ) throws {
         let (descriptor, temporary) = try temporaryFiles.create(beside: path)
         var committed = false
@@ -136,7 +140,7 @@ package enum FileIO {
             offset += written
         }
         if isCancelled() { throw CancellationError() }
-        guard fchmod(descriptor, 0o644) == 0, fsync(descriptor) == 0 else {
+        guard fchmod(descriptor, 0o644) == 0, !flushing || fsync(descriptor) == 0 else {
             throw FileError.writeFailed(path: path, reason: lastErrorText())
         }
         if isCancelled() { throw CancellationError() }

@@ -31,7 +31,7 @@ extension RunCache {
         if let constant {
             return lookup(node, constant: constant, settings: settings, in: plan)
         }
-        guard let cacheable, let inputs = inputDigests(of: node, in: plan) else {
+        guard let cacheable else {
             decide(node, CacheDecision(.miss, .notCacheable))
             return .run(key: nil)
         }
@@ -44,7 +44,21 @@ extension RunCache {
             decide(node, CacheDecision(.miss, .notCacheable, detail: reason))
             return .run(key: nil)
         }
-        if settings.cache, let (stored, untouched) = await knownResult(of: node, id: id, inputs: inputs, in: plan) {
+        // Off: no key, no components, no digests of its files (nor of its result, unless a
+        // cached node needs it); what needs it names it as the cause of its change.
+        guard settings.cache else {
+            let decision = CacheDecision(.miss, .disabled)
+            update(node) { memo in
+                memo.decision = decision
+                memo.cause = "\(decision.explanation) in \(id)"
+            }
+            return .run(key: nil)
+        }
+        guard let inputs = inputDigests(of: node, in: plan) else {
+            decide(node, CacheDecision(.miss, .notCacheable))
+            return .run(key: nil)
+        }
+        if let (stored, untouched) = await knownResult(of: node, id: id, inputs: inputs, in: plan) {
             hit(node, stored: stored, decision: CacheDecision(.hit, .unchanged))
             update(node) { memo in
                 memo.reusedFromKnown = true
@@ -69,10 +83,6 @@ extension RunCache {
             memo.cause = cause
         }
         let key = components.key
-        guard settings.cache else {
-            decide(node, CacheDecision(.miss, .disabled))
-            return .run(key: nil)
-        }
         if isForced(node) {
             decide(node, CacheDecision(.miss, .forced))
             return .run(key: key)

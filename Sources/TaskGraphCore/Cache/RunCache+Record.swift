@@ -5,7 +5,8 @@ extension RunCache {
     /// stores it (or, when `storagePolicy` finds recomputing it cheaper, an `UnstoredResult`
     /// naming it), the files its action wrote and the action record, and remembers its digest
     /// for its dependents' keys. Without a key (not cacheable, `cache: false`) only the digest
-    /// is computed.
+    /// is computed, when a cached node needs it or the result is constant (the next run's
+    /// `KnownResults` name it).
     /// - Returns: warnings for the run's events: the store could not take it (full, read-only),
     ///   or its digest could not be computed (what needs it is then not cacheable). The run
     ///   goes on.
@@ -15,6 +16,9 @@ extension RunCache {
         let plan = graph
         let id = plan.id(of: node)
         guard let key, let cacheable = action as? any CacheableAction, let components = memo(of: node).components else {
+            guard (action as? any CacheableAction)?.constantResult != nil || hasCachedDependent(node, in: plan) else {
+                return []
+            }
             return await rememberDigest(of: result, node: node, id: id).map { [$0] } ?? []
         }
         do {
@@ -45,6 +49,11 @@ extension RunCache {
         } catch {
             return Self.digestFailure(of: id, error)
         }
+    }
+
+    /// Whether a node that needs `node` may be cached, so its key needs `node`'s digest.
+    private func hasCachedDependent(_ node: Int, in plan: CacheGraph) -> Bool {
+        plan.dependents.successors(of: node).contains { plan.read(Int($0)) { $0.pointee.settings.cache } }
     }
 
     /// The warning for a result of `id` whose digest failed with `error`.

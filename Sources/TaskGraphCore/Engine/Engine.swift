@@ -80,7 +80,9 @@ public struct Engine: Sendable {
         if handle != nil {
             var grown: (@Sendable (RunPlan, Int) -> Void)?
             if let cache { grown = { plan, first in cache.grow(plan.cacheGraph, from: first) } }
-            growth = RunState.Growth(poolIndexByName: pools.indexByName, tracksRunning: cancelsSingleNodes, grown: grown)
+            let adders = Set((0..<plan.count).filter { node in plan.read(node) { $0.pointee.type == FanOutExpansion.type } })
+            growth = RunState.Growth(
+                poolIndexByName: pools.indexByName, tracksRunning: cancelsSingleNodes, adders: adders, grown: grown)
         }
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,

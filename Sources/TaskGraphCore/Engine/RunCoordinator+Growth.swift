@@ -16,7 +16,7 @@ extension RunCoordinator {
         let now = clock.nanoseconds
         let result = update { state, wakeUps -> Result<Void, RunHandleError> in
             Result { () throws(RunHandleError) in
-                var batch: [String: Int] = [:]
+                var batch = [String: Int](minimumCapacity: nodes.count)
                 let first = state.plan.count
                 var resolved: [ExecutionGraph.Node] = []
                 resolved.reserveCapacity(nodes.count)

@@ -7,8 +7,9 @@
 /// for long. The run ends when every node has ended: add nodes before the last one ends (an
 /// action adding its follow-up work does). A run with a handle keeps a worker per slot of each
 /// pool whatever its size; a node of a pool the run did not start with runs in the default pool.
-/// Added nodes run in this process: not with a cache whose remote executor runs nodes elsewhere
-/// (`RunCache.remote`, the slurm executor), which plans its jobs when the run starts.
+/// With a remote executor (the slurm executor), an added node that has a setup (a fan-out's
+/// instance) runs as a job of its own: fused chains are made when the run starts, of the nodes
+/// it started with.
 public final class RunHandle: Sendable {
     /// A node to add: its id (unique in the run), what it runs, and the ids of the nodes it
     /// needs (nodes of the run, or earlier nodes of the same batch).

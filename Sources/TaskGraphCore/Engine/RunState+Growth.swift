@@ -17,10 +17,18 @@ extension RunState {
         /// Tells the run's cache about added nodes (the plan, the first added), under the lock,
         /// before any of them can start.
         let grown: (@Sendable (RunPlan, Int) -> Void)?
+        /// The nodes that add nodes (a fan-out's expansion): they hold the results of what they
+        /// need until they end, not only until they start, so that the nodes they add can still
+        /// need them (a template's plain operations, whose other consumers may all have started).
+        let adders: Set<Int>
 
-        init(poolIndexByName: [String: Int32], tracksRunning: Bool, grown: (@Sendable (RunPlan, Int) -> Void)?) {
+        init(
+            poolIndexByName: [String: Int32], tracksRunning: Bool, adders: Set<Int> = [],
+            grown: (@Sendable (RunPlan, Int) -> Void)?
+        ) {
             self.poolIndexByName = poolIndexByName
             self.tracksRunning = tracksRunning
+            self.adders = adders
             self.grown = grown
         }
     }
@@ -57,7 +65,7 @@ extension RunState {
     ) throws(RunHandleError) -> Addition {
         guard stopReason == nil, let growth else { throw .runEnded }
         let first = plan.count
-        var newIDs: Set<String> = []
+        var newIDs = Set<String>(minimumCapacity: nodes.count)
         for (offset, node) in nodes.enumerated() {
             guard index(of: node.id) == nil, newIDs.insert(node.id).inserted else { throw .duplicateID(node.id) }
             for dependency in node.dependencies {
@@ -80,6 +88,8 @@ extension RunState {
         planGeneration += 1
         histories.grow(to: plan.count)
         growth.grown?(plan, first)
+        self.growth!.indexByID!.reserveCapacity(plan.count)
+        progress.reserveCapacity(plan.count)
         for (offset, node) in nodes.enumerated() {
             self.growth!.indexByID![node.id] = first + offset
             let pool = node.settings.pool.flatMap { growth.poolIndexByName[$0] } ?? 0

@@ -180,6 +180,9 @@ struct RunState {
         finishedCount += 1
         scopes.ended(in: Int(progress[node].pool), exclusive: progress[node].exclusive)
         var finish = Finish()
+        if growth?.adders.contains(node) == true {
+            for dependency in plan.dependencies.successors(of: node) { _ = takeResult(of: Int(dependency)) }
+        }
         if outcome.kind.isSuccess {
             if progress[node].pendingConsumers > 0 || plan.dependents.successorPositions(of: node).isEmpty {
                 progress[node].result = result
@@ -264,9 +267,12 @@ struct RunState {
         let dependencies = plan.dependencies.successorPositions(of: node)
         var results: [Input] = []
         if !dependencies.isEmpty { results.reserveCapacity(dependencies.count) }
+        // A node that adds nodes shares its inputs and lets them go when it ends (`Growth.adders`).
+        let holds = growth?.adders.contains(node) == true
         for position in dependencies {
             let dependency = plan.dependencies.successor(at: position)
-            if let result = takeResult(of: dependency) { results.append((Int32(dependency), result)) }
+            let result = holds ? progress[dependency].result : takeResult(of: dependency)
+            if let result { results.append((Int32(dependency), result)) }
         }
         return Assignment(node: node, start: now, results: results, planGeneration: planGeneration)
     }

@@ -63,6 +63,9 @@ struct FanOutPlan {
 
     /// Appends the expansion node of each source to `nodes` (the instances of `expansion`), and
     /// makes every instance of an operation that needs one of the source's operations need it.
+    /// The expansion also needs the instances of the other operations the source's operations
+    /// need (not those that wait for it): it holds their results until it has added the
+    /// instances that need them (`RunState.Growth.adders`).
     func addExpansions(
         to nodes: inout [ExecutionGraph.Node], _ spec: PipelineSpec, _ expansion: InstanceExpansion,
         _ declared: DeclaredOperations, planner: PipelinePlanner
@@ -78,10 +81,14 @@ struct FanOutPlan {
                 nodes[index].dependencies.append(node)
                 nodes[index].setup?.dependencies.append(id)
             }
+            let needed = Set(operations.flatMap { declared.targets(ofNeedsOf: $0).compactMap { $0 } }).filter { target in
+                target != source && !fed.contains(target) && !fed.contains { Self.needs(target, reaching: $0, declared) }
+            }
+            let held = expansion.instances.indices.filter { needed.contains(expansion.instances[$0].operation) }
             nodes.append(ExecutionGraph.Node(
                 id: id, type: FanOutExpansion.type,
                 action: FanOutExpansion(source: sourceID, operations: operations, spec: spec, planner: planner),
-                dependencies: [sourceNode], settings: NodeSettings(), setup: nil,
+                dependencies: [sourceNode] + held, settings: NodeSettings(), setup: nil,
                 location: spec.operations[operations[0]].foreach?.location))
         }
     }

@@ -18,10 +18,7 @@ struct ResultItems {
         if text.first(where: { !$0.isWhitespace }) == "[" {
             items = try jsonItems(data)
         } else {
-            items = text.split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty }
-                .map { ForeachItem(text: $0) }
+            items = Self.lines(of: text).map { ForeachItem(text: String($0)) }
         }
         var firstByID: [String: Int] = [:]
         for (offset, item) in items.enumerated() {
@@ -34,6 +31,27 @@ struct ResultItems {
             firstByID[item.id] = offset + 1
         }
         return items
+    }
+
+    /// The lines of `text` that are not blank, without the white space around them. Splits the
+    /// UTF-8 bytes at line feeds and carriage returns (a `\r\n` gives an empty line between,
+    /// skipped): splitting and trimming by `Character` (Foundation's `trimmingCharacters`) cost
+    /// a fan-out of 10,000 items more than planning them.
+    private static func lines(of text: String) -> [Substring] {
+        var lines: [Substring] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? utf8.endIndex
+            let line = text[start..<end]
+            if let first = line.firstIndex(where: { !$0.isWhitespace }),
+                let last = line.lastIndex(where: { !$0.isWhitespace })
+            {
+                lines.append(line[first...last])
+            }
+            start = end < utf8.endIndex ? utf8.index(after: end) : end
+        }
+        return lines
     }
 
     private func jsonItems(_ data: Data) throws(FanOutError) -> [ForeachItem] {

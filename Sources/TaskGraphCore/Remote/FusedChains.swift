@@ -50,8 +50,10 @@ public struct FusedChains: Sendable, Equatable {
         self.positionOfNode = positionOfNode
     }
 
-    /// The chain of `node` and its position in it (0 for the head), or nil when it is in none.
+    /// The chain of `node` and its position in it (0 for the head), or nil when it is in none
+    /// (nodes added while the run runs, past those the chains were made of, are in none).
     public func chain(of node: Int) -> (chain: [Int], position: Int)? {
+        guard node < chainOfNode.count else { return nil }
         let index = chainOfNode[node]
         guard index >= 0 else { return nil }
         return (chains[Int(index)], Int(positionOfNode[node]))

@@ -37,6 +37,16 @@ public final class HTTPCacheClient: Sendable {
         pool = BlockingThreadPool(maximumThreads: settings.connections)
     }
 
+    /// Loads libcurl and makes one connection's handle on a thread of the client, so that the
+    /// run's first request waits for neither (tens of milliseconds, much of a fully cached
+    /// run). A failure is left for that request to report.
+    public func prepare() async {
+        _ = try? await pool.run { [self] in
+            let box = ConnectionBox(try CacheConnection(headers: headers, settings: settings))
+            idle.withLock { $0.append(box) }
+        }
+    }
+
     /// Ends the client's threads once its requests are done.
     public func shutDown() async {
         await pool.shutDown()

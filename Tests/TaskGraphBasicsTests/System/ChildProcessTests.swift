@@ -167,6 +167,19 @@ struct ChildProcessTests {
         #expect(result.status == .signalled(SIGHUP))
     }
 
+    @Test func startsTheChildWithNoSignalBlockedAndNoneOfThoseTheParentTrapsIgnored() async throws {
+        let result = try await run(["cat", "/proc/self/status"])
+        let masks = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n")
+            .reduce(into: [String: UInt64]()) { masks, line in
+                let fields = line.split(separator: ":")
+                guard fields.count == 2, fields[0].hasPrefix("Sig") else { return }
+                masks[String(fields[0])] = UInt64(fields[1].trimmingCharacters(in: .whitespaces), radix: 16)
+            }
+        #expect(masks["SigBlk"] == 0)
+        let trapped = [SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD, SIGTSTP, SIGCONT, SIGUSR1]
+        #expect(trapped.filter { (masks["SigIgn"] ?? ~0) & (1 << UInt64($0 - 1)) != 0 } == [])
+    }
+
     @Test func killsTheGroupWhenTheLeaderExits() async throws {
         let start = ContinuousClock.now
         let result = try await run(["sh", "-c", "sleep 300 & echo $!"])

@@ -124,4 +124,23 @@ import OperationTestSupport
             .failed("item 2 of 'index' ('b') has no field 'url', which operation 'get' uses as ${item.url}"),
         ])
     }
+
+    @Test func theExpansionHoldsWhatTheTemplateNeedsUntilItHasAddedTheInstances() async throws {
+        // 'other', the only consumer of 'base' the run starts with, has taken its result before
+        // 'index' runs: the expansion, which needs 'base' for the instances, still holds it.
+        let pipeline = try load("""
+            version: 1
+            operations:
+              base: {op: exec, command: [echo, hi]}
+              other: {op: group, needs: base}
+              index: {op: exec, command: [printf, 'a\\nb\\n'], needs: other}
+              get: {foreach: {from: index}, op: group, needs: base}
+              all: {op: group, needs: get}
+            """)
+        #expect(pipeline.graph.nodes.map(\.id) == ["base", "other", "index", "all", "index[*]"])
+        #expect(pipeline.graph.nodes.map(\.dependencies) == [[], [0], [1], [4], [2, 0]])
+        let report = await Engine().run(pipeline.graph)
+        #expect(report.nodes.map(\.id) == ["base", "other", "index", "all", "index[*]", "get[a]", "get[b]"])
+        #expect(report.succeeded, "\(report.nodes.map { "\($0.id) \($0.outcome)" })")
+    }
 }
