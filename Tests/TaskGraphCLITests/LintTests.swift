@@ -203,14 +203,13 @@ import Testing
         try write("version: 1\nname: one\noperations:\n  one: {op: exec, command: [true]}\n", to: "one.yaml", in: directory)
         let copy = directory.appendingPathComponent("bin/taskgraph")
         try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
-        // A hard link, not a copy: a copy is a file open for writing, and a child another test
-        // forks meanwhile inherits that descriptor, so executing it can fail with ETXTBSY. A
-        // copy only where a link cannot be made (another file system).
-        do {
-            try FileManager.default.linkItem(at: TaskGraphProcess.binary, to: copy)
-        } catch {
-            try FileManager.default.copyItem(at: TaskGraphProcess.binary, to: copy)
-        }
+        // Copied by `cp`, not by this process: a child another test forks while the copy is
+        // open for writing would inherit the descriptor, and executing the copy could fail
+        // with ETXTBSY. Nor a hard link: that changes the binary's `stat`, on which other
+        // tests' up-to-date snapshots rest (UpToDateRunTests).
+        let copied = try await TaskGraphProcess.run(
+            [TaskGraphProcess.binary.path, copy.path], in: directory, executable: URL(fileURLWithPath: "/bin/cp"))
+        #expect(copied.status == 0, "\(copied.stderr)")
         let result = try await TaskGraphProcess.run(["run", "one.yaml", "--lint"], in: directory, executable: copy)
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix(
