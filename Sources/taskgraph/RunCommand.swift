@@ -148,8 +148,6 @@ struct RunCommand: AsyncParsableCommand {
         if let upToDate, let start { startedFrom = upToDate.observe(session, from: start) }
         let runCache = await session.runCache(
             reuse: !cache.reuse.noCache, forcing: forcing, known: startedFrom?.known)
-        let wholeGraph = targets.isEmpty && only.isEmpty
-        let lastRunIDs = wholeGraph ? Task { await session.store.lastRunIDs(pipeline: session.pipeline) } : nil
         let resources = RunResources(
             blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint,
             streamedOutput: logs.streamedOutput(for: graph))
@@ -190,13 +188,12 @@ struct RunCommand: AsyncParsableCommand {
         }
         // A run of every operation that ended well has the pipeline's ids, with every instance
         // its fan-outs add: what the next `--explain` names the removed ids from.
-        let ranIDs = Set(ran.nodes.map(\.id))
-        let previousIDs = await lastRunIDs?.value
-        let complete = lastRunIDs != nil && outcome.signal == nil && !outcome.report.wasCancelled
+        let complete = targets.isEmpty && only.isEmpty && outcome.signal == nil && !outcome.report.wasCancelled
             && !outcome.report.hasFailures
+        let previousIDs = complete && explain ? await session.store.lastRunIDs(pipeline: session.pipeline) : nil
         if complete {
             do {
-                try await session.store.rememberRunIDs(ranIDs, previous: previousIDs, pipeline: session.pipeline)
+                try await session.store.rememberRunIDs(ran.nodes.map(\.id), pipeline: session.pipeline)
             } catch {
                 CacheSession.warn("the cache was not updated after the run: \(error)")
             }
@@ -206,7 +203,9 @@ struct RunCommand: AsyncParsableCommand {
             TextOutput.standardOutput.write(ExplanationPrinter.render(ran.nodes.compactMap { node in
                 decisions[node.id].map { (node.id, .success($0)) }
             }))
-            if complete, let previousIDs { TextOutput.standardOutput.write(ExplanationPrinter.removed(previousIDs.subtracting(ranIDs))) }
+            if let previousIDs {
+                TextOutput.standardOutput.write(ExplanationPrinter.removed(previousIDs.subtracting(ran.nodes.map(\.id))))
+            }
             TextOutput.standardOutput.flush()
         }
         if let signal = outcome.signal { InterruptibleRun.endProcess(by: signal) }
