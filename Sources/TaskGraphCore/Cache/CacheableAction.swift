@@ -7,7 +7,7 @@
 /// (as digests), the digests of its inputs' results, and what `addKeyComponents` adds. Whatever
 /// else could change its result must be added there: two actions that would compute different
 /// results must never have the same key.
-public protocol CacheableAction: TaskAction {
+public protocol CacheableAction: FileWritingAction {
     /// This action's implementation version: bumped whenever its result for the same key
     /// components changes, so older results of this type are no longer reused (and results of
     /// other types still are).
@@ -28,12 +28,6 @@ public protocol CacheableAction: TaskAction {
     /// - Throws: when a component cannot be computed (a declared input file is missing): the
     ///   node fails with this error, as it would have when running.
     func addKeyComponents(to key: inout KeyComponents, files: any FileDigesting) async throws
-
-    /// The files it writes besides its result (absolute paths): recorded with the result,
-    /// restored on a hit when missing or changed. They enter the key relative to the node's
-    /// output or pipeline directory, so a record made elsewhere is reused here, its files
-    /// restored at these paths (`OutputLocations`).
-    var outputFiles: [String] { get }
 
     /// Variables of the declared environment the program is given but whose values cannot
     /// change its result (`HOME`, `USER`, …): left out of the key, so the same pipeline run by

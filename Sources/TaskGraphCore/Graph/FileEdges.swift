@@ -24,7 +24,7 @@ struct FileEdges {
     init(_ nodes: [ExecutionGraph.Node]) {
         var writers: [String: Int] = [:]
         for index in nodes.indices {
-            guard let action = nodes[index].action as? any CacheableAction else { continue }
+            guard let action = nodes[index].action as? any FileWritingAction else { continue }
             // Two writers of one file are an error of their own (`OutputWriters`); the first is kept.
             for path in action.outputFiles where writers[PathResolver.normalized(path)] == nil {
                 writers[PathResolver.normalized(path)] = index

@@ -15,7 +15,7 @@ enum OutputWriters {
         var writers: [String: [Int]] = [:]
         writers.reserveCapacity(nodes.count)
         for index in nodes.indices {
-            guard let action = nodes[index].action as? any CacheableAction else { continue }
+            guard let action = nodes[index].action as? any FileWritingAction else { continue }
             for path in action.outputFiles {
                 writers[PathResolver.normalized(path), default: []].append(index)
             }

@@ -15,7 +15,7 @@ extension PipelinePlanner {
     /// Where `operation` names `path` (absolute, normalised) among the files `node` writes: the
     /// entry of its `outputs:` list (an `exec`) or its `path:` (a `save`).
     func writeLocation(of path: String, by node: ExecutionGraph.Node, in operation: OperationSpec) -> SourceLocation {
-        guard let action = node.action as? any CacheableAction else { return operation.id.location }
+        guard let action = node.action as? any FileWritingAction else { return operation.id.location }
         if case .sequence(let entries, _)? = operation.parameter("outputs"), entries.count == action.outputFiles.count,
             let position = action.outputFiles.firstIndex(where: { PathResolver.normalized($0) == path }) {
             return entries[position].location

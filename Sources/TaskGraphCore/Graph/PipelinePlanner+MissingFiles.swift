@@ -10,7 +10,7 @@ extension PipelinePlanner {
     func missingFileDiagnostics(_ nodes: [ExecutionGraph.Node], _ spec: PipelineSpec, _ expansion: InstanceExpansion) -> [Diagnostic] {
         var written: Set<String> = []
         for node in nodes {
-            guard let action = node.action as? any CacheableAction else { continue }
+            guard let action = node.action as? any FileWritingAction else { continue }
             written.formUnion(action.outputFiles.map(PathResolver.normalized))
         }
         var found: [Diagnostic] = []
