@@ -152,6 +152,9 @@ struct PipelineLoader {
         return defaults
     }
 
+    /// How many pools a pipeline may declare.
+    static let maximumPools = Int(UInt16.max)
+
     private func readPools(_ value: YAMLValue?, diagnostics: inout [Diagnostic]) -> [String: Located<Int>] {
         guard let value else { return [:] }
         guard case .mapping(let pairs, _) = value else {
@@ -167,6 +170,12 @@ struct PipelineLoader {
                 continue
             }
             pools[pair.key.text] = Located(depth, at: pair.value.location)
+        }
+        // The engine numbers pools in 16 bits, the default pool among them (`PoolLayout`).
+        if pools.count > Self.maximumPools {
+            diagnostics.append(.error(
+                "'pools' declares \(pools.count) pools; at most \(Self.maximumPools) can be", at: value.location))
+            return [:]
         }
         return pools
     }

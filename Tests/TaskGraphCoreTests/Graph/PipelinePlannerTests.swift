@@ -120,6 +120,13 @@ import OperationTestSupport
         ])
     }
 
+    @Test func moreThan65535PoolsAreRefused() {
+        let pools = (0...65_535).map { "  p\($0): 1\n" }.joined()
+        #expect(diagnostics("version: 1\npools:\n\(pools)operations:\n  a: {op: group}\n") == [
+            "test.yaml:3:3: error: 'pools' declares 65536 pools; at most 65535 can be",
+        ])
+    }
+
     @Test func defaultsApplyUnlessOverridden() throws {
         let graph = try plannedGraph("""
             version: 1
