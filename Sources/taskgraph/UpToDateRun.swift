@@ -25,25 +25,20 @@ struct UpToDateRun {
     init?(_ command: RunCommand) {
         guard !command.dryRun, !command.json, !command.explain, command.events == nil, command.trace == nil,
             command.report == nil, !command.cache.reuse.noCache, !command.cache.reuse.forcesAny, command.cluster.executor == nil,
-            command.cluster.store == nil, command.lint.mode == nil,
-            let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            command.cluster.store == nil, command.lint.mode == nil, let process = UpToDateCheck.currentProcess()
         else { return nil }
-        let environment = ProcessInfo.processInfo.environment
-        let searchPath = (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard searchPath.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
-        let currentDirectory = FileManager.default.currentDirectoryPath
-        let pipeline = PathResolver.resolve(command.file, in: currentDirectory)
+        let pipeline = PathResolver.resolve(command.file, in: process.directory)
         // With the executable: another build run the same way has its own snapshots.
-        var identity = "taskgraph run, up-to-date snapshot 3\0" + executable + "\0" + currentDirectory + "\0"
+        var identity = "taskgraph run, up-to-date snapshot 3\0" + process.executable + "\0" + process.directory + "\0"
         for argument in CommandLine.arguments.dropFirst() { identity += argument + "\0" }
-        for (name, value) in environment.sorted(by: { $0.key < $1.key }) { identity += name + "=" + value + "\0" }
+        identity += process.environment
         // The run's own store when the pipeline names no other and runs on this machine
         // (`CacheSession.open`): it does not flush its writes.
         check = UpToDateCheck(
             store: command.cache.location.store(registry: .builtIn, flushingWrites: false),
             invocation: ContentDigest.sha256(of: Data(identity.utf8)), pipeline: pipeline,
-            watched: [pipeline, executable] + searchPath)
-        self.executable = executable
+            watched: [pipeline, process.executable] + process.searchPath)
+        executable = process.executable
     }
 
     /// Reads this command's snapshot: when nothing it rests on changed, records the run's hits,

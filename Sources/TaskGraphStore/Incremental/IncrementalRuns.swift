@@ -15,7 +15,8 @@ import TaskGraphCore
 ///
 /// The snapshot is kept under a digest of `name`, the graph (each node's id, type, settings,
 /// what it needs and its keyed parameters), this executable, the working directory and the
-/// environment; it also rests on this executable's file and `PATH`'s directories.
+/// environment; it also rests on this executable's file and, when a node starts a program it
+/// looks up on `PATH` (an `exec`), on `PATH`'s directories.
 public struct IncrementalRuns: Sendable {
     /// Where the store is (made at the first run).
     public let storeDirectory: String
@@ -80,18 +81,12 @@ public struct IncrementalRuns: Sendable {
         return Outcome(report: report, nothingChanged: start.nothingChanged)
     }
 
-    /// The check of `graph`'s snapshot, or nil when this executable cannot be found or `PATH`
-    /// has relative directories (what a program run finds would depend on the directory).
+    /// The check of `graph`'s snapshot, or nil when this process has none
+    /// (`UpToDateCheck.currentProcess`).
     private func upToDateCheck(of graph: ExecutionGraph, in store: ContentStore) -> UpToDateCheck? {
-        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
-            return nil
-        }
-        let environment = ProcessInfo.processInfo.environment
-        let searchPath = (environment["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-        guard searchPath.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
-        var identity = "taskgraph incremental runs 1\0" + name + "\0" + executable + "\0"
-            + FileManager.default.currentDirectoryPath + "\0"
-        for (name, value) in environment.sorted(by: { $0.key < $1.key }) { identity += name + "=" + value + "\0" }
+        guard let process = UpToDateCheck.currentProcess() else { return nil }
+        var identity = "taskgraph incremental runs 1\0" + name + "\0" + process.executable + "\0" + process.directory + "\0"
+            + process.environment
         for node in graph.nodes {
             identity += "node\0" + node.id + "\0" + node.type + "\0" + String(describing: node.settings) + "\0"
             for dependency in node.dependencies { identity += graph.nodes[dependency].id + "\0" }
@@ -100,8 +95,12 @@ public struct IncrementalRuns: Sendable {
                 for file in action.outputFiles { identity += file + "\0" }
             }
         }
+        // A program looked up on `PATH` may be shadowed by one added to an earlier directory.
+        let looksUpPrograms = graph.nodes.contains { node in
+            (node.action as? any ProgramStartingAction).map { !$0.programName.contains("/") } ?? false
+        }
         return UpToDateCheck(
             store: store, invocation: ContentDigest.sha256(of: Data(identity.utf8)), pipeline: name,
-            watched: [executable] + searchPath)
+            watched: [process.executable] + (looksUpPrograms ? process.searchPath : []))
     }
 }

@@ -28,6 +28,25 @@ public struct UpToDateCheck: Sendable {
         self.watched = watched
     }
 
+    /// What a snapshot taken in this process rests on besides the files keys read: this
+    /// executable, the directories of `PATH`, the working directory and the environment (each
+    /// `name=value` followed by a NUL byte, sorted by name); nil when the executable cannot be
+    /// found or `PATH` has a relative directory (what a program run finds would depend on the
+    /// working directory).
+    public static func currentProcess()
+        -> (executable: String, searchPath: [String], directory: String, environment: String)?
+    {
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            return nil
+        }
+        let variables = ProcessInfo.processInfo.environment
+        let searchPath = (variables["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard searchPath.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
+        var environment = ""
+        for (name, value) in variables.sorted(by: { $0.key < $1.key }) { environment += name + "=" + value + "\0" }
+        return (executable, searchPath, FileManager.default.currentDirectoryPath, environment)
+    }
+
     /// What the last snapshot of this invocation shows, read before anything else.
     public struct Start: Sendable {
         /// The snapshot; nil when there is none to trust.

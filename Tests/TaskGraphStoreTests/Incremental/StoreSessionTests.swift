@@ -16,25 +16,26 @@ import TaskGraphCore
         return graph
     }
 
-    @Test func aWholeRunKeepsItsIDsEachEndedByANulAfterTheHeader() async throws {
-        let root = try emptyDirectory() + "/cache"
-        let session = await StoreSession.open(root: root, registry: .core, pipeline: "/p/ids.yaml") { _ in }
+    /// A session on a new store after it finished a run of `graph()`, of the whole graph or not.
+    private static func finishedRun(wholeGraph: Bool) async throws -> StoreSession {
+        let session = await StoreSession.open(
+            root: try emptyDirectory() + "/cache", registry: .core, pipeline: "/p/ids.yaml") { _ in }
         let graph = try Self.graph()
         let cache = session.runCache()
         let report = await Engine().run(graph, cache: cache)
-        await session.finish(cache, report: report, graph: graph, wholeGraph: true)
+        await session.finish(cache, report: report, graph: graph, wholeGraph: wholeGraph)
+        return session
+    }
+
+    @Test func aWholeRunKeepsItsIDsEachEndedByANulAfterTheHeader() async throws {
+        let session = try await Self.finishedRun(wholeGraph: true)
         let file = session.store.layout.runIDs(pipeline: "/p/ids.yaml")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("taskgraph run ids 2\na\0b\0".utf8))
         #expect(await session.store.lastRunIDs(pipeline: "/p/ids.yaml") == ["a", "b"])
     }
 
     @Test func aRunOfSomeTargetsKeepsNoIDs() async throws {
-        let root = try emptyDirectory() + "/cache"
-        let session = await StoreSession.open(root: root, registry: .core, pipeline: "/p/ids.yaml") { _ in }
-        let graph = try Self.graph()
-        let cache = session.runCache()
-        let report = await Engine().run(graph, cache: cache)
-        await session.finish(cache, report: report, graph: graph, wholeGraph: false)
+        let session = try await Self.finishedRun(wholeGraph: false)
         #expect(!FileManager.default.fileExists(atPath: session.store.layout.runIDs(pipeline: "/p/ids.yaml")))
     }
 
