@@ -48,8 +48,8 @@ public struct IncrementalRuns: Sendable {
     public struct Outcome: Sendable {
         /// The engine's report.
         public var report: RunReport
-        /// Whether nothing the last run rested on had changed: every node was reused from its
-        /// snapshot, no key computed.
+        /// Whether nothing the last run rested on had changed: its nodes were reused from its
+        /// snapshot without computing their keys.
         public var nothingChanged: Bool
     }
 
@@ -61,24 +61,20 @@ public struct IncrementalRuns: Sendable {
     ) async -> Outcome {
         let session = await StoreSession.open(
             root: storeDirectory, registry: registry, pipeline: name, maxSize: maxSize, flushingWrites: false, warn: warn)
-        guard let check = upToDateCheck(of: graph, in: session.store) else {
-            let cache = session.runCache()
-            let report = await engine.run(graph, events: events, cache: cache, results: results)
-            await session.finish(cache, report: report, graph: graph.including(report), wholeGraph: true)
-            return Outcome(report: report, nothingChanged: false)
-        }
-        let start = await check.start(forRun: true)
-        let (observing, known) = check.observe(session, from: start)
-        let cache = session.runCache(known: known)
+        let check = upToDateCheck(of: graph, in: session.store)
+        let start = await check?.start(forRun: true)
+        var startedFrom: (observing: Bool, known: KnownResults?) = (false, nil)
+        if let check, let start { startedFrom = check.observe(session, from: start) }
+        let cache = session.runCache(known: startedFrom.known)
         let report = await engine.run(graph, events: events, cache: cache, results: results)
         let ran = graph.including(report)
-        if observing {
+        if let check, let start, startedFrom.observing {
             await check.remember(
                 report, of: ran, cache: cache, pipeline: nil, onCluster: engine.options.remote != nil, start: start,
                 in: session)
         }
         await session.finish(cache, report: report, graph: ran, wholeGraph: true)
-        return Outcome(report: report, nothingChanged: start.nothingChanged)
+        return Outcome(report: report, nothingChanged: start?.nothingChanged ?? false)
     }
 
     /// The check of `graph`'s snapshot, or nil when this process has none
