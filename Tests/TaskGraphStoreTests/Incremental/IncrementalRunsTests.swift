@@ -46,6 +46,7 @@ import TaskGraphCore
     @Test func theRunAfterTheFirstReusesEveryNodeWithoutLookingAnyUp() async throws {
         try await Self.settleExecutable()
         let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
         let first = await workspace.runs.run(try workspace.graph())
         #expect(first.report.counts == [.succeeded: 2])
         #expect(!first.nothingChanged)
@@ -62,6 +63,7 @@ import TaskGraphCore
     @Test func aChangedInputTakesTheFullPathAndRunsWhatItReaches() async throws {
         try await Self.settleExecutable()
         let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
         _ = await workspace.runs.run(try workspace.graph())
         #expect(await workspace.runs.run(try workspace.graph()).nothingChanged)
 
@@ -75,6 +77,7 @@ import TaskGraphCore
     @Test func aChangedParameterIsNeverReusedFromTheSnapshot() async throws {
         try await Self.settleExecutable()
         let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
         _ = await workspace.runs.run(try workspace.graph())
         #expect(await workspace.runs.run(try workspace.graph()).nothingChanged)
 

@@ -16,10 +16,10 @@ import TaskGraphCore
         return graph
     }
 
-    /// A session on a new store after it finished a run of `graph()`, of the whole graph or not.
-    private static func finishedRun(wholeGraph: Bool) async throws -> StoreSession {
-        let session = await StoreSession.open(
-            root: try emptyDirectory() + "/cache", registry: .core, pipeline: "/p/ids.yaml") { _ in }
+    /// A session on a new store in `directory` after it finished a run of `graph()`, of the
+    /// whole graph or not.
+    private static func finishedRun(in directory: String, wholeGraph: Bool) async throws -> StoreSession {
+        let session = await StoreSession.open(root: directory + "/cache", registry: .core, pipeline: "/p/ids.yaml") { _ in }
         let graph = try Self.graph()
         let cache = session.runCache()
         let report = await Engine().run(graph, cache: cache)
@@ -28,20 +28,26 @@ import TaskGraphCore
     }
 
     @Test func aWholeRunKeepsItsIDsEachEndedByANulAfterTheHeader() async throws {
-        let session = try await Self.finishedRun(wholeGraph: true)
+        let directory = try emptyDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let session = try await Self.finishedRun(in: directory, wholeGraph: true)
         let file = session.store.layout.runIDs(pipeline: "/p/ids.yaml")
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("taskgraph run ids 2\na\0b\0".utf8))
         #expect(await session.store.lastRunIDs(pipeline: "/p/ids.yaml") == ["a", "b"])
     }
 
     @Test func aRunOfSomeTargetsKeepsNoIDs() async throws {
-        let session = try await Self.finishedRun(wholeGraph: false)
+        let directory = try emptyDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let session = try await Self.finishedRun(in: directory, wholeGraph: false)
         #expect(!FileManager.default.fileExists(atPath: session.store.layout.runIDs(pipeline: "/p/ids.yaml")))
     }
 
     @Test func aStoreThatCannotBeWrittenWarnsOnceAfterTheRun() async throws {
         // Below a regular file, so even root cannot write it.
-        let file = try emptyDirectory() + "/plain"
+        let directory = try emptyDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/plain"
         try writeFile("", to: file)
         let warnings = Warnings()
         let session = await StoreSession.open(root: file + "/cache", registry: .core, pipeline: "/p/ids.yaml") { warning in
