@@ -49,9 +49,9 @@ let package = Package(
         // Threads, child processes, files, locks and usage metering, with their own errors: the
         // plumbing every other module uses, depending on nothing of the product.
         .target(name: "TaskGraphBasics", dependencies: ["CSystemShims"]),
-        // The pipeline format: YAML reading, source locations and diagnostics, the spec's values
-        // and keys, parameter types and values, and the settings a pipeline gives operations.
-        // Names nothing of the graph, the operations or the engine.
+        // The pipeline format: YAML reading, source locations and diagnostics, variables and
+        // foreach items, parameter types, values and their checks. Names nothing of the graph,
+        // the operations or the engine.
         .target(name: "TaskGraphPipeline", dependencies: ["TaskGraphBasics", "CYAML"]),
         // The graph model, the operations, planning, the engine, cache decisions and the remote
         // seam: no image, network or cipher library (swift-crypto only for the SHA-256 of content

@@ -45,7 +45,7 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     }
 
     /// Sets the key `name` from its checked `value`.
-    package mutating func set(_ name: String, to value: ParameterValue) {
+    mutating func set(_ name: String, to value: ParameterValue) {
         switch (name, value) {
         case ("executor", .string(let text)): executor = text
         case ("cpus", .integer(let count)): cpus = count
@@ -61,7 +61,7 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     /// The problem with `value` for the key `name` that its type alone does not catch: a
     /// `memory` that is not a whole number with an optional `K`, `M`, `G` or `T` (megabytes
     /// without one), or a `time` under one second; nil when it is fine.
-    package static func problem(with value: ParameterValue, named name: String) -> String? {
+    static func problem(with value: ParameterValue, named name: String) -> String? {
         switch (name, value) {
         case ("memory", .string(let text)):
             let digits = text.last.map { "KMGT".contains($0) } == true ? text.dropLast() : Substring(text)

@@ -50,7 +50,7 @@ public enum PipelineKeys {
     ]
 
     /// Keys allowed under `defaults:`.
-    package static let defaults = ["retries", "timeout", "pool", "cache", "priority"] + ClusterSettings.types.map(\.name)
+    static let defaults = ["retries", "timeout", "pool", "cache", "priority"] + ClusterSettings.types.map(\.name)
 
     /// What `priority:` accepts: a name of `QueuePriority` or a whole number in its range.
     public static let priorityType = ParameterType.namedInteger(QueuePriority.values, QueuePriority.range)
