@@ -59,7 +59,8 @@ let package = Package(
         .target(
             name: "TaskGraphCore",
             dependencies: [
-                "TaskGraphBasics", "TaskGraphPipeline", "CSystemShims", .product(name: "Crypto", package: "swift-crypto"),
+                "TaskGraphBasics", "TaskGraphPipeline", "CSystemShims",
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Operation families.

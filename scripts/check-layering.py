@@ -13,8 +13,8 @@ import subprocess
 import sys
 
 # Every target of the product but the C shims and libraries, which the basics may link.
-PRODUCT_MODULES = {"TaskGraphPipeline", "TaskGraphCore", "TaskGraphImaging", "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting",
-                   "TaskGraphStore", "TaskGraphSlurm", "taskgraph"}
+PRODUCT_MODULES = {"TaskGraphPipeline", "TaskGraphCore", "TaskGraphImaging", "TaskGraphNetwork", "TaskGraphCrypto",
+                   "TaskGraphReporting", "TaskGraphStore", "TaskGraphSlurm", "taskgraph"}
 
 FORBIDDEN = {
     "TaskGraphBasics": PRODUCT_MODULES | {"CYAML", "CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "Crypto"},
