@@ -9,12 +9,16 @@ extension ResultStore {
     ///   - seconds: how long the operation ran.
     ///   - storingResult: false names the result by its digest without storing it (an
     ///     intermediate of a fused chain).
+    ///   - inlining: whether the record may hold a result of at most `ActionRecord.inlineLimit`
+    ///     bytes instead of a blob (not for a result another process reads by its digest).
     /// - Throws: what storing a blob throws.
     public func storeBlobs(
         of result: any Artifact, outputFiles: [String], id: String, components: KeyComponents, seconds: Double,
-        storingResult: Bool = true
+        storingResult: Bool = true, inlining: Bool = false
     ) async throws -> ActionRecord {
-        let digest = storingResult ? try await storeResult(result) : try await result.digest
+        let (digest, inline): (ContentDigest, Data?) = storingResult
+            ? try await storeResult(result, inliningUpTo: inlining ? ActionRecord.inlineLimit : 0)
+            : (try await result.digest, nil)
         var files: [ActionRecord.OutputFile] = []
         for path in outputFiles {
             files.append(ActionRecord.OutputFile(path: path, digest: try await storeFile(at: path)))
@@ -22,6 +26,6 @@ extension ResultStore {
         return ActionRecord(
             result: digest, resultKind: type(of: result).kind, summary: result.summary, outputFiles: files,
             validators: (result as? any RevalidatableResult)?.validators ?? [:], seconds: seconds,
-            recordedAt: Date().timeIntervalSince1970, id: id, components: components)
+            recordedAt: Date().timeIntervalSince1970, id: id, components: components, inlineResult: inline)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where results of earlier runs are kept: content-addressed blobs and action records
 /// (key → result). The engine reaches the store only through this protocol; `TaskGraphStore`'s
 /// `ContentStore` is the on-disk implementation (layout in docs/cache.md).
@@ -23,9 +25,22 @@ public protocol ResultStore: FileDigesting {
     /// - Returns: its digest, which is `artifact.digest`.
     func storeResult(_ artifact: any Artifact) async throws -> ContentDigest
 
+    /// Stores `artifact` as `storeResult(_:)` does, unless its encoding is at most `limit`
+    /// bytes: then nothing is written and the encoding is returned, for the record to hold
+    /// (`ActionRecord.inlineResult`). A store that keeps every result as a blob ignores `limit`.
+    /// - Returns: its digest, and its encoding when it was not stored.
+    func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, inline: Data?)
+
     /// Reads the result stored as `digest`, checking its content against the digest.
     /// - Throws: an error saying whether it is missing or corrupt; a corrupt blob is removed.
     func loadResult(_ digest: ContentDigest) async throws -> any Artifact
+
+    /// Reads the result `stored` stands for: decoded from the encoding it holds (checked against
+    /// its digest) when its record held the result, else `loadResult(stored.digest)`.
+    /// - Throws: what `loadResult(_:)` throws; a held encoding that does not match its digest
+    ///   or does not decode is corrupt.
+    func loadResult(_ stored: StoredResult) async throws -> any Artifact
 
     /// Stores a copy of the file at `path` (absolute) as a blob.
     /// - Returns: the digest of its contents.
@@ -39,6 +54,18 @@ public protocol ResultStore: FileDigesting {
 }
 
 extension ResultStore {
+    /// `storeResult(_:)`: every result a blob.
+    public func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, inline: Data?)
+    {
+        (try await storeResult(artifact), nil)
+    }
+
+    /// `loadResult(stored.digest)`, for a store whose records never hold a result.
+    public func loadResult(_ stored: StoredResult) async throws -> any Artifact {
+        try await loadResult(stored.digest)
+    }
+
     /// `record(for:)`, with every output file left to `materialize`.
     public func reusableRecord(for key: ContentDigest) async
         -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?
