@@ -43,6 +43,7 @@ public struct StoredResult: Artifact, Hashable {
         a.digest == b.digest && a.resultKind == b.resultKind && a.summary == b.summary
     }
 
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(digest)
         hasher.combine(resultKind)
