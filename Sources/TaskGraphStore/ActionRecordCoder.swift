@@ -8,7 +8,7 @@ package enum ActionRecordCoder {
     /// The first bytes of every record: `TGAR`.
     static let magic: [UInt8] = Array("TGAR".utf8)
     /// The version of the layout this build writes and reads.
-    static let version: UInt8 = 2
+    static let version: UInt8 = 3
 
     /// The encoding of `record`; validators sorted by name, so the same record always gives the
     /// same bytes.
@@ -17,6 +17,12 @@ package enum ActionRecordCoder {
         writer.append(raw: magic)
         writer.append(version)
         writer.append(digest: record.result)
+        if let inline = record.inlineResult {
+            writer.append(UInt8(1))
+            writer.append(lengthPrefixed: inline)
+        } else {
+            writer.append(UInt8(0))
+        }
         writer.append(string: record.resultKind)
         writer.append(string: record.summary)
         writer.append(record.seconds)
@@ -42,6 +48,16 @@ package enum ActionRecordCoder {
         do {
             try reader.header(magic, version: version)
             let result = try reader.digest()
+            let inline: Data?
+            switch try reader.uint8() {
+            case 0: inline = nil
+            // A result the record holds is checked here: a damaged one reads as no record.
+            case 1:
+                let encoded = try reader.lengthPrefixed()
+                guard ContentDigest.sha256(of: encoded) == result else { return nil }
+                inline = encoded
+            default: return nil
+            }
             let kind = try reader.string()
             let summary = try reader.string()
             let seconds = try reader.double()
@@ -63,7 +79,7 @@ package enum ActionRecordCoder {
             try reader.finish()
             return ActionRecord(
                 result: result, resultKind: kind, summary: summary, outputFiles: files, validators: validators,
-                seconds: seconds, recordedAt: recordedAt, id: id, components: components)
+                seconds: seconds, recordedAt: recordedAt, id: id, components: components, inlineResult: inline)
         } catch {
             return nil
         }
@@ -119,6 +135,13 @@ package enum ActionRecordCoder {
         do {
             try reader.header(magic, version: version)
             var names = [try reader.entryName()]
+            switch try reader.uint8() {
+            case 0: break
+            case 1:
+                names = []
+                try reader.skipString()  // the result the record holds
+            default: return nil
+            }
             try reader.skipString()  // kind
             try reader.skipString()  // summary
             try reader.skip(16)  // seconds, recorded at

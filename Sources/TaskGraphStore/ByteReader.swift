@@ -1,3 +1,4 @@
+import Foundation
 import TaskGraphCore
 
 /// Reads the store's binary files (records, the stat cache, components) field by field, in the
@@ -76,6 +77,13 @@ struct ByteReader {
         if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
         guard let string = String(validating: utf8, as: UTF8.self) else { throw Malformed() }
         return string
+    }
+
+    /// A `u64` length and that many bytes.
+    mutating func lengthPrefixed() throws(Malformed) -> Data {
+        let count = try uint64()
+        guard count <= UInt64(bytes.count - offset) else { throw Malformed() }
+        return Data(try take(Int(count)))
     }
 
     /// Skips `count` bytes.

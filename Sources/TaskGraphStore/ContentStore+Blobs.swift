@@ -9,8 +9,20 @@ extension ContentStore {
     /// - Returns: its digest, which is `artifact.digest`.
     /// - Throws: what serialising throws, `StoreError.writeFailed`.
     public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
+        try await storeResult(artifact, inliningUpTo: 0).digest
+    }
+
+    /// `storeResult(_:)`, except that an encoding of at most `limit` bytes is returned instead
+    /// of written (its digest computed all the same), for the record to hold.
+    public func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, inline: Data?)
+    {
         let serialized = try await SerializedResult(of: artifact)
         let header = try SerializedResult.header(kind: serialized.kind, payloadCount: serialized.payload.count)
+        if header.count + serialized.payload.count <= limit {
+            let encoded = header + serialized.payload
+            return (ContentDigest.sha256(of: encoded), encoded)
+        }
         let layout = layout
         let flush = flushesWrites
         let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
@@ -21,7 +33,21 @@ extension ContentStore {
             return (digest, size)
         }
         bytesAdded.withLock { $0 += added }
-        return digest
+        return (digest, nil)
+    }
+
+    /// Reads the result `stored` stands for: decoded from the encoding it holds, checked against
+    /// its digest, when its record held it; else the blob (`loadResult(_:)`).
+    /// - Throws: `StoreError.corruptEntry` for a held encoding that does not match its digest,
+    ///   `StoreError.unreadableResult` for one that does not decode; what `loadResult(_:)` throws.
+    public func loadResult(_ stored: StoredResult) async throws -> any Artifact {
+        guard let inline = stored.inline else { return try await loadResult(stored.digest) }
+        guard ContentDigest.sha256(of: inline) == stored.digest else { throw StoreError.corruptEntry(stored.digest) }
+        do {
+            return try registry.decode(encoded: inline)
+        } catch {
+            throw StoreError.unreadableResult(stored.digest, reason: "\(error)")
+        }
     }
 
     /// Reads the result stored as `digest`, checking it against the digest.
@@ -80,6 +106,22 @@ extension ContentStore {
         }
         bytesAdded.withLock { $0 += added }
         return digest
+    }
+
+    /// `storeFile(at:)` for a file its operation's result says hashes to `expected`: when that
+    /// blob is present with the file's size, nothing is read (the record names what the
+    /// operation hashed when it ended, as its result does); otherwise it is stored and must
+    /// hash to `expected`.
+    /// - Throws: `StoreError.changedWhileStored` when it does not; what `storeFile(at:)` throws.
+    public func storeFile(at path: String, expecting expected: ContentDigest) async throws -> ContentDigest {
+        let layout = layout
+        let present = try await BlockingIO.run { () -> Bool in
+            guard let stat = FileStat.of(path) else { return false }
+            return Self.keepBlob(expected, layout, size: stat.size)
+        }
+        if present { return expected }
+        guard try await storeFile(at: path) == expected else { throw StoreError.changedWhileStored(path: path) }
+        return expected
     }
 
     /// Makes the file at `path` hold the blob `digest`. Left alone (same inode, nothing

@@ -150,8 +150,23 @@ public final class TieredStore: ResultStore {
         try await local.storeResult(artifact)
     }
 
+    public func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, inline: Data?)
+    {
+        try await local.storeResult(artifact, inliningUpTo: limit)
+    }
+
+    /// A result its record held, decoded; otherwise `loadResult(stored.digest)`.
+    public func loadResult(_ stored: StoredResult) async throws -> any Artifact {
+        stored.inline == nil ? try await loadResult(stored.digest) : try await local.loadResult(stored)
+    }
+
     public func storeFile(at path: String) async throws -> ContentDigest {
         try await local.storeFile(at: path)
+    }
+
+    public func storeFile(at path: String, expecting expected: ContentDigest) async throws -> ContentDigest {
+        try await local.storeFile(at: path, expecting: expected)
     }
 
     /// The local blob, downloaded first when it is not in the local store.

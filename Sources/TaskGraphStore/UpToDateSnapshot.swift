@@ -83,7 +83,7 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     static let trustedFor: Int64 = Int64(ContentStore.useResolution) * 1_000_000_000
 
     static let magic: [UInt8] = Array("TGUD".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
 
     /// Takes a baseline of `paths` and `markers`: files only ever replaced by a rename, each
     /// with its own modification time to the nanosecond (the store's removal marker), whose
@@ -142,12 +142,13 @@ public struct UpToDateSnapshot: Sendable, Equatable {
         files.filter { paths.contains($0.path) }
     }
 
-    /// The file's encoding: `TGUD`, version 1, the time taken and the operation count (`u64`),
+    /// The file's encoding: `TGUD`, version 2, the time taken and the operation count (`u64`),
     /// a `u32` count, then for each path: the path, then `u8` 0 for a path that did not exist,
     /// or `u8` 1 and its size, modification and change times (ns), inode and device, or `u8` 2,
     /// the same and its digest (32 bytes); then a `u32` count of operations and for each, sorted
     /// by id: the id, its result digest (32 bytes), `u8` 1 with the stored result's kind and
-    /// summary (strings) or `u8` 0 for a constant result, and a `u32` count of files, each the
+    /// summary (strings), `u8` 2 with the same and the encoded result its record holds
+    /// (`u64` count and bytes), or `u8` 0 for a constant result, and a `u32` count of files, each the
     /// `u32` index of its path among the paths above.
     func encoded() -> Data {
         // The paths and the operations are encoded on two threads, then joined: at the end of
@@ -195,9 +196,10 @@ public struct UpToDateSnapshot: Sendable, Equatable {
             writer.append(string: id)
             writer.append(digest: entry.digest)
             if let stored = entry.stored {
-                writer.append(UInt8(1))
+                writer.append(UInt8(stored.inline == nil ? 1 : 2))
                 writer.append(string: stored.resultKind)
                 writer.append(string: stored.summary)
+                if let inline = stored.inline { writer.append(lengthPrefixed: inline) }
             } else {
                 writer.append(UInt8(0))
             }
@@ -239,8 +241,17 @@ public struct UpToDateSnapshot: Sendable, Equatable {
                 for _ in 0..<operationCount {
                     let id = try reader.string()
                     let digest = try reader.digest()
-                    let stored = try reader.uint8() == 1
-                        ? StoredResult(digest: digest, resultKind: try reader.string(), summary: try reader.string()) : nil
+                    let stored: StoredResult?
+                    switch try reader.uint8() {
+                    case 0: stored = nil
+                    case let form where form <= 2:
+                        let kind = try reader.string()
+                        let summary = try reader.string()
+                        stored = StoredResult(
+                            digest: digest, resultKind: kind, summary: summary,
+                            inline: form == 2 ? try reader.lengthPrefixed() : nil)
+                    default: throw ByteReader.Malformed()
+                    }
                     let count = try reader.count(minimumItemSize: 4)
                     var paths: [String] = []
                     var indices: [Int32] = []

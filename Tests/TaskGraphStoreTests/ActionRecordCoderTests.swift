@@ -16,8 +16,29 @@ import TaskGraphCore
 
     @Test func startsWithItsMagicAndVersion() {
         let encoded = ActionRecordCoder.encode(record)
-        #expect(Array(encoded.prefix(5)) == Array("TGAR".utf8) + [2])
+        #expect(Array(encoded.prefix(5)) == Array("TGAR".utf8) + [3])
         #expect(Array(encoded[5..<37]) == record.result.bytes)
+        #expect(encoded[37] == 0)
+    }
+
+    @Test func aRecordHoldingItsResultReadsItBackNamesNoBlobForItAndRefusesItDamaged() {
+        let encoded = Data("TGRS result bytes".utf8)
+        var holding = record
+        holding.result = .sha256(of: encoded)
+        holding.inlineResult = encoded
+        let bytes = ActionRecordCoder.encode(holding)
+        #expect(Array(bytes[5..<37]) == holding.result.bytes)
+        #expect(Array(bytes[37..<46]) == [1, 0, 0, 0, 0, 0, 0, 0, UInt8(encoded.count)])
+        #expect(ActionRecordCoder.decode(bytes)?.inlineResult == encoded)
+        #expect(ActionRecordCoder.decode(bytes) == holding)
+        #expect(holding.blobs == [record.outputFiles[0].digest])
+        #expect(bytes.withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == holding.blobs.map(EntryName.init))
+        for count in 0..<bytes.count {
+            #expect(ActionRecordCoder.decode(bytes.prefix(count)) == nil, "prefix of \(count) bytes")
+        }
+        var damaged = bytes
+        damaged[46] ^= 1
+        #expect(ActionRecordCoder.decode(damaged) == nil)
     }
 
     @Test func everyTruncatedOrExtendedCopyIsRefused() {

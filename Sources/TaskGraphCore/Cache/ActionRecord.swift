@@ -18,8 +18,12 @@ public struct ActionRecord: Hashable, Sendable, Codable {
         }
     }
 
-    /// The digest of the encoded result, also the name of its blob.
+    /// The digest of the encoded result, also the name of its blob (when it has one).
     public var result: ContentDigest
+    /// The encoded result itself (`SerializedResult.encoded`, whose digest is `result`), when
+    /// the record holds it instead of naming a blob: a result of at most `inlineLimit` bytes
+    /// (docs/cache.md, "Records"). Nil for a result stored as a blob.
+    public var inlineResult: Data?
     /// The result's kind, e.g. `image.decoded`.
     public var resultKind: String
     /// The result's summary for reports, e.g. `1.2 MB`.
@@ -41,9 +45,10 @@ public struct ActionRecord: Hashable, Sendable, Codable {
     public init(
         result: ContentDigest, resultKind: String, summary: String, outputFiles: [OutputFile] = [],
         validators: [String: String] = [:], seconds: Double, recordedAt: Double, id: String,
-        components: KeyComponents
+        components: KeyComponents, inlineResult: Data? = nil
     ) {
         self.result = result
+        self.inlineResult = inlineResult
         self.resultKind = resultKind
         self.summary = summary
         self.outputFiles = outputFiles
@@ -54,6 +59,14 @@ public struct ActionRecord: Hashable, Sendable, Codable {
         self.components = components
     }
 
-    /// Every blob the record names: the result's and each output file's.
-    public var blobs: [ContentDigest] { [result] + outputFiles.map(\.digest) }
+    /// Every blob the record names: the result's (unless the record holds it) and each output
+    /// file's.
+    public var blobs: [ContentDigest] {
+        inlineResult == nil ? [result] + outputFiles.map(\.digest) : outputFiles.map(\.digest)
+    }
+
+    /// The largest encoded result a record holds itself instead of naming a blob: 1 KiB (an
+    /// `exec`'s result that printed a few lines, a `save`'s). A hit on it then reads one file,
+    /// and a run that records it creates one, not two.
+    public static let inlineLimit = 1024
 }

@@ -9,19 +9,32 @@ extension ResultStore {
     ///   - seconds: how long the operation ran.
     ///   - storingResult: false names the result by its digest without storing it (an
     ///     intermediate of a fused chain).
+    ///   - inlining: whether the record may hold a result of at most `ActionRecord.inlineLimit`
+    ///     bytes instead of a blob (not for a result another process reads by its digest).
     /// - Throws: what storing a blob throws.
     public func storeBlobs(
         of result: any Artifact, outputFiles: [String], id: String, components: KeyComponents, seconds: Double,
-        storingResult: Bool = true
+        storingResult: Bool = true, inlining: Bool = false
     ) async throws -> ActionRecord {
-        let digest = storingResult ? try await storeResult(result) : try await result.digest
+        let (digest, inline): (ContentDigest, Data?) = storingResult
+            ? try await storeResult(result, inliningUpTo: inlining ? ActionRecord.inlineLimit : 0)
+            : (try await result.digest, nil)
+        // An `exec`'s result holds its declared outputs' digests, in the same order: each is
+        // hashed once, when the program ended, not again to store it.
+        let declared = (result as? ProcessOutput)?.files.map(\.digest)
+        let expected = declared?.count == outputFiles.count ? declared : nil
         var files: [ActionRecord.OutputFile] = []
-        for path in outputFiles {
-            files.append(ActionRecord.OutputFile(path: path, digest: try await storeFile(at: path)))
+        for (index, path) in outputFiles.enumerated() {
+            let digest = if let expected {
+                try await storeFile(at: path, expecting: expected[index])
+            } else {
+                try await storeFile(at: path)
+            }
+            files.append(ActionRecord.OutputFile(path: path, digest: digest))
         }
         return ActionRecord(
             result: digest, resultKind: type(of: result).kind, summary: result.summary, outputFiles: files,
             validators: (result as? any RevalidatableResult)?.validators ?? [:], seconds: seconds,
-            recordedAt: Date().timeIntervalSince1970, id: id, components: components)
+            recordedAt: Date().timeIntervalSince1970, id: id, components: components, inlineResult: inline)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension ResultStore {
     /// `relocated`, a record `OutputLocations` moved from `original`'s paths, with a result that
     /// names its file where this run writes it: a `save`'s `WrittenFile` result names its path,
@@ -7,13 +9,17 @@ extension ResultStore {
         guard relocated.resultKind == WrittenFile.kind, relocated.outputFiles.count == 1,
             relocated.outputFiles[0].path != original.outputFiles[0].path
         else { return relocated }
-        guard let written = try? await loadResult(relocated.result) as? WrittenFile,
+        guard let written = try? await loadResult(StoredResult(relocated)) as? WrittenFile,
             written.path == original.outputFiles[0].path
         else { return nil }
         let moved = WrittenFile(path: relocated.outputFiles[0].path, byteCount: written.byteCount)
-        guard let digest = try? await storeResult(moved) else { return nil }
+        let limit = relocated.inlineResult == nil ? 0 : ActionRecord.inlineLimit
+        guard let (digest, inline): (ContentDigest, Data?) = try? await storeResult(moved, inliningUpTo: limit) else {
+            return nil
+        }
         var record = relocated
         record.result = digest
+        record.inlineResult = inline
         record.summary = moved.summary
         return record
     }

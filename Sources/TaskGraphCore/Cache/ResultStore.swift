@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where results of earlier runs are kept: content-addressed blobs and action records
 /// (key → result). The engine reaches the store only through this protocol; `TaskGraphStore`'s
 /// `ContentStore` is the on-disk implementation (layout in docs/cache.md).
@@ -23,13 +25,33 @@ public protocol ResultStore: FileDigesting {
     /// - Returns: its digest, which is `artifact.digest`.
     func storeResult(_ artifact: any Artifact) async throws -> ContentDigest
 
+    /// Stores `artifact` as `storeResult(_:)` does, unless its encoding is at most `limit`
+    /// bytes: then nothing is written and the encoding is returned, for the record to hold
+    /// (`ActionRecord.inlineResult`). A store that keeps every result as a blob ignores `limit`.
+    /// - Returns: its digest, and its encoding when it was not stored.
+    func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, inline: Data?)
+
     /// Reads the result stored as `digest`, checking its content against the digest.
     /// - Throws: an error saying whether it is missing or corrupt; a corrupt blob is removed.
     func loadResult(_ digest: ContentDigest) async throws -> any Artifact
 
+    /// Reads the result `stored` stands for: decoded from the encoding it holds (checked against
+    /// its digest) when its record held the result, else `loadResult(stored.digest)`.
+    /// - Throws: what `loadResult(_:)` throws; a held encoding that does not match its digest
+    ///   or does not decode is corrupt.
+    func loadResult(_ stored: StoredResult) async throws -> any Artifact
+
     /// Stores a copy of the file at `path` (absolute) as a blob.
     /// - Returns: the digest of its contents.
     func storeFile(at path: String) async throws -> ContentDigest
+
+    /// Stores the file at `path` as `storeFile(at:)` does, for a result that says its contents
+    /// hash to `expected` (an `exec`'s declared output, hashed when the program ended): nothing
+    /// is read when that blob is present with the file's size, and a copy that hashes otherwise
+    /// is refused (the record would contradict the result).
+    /// - Returns: `expected`.
+    func storeFile(at path: String, expecting expected: ContentDigest) async throws -> ContentDigest
 
     /// Makes the file at `path` hold the blob `digest`: left alone when it already does,
     /// otherwise written from the store atomically (temporary file in the same directory, then
@@ -39,6 +61,27 @@ public protocol ResultStore: FileDigesting {
 }
 
 extension ResultStore {
+    /// `storeResult(_:)`: every result a blob.
+    public func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, inline: Data?)
+    {
+        (try await storeResult(artifact), nil)
+    }
+
+    /// `storeFile(at:)`, refusing a file that does not hash to `expected`.
+    public func storeFile(at path: String, expecting expected: ContentDigest) async throws -> ContentDigest {
+        let digest = try await storeFile(at: path)
+        guard digest == expected else {
+            throw OperationError.readFailed(path: path, reason: "it changed after its operation wrote it")
+        }
+        return digest
+    }
+
+    /// `loadResult(stored.digest)`, for a store whose records never hold a result.
+    public func loadResult(_ stored: StoredResult) async throws -> any Artifact {
+        try await loadResult(stored.digest)
+    }
+
     /// `record(for:)`, with every output file left to `materialize`.
     public func reusableRecord(for key: ContentDigest) async
         -> (record: ActionRecord, unverified: [ActionRecord.OutputFile])?

@@ -92,8 +92,7 @@ extension RunCache {
             return .run(key: key)
         }
         if let (record, unverified) = await store.reusableRecord(for: key) {
-            let stored = StoredResult(digest: record.result, resultKind: record.resultKind, summary: record.summary)
-            return .hit(stored, record, unverified: unverified, key: key)
+            return .hit(StoredResult(record), record, unverified: unverified, key: key)
         }
         decide(node, missDecision(change: change, hasPrevious: previous != nil, cause: cause, in: plan, node: node))
         return .run(key: key)

@@ -119,7 +119,7 @@ extension RunCache {
     /// this run too (whose next node needs only its digest, and runs its job from this chain's
     /// start otherwise); else nil, decided as a miss: a dependent would need the result itself.
     private func fusedReference(_ reference: StoredResult, of node: Int, intermediate: Bool) async -> StoredResult? {
-        guard intermediate, let stored = try? await store.loadResult(reference.digest) as? StoredResult else {
+        guard intermediate, let stored = try? await store.loadResult(reference) as? StoredResult else {
             decide(node, CacheDecision(.miss, .new, detail: "its result was not stored (a fused chain's intermediate)"))
             return nil
         }

@@ -25,7 +25,7 @@ extension RunCache {
             let unstored = try await unstoredReference(to: result, of: node, in: plan, action: cacheable, seconds: seconds)
             let record = try await store.storeBlobs(
                 of: unstored ?? result, outputFiles: cacheable.outputFiles, id: id, components: components,
-                seconds: seconds)
+                seconds: seconds, inlining: !runsRemotely)
             recorded(node, unstored.map(StoredResult.init) ?? StoredResult(record), unstored: unstored)
             try await store.write(record, for: key)
             return []

@@ -9,7 +9,7 @@ extension RunCache {
             return nil
         }
         do {
-            guard let unstored = try await store.loadResult(reference.digest) as? UnstoredResult else {
+            guard let unstored = try await store.loadResult(reference) as? UnstoredResult else {
                 throw EngineError.resultUnavailable(plan.id(of: node))
             }
             update(node) { $0.unstored = unstored }

@@ -11,23 +11,43 @@ public struct StoredResult: Artifact, Hashable {
     public let resultKind: String
     /// The summary recorded with it.
     public let summary: String
+    /// The encoded result, when its record held it instead of a blob (`ActionRecord.inlineResult`):
+    /// `ResultStore.loadResult(_:)` decodes it instead of reading a blob, which there is none of.
+    /// Not part of `serialized()`.
+    public let inline: Data?
 
-    /// A placeholder for the result recorded as `digest`.
-    public init(digest: ContentDigest, resultKind: String, summary: String) {
+    /// A placeholder for the result recorded as `digest`, held as `inline` when its record
+    /// held it.
+    public init(digest: ContentDigest, resultKind: String, summary: String, inline: Data? = nil) {
         self.digest = digest
         self.resultKind = resultKind
         self.summary = summary
+        self.inline = inline
     }
 
     /// A placeholder for the result `record` names.
     public init(_ record: ActionRecord) {
-        self.init(digest: record.result, resultKind: record.resultKind, summary: record.summary)
+        self.init(
+            digest: record.result, resultKind: record.resultKind, summary: record.summary, inline: record.inlineResult)
     }
 
     /// A placeholder for the result `unstored` names, which is not in the store: its digest,
     /// with the kind `result.unstored`, so that a dependent that needs it recomputes it.
     public init(_ unstored: UnstoredResult) {
         self.init(digest: unstored.resultDigest, resultKind: UnstoredResult.kind, summary: unstored.summary)
+    }
+
+    /// Placeholders of the same recorded result are equal whether or not one holds it `inline`
+    /// (the digest names its bytes).
+    public static func == (a: StoredResult, b: StoredResult) -> Bool {
+        a.digest == b.digest && a.resultKind == b.resultKind && a.summary == b.summary
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
+        hasher.combine(resultKind)
+        hasher.combine(summary)
     }
 
     /// Whether the result it stands for was left out of the store (`UnstoredResult`).
@@ -54,6 +74,7 @@ public struct StoredResult: Artifact, Hashable {
         digest = ContentDigest(bytes: try reader.read(count: UInt64(ContentDigest.byteCount), "digest"))!
         resultKind = try reader.readString("kind")
         summary = try reader.readString("summary")
+        inline = nil
         try reader.finish()
     }
 }

@@ -86,7 +86,7 @@ extension NodeRunner {
         guard let stored = artifact as? StoredResult else { return artifact }
         if stored.isUnstored { return try await recomputeUnstored(node, digest: stored.digest, of: plan, cache: cache) }
         do {
-            return try await cache.store.loadResult(stored.digest)
+            return try await cache.store.loadResult(stored)
         } catch {
             try Task.checkCancellation()
             emit(.warning(node: node, message: "\(error), recomputed"))

@@ -7,7 +7,7 @@ extension NodeRunner {
         guard let events, let streamed = resources.streamedOutput else { return }
         var output = result as? ProcessOutput
         if output == nil, let stored = result as? StoredResult, stored.resultKind == ProcessOutput.kind {
-            output = try? await store.loadResult(stored.digest) as? ProcessOutput
+            output = try? await store.loadResult(stored) as? ProcessOutput
         }
         guard let output else { return }
         let clock = clock
