@@ -27,7 +27,8 @@ enum SbatchCommand {
         if let memory = settings.memory { options.append("--mem=\(memory)") }
         if let time = settings.time { options.append("--time=\(minutes(time))") }
         if let partition = settings.partition { options.append("--partition=\(partition)") }
-        return options + settings.slurmArguments
+        guard case .list(let arguments)? = settings.executorSettings[SlurmExecutor.argumentsKey] else { return options }
+        return options + arguments
     }
 
     /// `limit` in whole minutes, rounded up (Slurm's granularity), at least 1.

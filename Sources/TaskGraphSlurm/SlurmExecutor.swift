@@ -47,7 +47,7 @@ public final class SlurmExecutor: RemoteExecutor {
             submissions.add(SubmissionQueue.Request(name: name, options: options, continuation: continuation))
         }
         let submitted = (instant: ContinuousClock.now, date: Date().timeIntervalSince1970)
-        context.report(RemoteJobStatus(job: id, state: "SUBMITTED"), message: "slurm job \(id) submitted")
+        context.report(RemoteJobStatus(job: id, state: "SUBMITTED", waiting: true), message: "slurm job \(id) submitted")
         let report: @Sendable (RemoteJobStatus, String) -> Void = { context.report($0, message: $1) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -139,7 +139,9 @@ public final class SlurmExecutor: RemoteExecutor {
             if let entry, QueueSnapshot.activeStates.contains(entry.state) {
                 if stateChanged {
                     changed = true
-                    Self.report(RemoteJobStatus(job: id, state: entry.state, reason: entry.reason), to: job)
+                    Self.report(RemoteJobStatus(
+                        job: id, state: entry.state, reason: entry.reason,
+                        waiting: QueueSnapshot.waitingStates.contains(entry.state)), to: job)
                 }
                 continue
             }

@@ -124,7 +124,7 @@ final class SlurmJobTable: Sendable {
                 changed = newState != job.state
                 job.state = newState
                 job.missed = 0
-                if job.started == nil, !RemoteJobStatus(job: id, state: newState).isWaiting { job.started = .now }
+                if job.started == nil, !QueueSnapshot.waitingStates.contains(newState) { job.started = .now }
             } else {
                 job.missed += 1
             }

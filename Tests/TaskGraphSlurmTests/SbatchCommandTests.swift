@@ -9,7 +9,8 @@ import TaskGraphCore
 
     @Test func everyResourceKeyBecomesItsSbatchOption() {
         let settings = ClusterSettings(
-            cpus: 4, memory: "2G", time: .seconds(90), partition: "gpu", slurmArguments: ["--qos=short"])
+            cpus: 4, memory: "2G", time: .seconds(90), partition: "gpu",
+            executorSettings: ["slurm_args": .list(["--qos=short"])])
         #expect(SbatchCommand.arguments(name: "job-7", options: SbatchCommand.options(for: settings), configuration: configuration) == [
             "sbatch", "--parsable", "--job-name=taskgraph-run", "--output=/shared/store/jobs/taskgraph-run/job-7.log",
             "--chdir=/shared/store/jobs/taskgraph-run", "--cpus-per-task=4", "--mem=2G", "--time=2", "--partition=gpu",
