@@ -39,12 +39,17 @@ public final class SlurmExecutor: RemoteExecutor {
 
     public func run(_ job: RemoteJob, settings: NodeSettings, context: TaskContext) async throws -> RemoteCompletion {
         let name = jobs.nextName()
-        let jobFile = "\(configuration.jobDirectory)/\(name).job"
-        let data = try job.encoded()
-        try await context.resources.blockingIO.run { try FileIO.writeAtomically(data, to: jobFile) }
+        let reference: String
+        if let exchange = configuration.exchange {
+            reference = try await exchange.publish(job, as: "\(configuration.runName)-\(name)")
+        } else {
+            reference = "\(configuration.jobDirectory)/\(name).job"
+            let data = try job.encoded()
+            try await context.resources.blockingIO.run { try FileIO.writeAtomically(data, to: reference) }
+        }
         let options = SbatchCommand.options(for: settings.cluster)
         let (id, log) = try await withCheckedThrowingContinuation { continuation in
-            submissions.add(SubmissionQueue.Request(name: name, options: options, continuation: continuation))
+            submissions.add(SubmissionQueue.Request(name: name, reference: reference, options: options, continuation: continuation))
         }
         let submitted = (instant: ContinuousClock.now, date: Date().timeIntervalSince1970)
         context.report(RemoteJobStatus(job: id, state: "SUBMITTED", waiting: true), message: "slurm job \(id) submitted")
@@ -52,7 +57,7 @@ public final class SlurmExecutor: RemoteExecutor {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 jobs.register(id, SlurmJobTable.Waiting(
-                    name: name, log: log, continuation: continuation, report: report, submitted: submitted.instant,
+                    name: name, reference: reference, log: log, continuation: continuation, report: report, submitted: submitted.instant,
                     submittedAt: submitted.date))
             }
         } onCancel: {
@@ -172,13 +177,7 @@ public final class SlurmExecutor: RemoteExecutor {
     ) async
         -> (Result<RemoteCompletion, any Error>, RemoteJobStatus)
     {
-        let stem = "\(configuration.jobDirectory)/\(job.name)"
-        let log = job.log
-        let read = try? await BlockingIO.run { () -> (Data?, String) in
-            let completion = FileManager.default.fileExists(atPath: "\(stem).done") ? try FileIO.read("\(stem).done") : nil
-            return (completion, Self.tail(ofLog: log))
-        }
-        let (completion, logTail) = read ?? (nil, "")
+        let (completion, logTail) = await completionAndLogTail(of: job)
         // Left the queue unseen and wrote nothing: the accounting says how it ended, if kept.
         var entry = entry
         if entry == nil, completion == nil { entry = await accounting(of: id, resources: resources) }
@@ -191,7 +190,7 @@ public final class SlurmExecutor: RemoteExecutor {
             return (.failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail)), status)
         }
         do {
-            var completion = try RemoteCompletion(encoded: completion)
+            var completion = try completion.get()
             if let (step, message) = completion.failure, step == 0 {
                 return (.failure(SlurmError.operationFailed(job: id, message: message)), status)
             }
@@ -200,6 +199,11 @@ public final class SlurmExecutor: RemoteExecutor {
                 completion = .fused(steps)
             }
             let records = completion.records
+            do {
+                try await configuration.exchange?.receive(records)
+            } catch {
+                return (.failure(SlurmError.outputsUnavailable(job: id, reason: String(describing: error))), status)
+            }
             if entry == nil { status.state = completion.failure == nil ? "COMPLETED" : "FAILED" }
             if let first = records.first {
                 let seconds = records.reduce(0) { $0 + $1.seconds }
@@ -210,6 +214,26 @@ public final class SlurmExecutor: RemoteExecutor {
         } catch {
             return (.failure(SlurmError.unreadableCompletion(job: id, reason: String(describing: error))), status)
         }
+    }
+
+    /// The completion record of `job` (nil when it wrote none; a failure when it cannot be
+    /// read), from the job directory or the run's exchange, and the last lines of its log.
+    private func completionAndLogTail(of job: SlurmJobTable.Waiting) async -> (Result<RemoteCompletion, any Error>?, String) {
+        let (done, log) = ("\(configuration.jobDirectory)/\(job.name).done", job.log)
+        let shared = configuration.exchange == nil
+        let read = try? await BlockingIO.run { () -> (Data?, String) in
+            let completion = shared && FileManager.default.fileExists(atPath: done) ? try FileIO.read(done) : nil
+            return (completion, Self.tail(ofLog: log))
+        }
+        let (data, logTail) = read ?? (nil, "")
+        if let exchange = configuration.exchange {
+            do {
+                return (try await exchange.completion(of: job.reference).map { .success($0) }, logTail)
+            } catch {
+                return (.failure(error), logTail)
+            }
+        }
+        return (data.map { data in Result { try RemoteCompletion(encoded: data) } }, logTail)
     }
 
     /// What `sacct` says of job `id`; nil where the cluster keeps no accounting.

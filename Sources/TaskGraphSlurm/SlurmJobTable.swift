@@ -7,6 +7,8 @@ final class SlurmJobTable: Sendable {
     struct Waiting {
         /// Its file names' stem in the job directory, e.g. `job-3`.
         var name: String
+        /// What its worker was given (`SubmissionQueue.Request.reference`).
+        var reference: String
         /// Its log's path (Slurm's `--output`).
         var log: String
         /// Resumed with the job's record or failure.

@@ -14,7 +14,7 @@ struct CacheSession {
     /// The local store in front of the remote cache, when the run uses one.
     let remote: TieredStore?
     /// The remote cache's client and settings, when the run uses one.
-    private let remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
+    let remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
     /// The size the store is kept within after the run.
     let maxSize: Int64
     /// Whether the store did not exist when the session opened (a fresh machine's).
@@ -64,7 +64,7 @@ struct CacheSession {
 
     /// The client of the remote cache `arguments`, the environment or the configuration name,
     /// if any; a configuration that cannot be used is a warning, and the run goes on without.
-    private static func openRemote(_ arguments: RemoteCacheArguments) async
+    static func openRemote(_ arguments: RemoteCacheArguments) async
         -> (client: HTTPCacheClient, settings: RemoteCacheSettings)?
     {
         let environment = ProcessInfo.processInfo.environment

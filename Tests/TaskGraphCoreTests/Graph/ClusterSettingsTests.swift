@@ -62,7 +62,7 @@ import OperationTestSupport
             "test.yaml:9:11: error: operation 'a': 'cpus' must be a whole number from 1 to 4096, not '0'",
             "test.yaml:10:13: error: operation 'a': 'memory' must be a size such as 512M or 4G, not '1.5G'",
             "test.yaml:11:11: error: operation 'a': 'time' must be at least 1s",
-            "test.yaml:12:17: error: operation 'a': 'grid_args' must be a list of strings, not '--qos=short'",
+            "test.yaml:12:16: error: operation 'a': 'grid_args' must be a list of strings, not '--qos=short'",
             "test.yaml:13:11: error: operation 'a': 'fuse' must be true or false, not '3'",
         ])
     }
@@ -88,7 +88,7 @@ import OperationTestSupport
     @Test func withoutARegisteredExecutorOnlyLocalIsNamedAndNoExecutorsKeyIsKnown() {
         #expect(diagnostics("version: 1\nexecutor: grid\noperations:\n  a:\n    op: group\n    grid_args: [x]\n") == [
             "test.yaml:2:11: error: top-level: 'executor' must be one of local, not 'grid'",
-            "test.yaml:6:5: error: operation 'a' has unknown key 'grid_args'",
+            "test.yaml:6:5: error: operation 'a': unknown key 'grid_args' for 'group'",
         ])
     }
 
