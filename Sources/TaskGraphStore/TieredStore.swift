@@ -121,14 +121,16 @@ public final class TieredStore: ResultStore {
         uploads?.enqueue { [self] in await upload(record, for: key) }
     }
 
-    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record. A
-    /// blob of at most `smallBlobBytes` is sent without asking first: its `PUT` costs what the
-    /// `HEAD` would (one round trip), and a cold run creates mostly such blobs.
+    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record, unless
+    /// a blob is on neither side. A blob of at most `smallBlobBytes` is sent without asking
+    /// first: its `PUT` costs what the `HEAD` would (one round trip), and a cold run creates
+    /// mostly such blobs.
     private func upload(_ record: ActionRecord, for key: ContentDigest) async {
-        let blobs = record.resultKind == StoredResult.kind ? record.outputFiles.map(\.digest) : record.blobs
         do {
-            for blob in Set(blobs) {
-                guard !state.withLock({ $0.failed }), try await send(blob) else { return }
+            // A fused chain's intermediate names its `stored-reference` blob, which a reader
+            // needs to learn the digest of the result that was not stored: it goes up too.
+            for blob in Set(record.blobs) {
+                guard !state.withLock({ $0.failed }), try await ensureOnServer(blob) else { return }
             }
             let encoded = RemoteRecordCoder.encode(record, signer: signer)
             try await remote.put("ac/" + key.hex, encoded)
@@ -136,6 +138,12 @@ public final class TieredStore: ResultStore {
         } catch {
             fault(error)
         }
+    }
+
+    /// Whether the server holds `blob` once this returns: sent from the local store, or already
+    /// there (a cluster worker's result, which the driver's store lacks); false when neither has it.
+    private func ensureOnServer(_ blob: ContentDigest) async throws -> Bool {
+        try await send(blob) ? true : try await remote.contains("cas/" + blob.hex)
     }
 
     /// Sends `blob` unless the server has it (or `smallBlobBytes` or less); false when the
@@ -167,9 +175,7 @@ public final class TieredStore: ResultStore {
     /// when the nodes share no file system with it.
     /// - Throws: the server's failure, or `StoreError.missingEntry` for a blob neither has.
     public func upload(_ digests: [ContentDigest]) async throws {
-        for digest in Set(digests) where !(try await send(digest)) {
-            guard try await remote.contains("cas/" + digest.hex) else { throw StoreError.missingEntry(digest) }
-        }
+        for digest in Set(digests) where !(try await ensureOnServer(digest)) { throw StoreError.missingEntry(digest) }
     }
 
     /// Whether the server failed during this run (and was left alone after it).
