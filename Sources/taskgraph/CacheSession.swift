@@ -5,24 +5,19 @@ import TaskGraphNetwork
 import TaskGraphReporting
 import TaskGraphStore
 
-/// The store a `run` or `explain` uses for one pipeline, and what is done with it around the
-/// run: reading the last run's key components, remembering this run's, recording statistics,
-/// keeping the store within its size. A store that cannot be written never fails the command:
-/// warnings say what was not cached.
+/// The store a `run` or `explain` uses for one pipeline: the library's `StoreSession`, opened
+/// from the command's options, with the remote cache they name in front of it, and its
+/// warnings written to standard error.
 struct CacheSession {
-    let store: ContentStore
-    /// The local store in front of the remote cache, when the run uses one.
-    let remote: TieredStore?
+    /// What is done with the store around the run.
+    let storeSession: StoreSession
     /// The remote cache's client and settings, when the run uses one.
     let remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
-    /// The size the store is kept within after the run.
-    let maxSize: Int64
-    /// Whether the store did not exist when the session opened (a fresh machine's).
-    let storeIsNew: Bool
+
+    /// The local store.
+    var store: ContentStore { storeSession.store }
     /// The pipeline file's absolute path: what the last run's components are remembered under.
-    let pipeline: String
-    /// The current directory, for showing paths.
-    let currentDirectory: String
+    var pipeline: String { storeSession.pipeline }
 
     /// The store `location` names (or `storeRoot`, `--store`, when given), kept within `maxSize`
     /// (a `--cache-max-size` value) after a run, for `pipelineFile`, `flushingWrites` as
@@ -42,24 +37,18 @@ struct CacheSession {
             warn("\(error); keeping the cache within the default 5 GiB")
             maxSize = CacheConfiguration.defaultMaxSize
         }
-        let root = storeRoot.map { PathResolver.resolve($0, in: currentDirectory) } ?? location.root
-        let storeIsNew = (try? await BlockingIO.run { access(root, F_OK) != 0 }) ?? false
-        let store = if let prepared, prepared.root == root, prepared.flushesWrites == flushingWrites {
-            prepared
-        } else {
-            ContentStore(root: root, registry: .builtIn, flushingWrites: flushingWrites)
-        }
+        var session = await StoreSession.open(
+            root: storeRoot.map { PathResolver.resolve($0, in: currentDirectory) } ?? location.root, registry: .builtIn,
+            pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), maxSize: maxSize,
+            flushingWrites: flushingWrites, prepared: prepared, displayDirectory: currentDirectory, warn: { warn($0) })
         var remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
         if let remote { remoteClient = await openRemote(remote) }
-        var tiered: TieredStore?
         if let (client, settings) = remoteClient {
-            tiered = TieredStore(
-                local: store, remote: client, uploading: settings.uploads,
+            session.remote = TieredStore(
+                local: session.store, remote: client, uploading: settings.uploads,
                 signer: settings.secret.map { HMACSigner(secret: $0) }, warn: { warn($0) })
         }
-        return CacheSession(
-            store: store, remote: tiered, remoteClient: remoteClient, maxSize: maxSize, storeIsNew: storeIsNew,
-            pipeline: PathResolver.resolve(pipelineFile, in: currentDirectory), currentDirectory: currentDirectory)
+        return CacheSession(storeSession: session, remoteClient: remoteClient)
     }
 
     /// The client of the remote cache `arguments`, the environment or the configuration name,
@@ -81,51 +70,28 @@ struct CacheSession {
         }
     }
 
-    /// The run's view of the store.
-    func runCache(
-        reuse: Bool, forcing: RunCache.Forcing, known: KnownResults? = nil
-    ) async -> RunCache {
-        RunCache(
-            store: self.remote ?? store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
-            forcing: forcing, displayDirectory: currentDirectory, known: known)
-    }
-
     /// What a run of `graph` with `reuse` would decide for each of its operations, running
     /// nothing: what `explain` and `run --dry-run` print.
     /// - Throws: `ValidationError` for a `--force` id that selects nothing.
     func decisions(
         for graph: ExecutionGraph, reuse: ReuseArguments
     ) async throws -> [(id: String, decision: Result<CacheDecision, ExplanationError>)] {
-        let cache = await runCache(reuse: !reuse.noCache, forcing: try reuse.forcing(in: graph))
+        let cache = storeSession.runCache(reuse: !reuse.noCache, forcing: try reuse.forcing(in: graph))
         return await cache.explain(graph)
     }
 
-    /// After a run: remembers its key components, records its hits and misses and saves the
-    /// file digests it learned (three files, written at once), then evicts least-recently-used
-    /// entries beyond the size limit.
-    /// An `interrupted` run (Ctrl-C, SIGTERM) waits for no upload: those running are aborted.
-    func finish(_ cache: RunCache, interrupted: Bool = false) async {
+    /// After a run of `graph`: waits for the remote cache's uploads, then does what
+    /// `StoreSession.finish` does. An `interrupted` run (Ctrl-C, SIGTERM) waits for no upload:
+    /// those running are aborted.
+    func finish(_ cache: RunCache, report: RunReport, graph: ExecutionGraph, wholeGraph: Bool, interrupted: Bool) async {
         await drainRemote(interrupted: interrupted)
-        let decisions = cache.decisions.values
-        do {
-            async let components: Void = store.rememberComponents(cache.components, pipeline: pipeline)
-            async let runLog: Void = store.recordRun(
-                pipeline: pipeline, hits: decisions.filter { $0.status == .hit }.count,
-                misses: decisions.filter { $0.status == .miss }.count, remote: remote?.statistics)
-            async let digests: Void = store.flush()
-            try await components
-            try await runLog
-            try await digests
-            _ = try await store.evictIfNeeded(maxSize: maxSize, isNew: storeIsNew)
-        } catch {
-            Self.warn("the cache was not updated after the run: \(error)")
-        }
+        await storeSession.finish(cache, report: report, graph: graph, wholeGraph: wholeGraph)
     }
 
     /// Waits for the remote cache's uploads (at most `--remote-timeout`, not at all when
     /// `interrupted`), showing their progress on a terminal, and ends its client.
     private func drainRemote(interrupted: Bool) async {
-        guard let remote, let (client, settings) = remoteClient else { return }
+        guard let remote = storeSession.remote, let (client, settings) = remoteClient else { return }
         let terminal = isatty(STDERR_FILENO) == 1
         let progress = terminal ? Task {
             while !Task.isCancelled {

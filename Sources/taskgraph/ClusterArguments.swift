@@ -25,7 +25,7 @@ struct ClusterArguments: ParsableArguments {
     /// nil: through the job directory in the store.
     /// - Throws: `ValidationError` when that remote cache takes no uploads.
     func exchange(session: CacheSession, sharedStore: String?) throws -> RemoteCacheJobExchange? {
-        guard sharedStore == nil, let store = session.remote, let (client, settings) = session.remoteClient else { return nil }
+        guard sharedStore == nil, let store = session.storeSession.remote, let (client, settings) = session.remoteClient else { return nil }
         guard settings.uploads else {
             throw ValidationError("without --store, cluster jobs go through the remote cache, which needs uploads (not --remote-upload=false)")
         }

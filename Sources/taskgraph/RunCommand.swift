@@ -5,6 +5,7 @@ import TaskGraphImaging
 import TaskGraphNetwork
 import TaskGraphCrypto
 import TaskGraphReporting
+import TaskGraphStore
 
 /// `taskgraph run`: validates a pipeline, then runs it.
 struct RunCommand: AsyncParsableCommand {
@@ -147,9 +148,8 @@ struct RunCommand: AsyncParsableCommand {
                 storeRoot: session.store.root, fusingEveryChain: cluster.fuse,
                 exchange: try cluster.exchange(session: session, sharedStore: cluster.store ?? loaded.store)) : nil
         var startedFrom: (observing: Bool, known: KnownResults?)?
-        if let upToDate, let start { startedFrom = upToDate.observe(session, from: start) }
-        let runCache = await session.runCache(
-            reuse: !cache.reuse.noCache, forcing: forcing, known: startedFrom?.known)
+        if let upToDate, let start { startedFrom = upToDate.check.observe(session.storeSession, from: start) }
+        let runCache = session.storeSession.runCache(reuse: !cache.reuse.noCache, forcing: forcing, known: startedFrom?.known)
         let resources = RunResources(
             blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint,
             streamedOutput: logs.streamedOutput(for: graph))
@@ -177,28 +177,21 @@ struct RunCommand: AsyncParsableCommand {
         // The snapshot and the cache's other files are written at once, and the summary rendered.
         async let snapshot: Void = {
             guard let upToDate, let start, startedFrom?.observing == true, outcome.signal == nil else { return }
-            await upToDate.remember(
+            await upToDate.check.remember(
                 outcome.report, of: ran, cache: runCache, pipeline: loaded, onCluster: onCluster,
-                start: start, in: session)
+                start: start, in: session.storeSession)
         }()
         async let summary = presenter.summary(of: outcome.report, graph: ran)
-        await session.finish(runCache, interrupted: outcome.signal != nil)
+        // What the next `--explain` names the removed ids from, read before this run's are kept.
+        let wholeGraph = targets.isEmpty && only.isEmpty && outcome.signal == nil
+        let keepsIDs = StoreSession.keepsRunIDs(after: outcome.report, wholeGraph: wholeGraph)
+        let previousIDs = keepsIDs && explain ? await session.store.lastRunIDs(pipeline: session.pipeline) : nil
+        await session.finish(
+            runCache, report: outcome.report, graph: ran, wholeGraph: wholeGraph, interrupted: outcome.signal != nil)
         await snapshot
         let outputsWritten = await presenter.finish(summary: await summary)
         if let report, !(await presenter.writeReport(outcome.report, graph: ran, to: report)) {
             throw ExitCode(CLIExitCode.operationFailed)
-        }
-        // A run of every operation that ended well has the pipeline's ids, with every instance
-        // its fan-outs add: what the next `--explain` names the removed ids from.
-        let complete = targets.isEmpty && only.isEmpty && outcome.signal == nil && !outcome.report.wasCancelled
-            && !outcome.report.hasFailures
-        let previousIDs = complete && explain ? await session.store.lastRunIDs(pipeline: session.pipeline) : nil
-        if complete {
-            do {
-                try await session.store.rememberRunIDs(ran.nodes.map(\.id), pipeline: session.pipeline)
-            } catch {
-                CacheSession.warn("the cache was not updated after the run: \(error)")
-            }
         }
         if explain {
             let decisions = runCache.decisions

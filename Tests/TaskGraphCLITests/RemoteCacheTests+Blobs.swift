@@ -7,11 +7,7 @@ import Testing
 extension RemoteCacheTests {
     @Test func aSavesResultAlteredOnTheServerIsWarnedAboutOnceAndRecomputed() async throws {
         let server = try NginxServer()
-        let root = try fixtureDirectory()
-        let machineA = try countCheckout("a", in: root)
-        let machineB = try countCheckout("b", in: root)
-        let remote = ["--remote-cache", server.url("cache")]
-        _ = try await run(["run", "count.yaml", "--no-progress"] + remote, in: machineA)
+        let (machineA, machineB, remote) = try await countUploadedByMachineA(to: server)
         // The save's result names machine A's file; machine B reads it to name its own.
         let savedPath = Data(machineA.appendingPathComponent("out/count.txt").standardizedFileURL.path.utf8)
         let blobs = try FileManager.default.contentsOfDirectory(at: server.stored("cache/cas"), includingPropertiesForKeys: nil)

@@ -44,6 +44,17 @@ import Testing
         return directory
     }
 
+    /// Machines A and B, checkouts of the count pipeline, after a run on machine A uploaded its
+    /// results to `server`; `remote` is the option naming it.
+    func countUploadedByMachineA(to server: NginxServer) async throws -> (a: URL, b: URL, remote: [String]) {
+        let root = try fixtureDirectory()
+        let machineA = try countCheckout("a", in: root)
+        let machineB = try countCheckout("b", in: root)
+        let remote = ["--remote-cache", server.url("cache")]
+        _ = try await run(["run", "count.yaml", "--no-progress"] + remote, in: machineA)
+        return (machineA, machineB, remote)
+    }
+
     /// `taskgraph arguments…` in `checkout`, as a machine of its own: its store and `HOME` are
     /// inside it.
     func run(_ arguments: [String], in checkout: URL, environment: [String: String?] = [:]) async throws
@@ -101,11 +112,7 @@ import Testing
 
     @Test func aBlobAlteredOnTheServerIsDetectedRecomputedAndUploadedAgain() async throws {
         let server = try NginxServer()
-        let root = try fixtureDirectory()
-        let machineA = try countCheckout("a", in: root)
-        let machineB = try countCheckout("b", in: root)
-        let remote = ["--remote-cache", server.url("cache")]
-        _ = try await run(["run", "count.yaml", "--no-progress"] + remote, in: machineA)
+        let (machineA, machineB, remote) = try await countUploadedByMachineA(to: server)
         let good = try Data(contentsOf: machineA.appendingPathComponent("out/count.txt"))
         let blob = server.stored("cache/cas/" + ContentDigest.sha256(of: good).hex)
         try Data("tampered\n".utf8).write(to: blob)

@@ -9,6 +9,8 @@ final class TaskGraphProcess: @unchecked Sendable {
     private let process = Process()
     private let stdoutPath: String
     private let stderrPath: String
+    /// The process's output files and default cache, removed with this object.
+    private let scratch: URL
     private let exit: AsyncStream<Termination>
 
     /// The directory holding the binary: the products directory the tests were built into.
@@ -34,6 +36,7 @@ final class TaskGraphProcess: @unchecked Sendable {
     ) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        self.scratch = scratch
         stdoutPath = scratch.appendingPathComponent("stdout").path
         stderrPath = scratch.appendingPathComponent("stderr").path
         _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
@@ -57,6 +60,10 @@ final class TaskGraphProcess: @unchecked Sendable {
             continuation.finish()
         }
         try process.run()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: scratch)
     }
 
     /// The process id.

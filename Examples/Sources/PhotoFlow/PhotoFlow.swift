@@ -5,7 +5,7 @@ import TaskGraphNetwork
 import TaskGraphStore
 
 /// The photos demo as a Swift program: builds the chain with the built-in operations' Swift
-/// types, runs it with a store (the second run reuses every result), then starts a third run
+/// types, runs it incrementally over a store (the second run reuses every result), then starts a third run
 /// with the store cleared and cancels it, as a table view cancels the work of cells that scroll
 /// away.
 ///
@@ -22,13 +22,14 @@ struct PhotoFlow {
         let results = ResultRegistry(
             CoreOperations.resultKinds + ImagingOperations.resultKinds + NetworkOperations.resultKinds
                 + [ResultKind(Brightness.self)])
-        let store = ContentStore(root: work + "/store", registry: results)
+        let runs = IncrementalRuns(storeDirectory: work + "/store", registry: results, name: "photoflow")
         let engine = Engine(options: EngineOptions(jobs: 2))
 
-        let first = await engine.run(try chain.graph(), cache: RunCache(store: store), results: ArrivalPrinter())
+        let first = await runs.run(try chain.graph(), on: engine, results: ArrivalPrinter()).report
         print("first run: \(describe(first))")
-        let second = await engine.run(try chain.graph(), cache: RunCache(store: store))
-        print("second run: \(describe(second))")
+        let again = await runs.run(try chain.graph(), on: engine)
+        let second = again.report
+        print("second run: \(describe(second))" + (again.nothingChanged ? ": nothing changed since the last run" : ""))
 
         let cancelled = Task { await engine.run(try chain.graph()) }
         try await Task.sleep(for: .milliseconds(50))

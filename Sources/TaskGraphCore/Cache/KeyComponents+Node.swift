@@ -13,6 +13,26 @@ extension KeyComponents {
         _ node: ExecutionGraph.Node, action: any CacheableAction, inputs: [(id: String, digest: ContentDigest)],
         files: any FileDigesting
     ) async throws -> KeyComponents {
+        var key = parameters(of: node, action: action)
+        for input in inputs {
+            key.add("input.\(input.id)", input.digest.description)
+        }
+        // Which files it writes, where the pipeline names them: a record made for another
+        // output directory or checkout is this one's, its files restored at this one's paths.
+        let outputFiles = action.outputFiles
+        for path in outputFiles {
+            let (name, base) = Self.outputName(path, setup: node.setup)
+            key.add("output.\(name)", base)
+        }
+        try await action.addKeyComponents(to: &key, files: files)
+        if !outputFiles.isEmpty { files.noteOutputFiles(outputFiles, forKey: key.key) }
+        return key
+    }
+
+    /// The first components of `node`'s key (see `of`), those that need neither its inputs'
+    /// results nor its files: its operation type and version, its keyed parameters and
+    /// declared environment, the input it prefers. Computing them reads nothing.
+    package static func parameters(of node: ExecutionGraph.Node, action: any CacheableAction) -> KeyComponents {
         var key = KeyComponents()
         key.add("operation", node.type)
         key.add("version", String(action.cacheVersion))
@@ -30,18 +50,6 @@ extension KeyComponents {
             key.add("action", String(reflecting: Swift.type(of: action)))
             action.addParameters(to: &key)
         }
-        for input in inputs {
-            key.add("input.\(input.id)", input.digest.description)
-        }
-        // Which files it writes, where the pipeline names them: a record made for another
-        // output directory or checkout is this one's, its files restored at this one's paths.
-        let outputFiles = action.outputFiles
-        for path in outputFiles {
-            let (name, base) = Self.outputName(path, setup: node.setup)
-            key.add("output.\(name)", base)
-        }
-        try await action.addKeyComponents(to: &key, files: files)
-        if !outputFiles.isEmpty { files.noteOutputFiles(outputFiles, forKey: key.key) }
         return key
     }
 
