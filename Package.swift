@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TaskGraphBasics", targets: ["TaskGraphBasics"]),
+        .library(name: "TaskGraphPipeline", targets: ["TaskGraphPipeline"]),
         .library(name: "TaskGraphCore", targets: ["TaskGraphCore"]),
         .library(name: "TaskGraphImaging", targets: ["TaskGraphImaging"]),
         .library(name: "TaskGraphNetwork", targets: ["TaskGraphNetwork"]),
@@ -48,11 +49,19 @@ let package = Package(
         // Threads, child processes, files, locks and usage metering, with their own errors: the
         // plumbing every other module uses, depending on nothing of the product.
         .target(name: "TaskGraphBasics", dependencies: ["CSystemShims"]),
-        // The engine and the pipeline format: no image, network or cipher library (swift-crypto
-        // only for the SHA-256 of content digests). Re-exports TaskGraphBasics.
+        // The pipeline format: YAML reading, source locations and diagnostics, variables and
+        // foreach items, parameter types, values and their checks. Names nothing of the graph,
+        // the operations or the engine.
+        .target(name: "TaskGraphPipeline", dependencies: ["TaskGraphBasics", "CYAML"]),
+        // The graph model, the operations, planning, the engine, cache decisions and the remote
+        // seam: no image, network or cipher library (swift-crypto only for the SHA-256 of content
+        // digests). Re-exports TaskGraphBasics and TaskGraphPipeline.
         .target(
             name: "TaskGraphCore",
-            dependencies: ["TaskGraphBasics", "CYAML", "CSystemShims", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "TaskGraphBasics", "TaskGraphPipeline", "CSystemShims",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Operation families.
         .target(name: "TaskGraphImaging", dependencies: ["TaskGraphCore", "CImageShims"]),
@@ -97,6 +106,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "OperationTestSupport", dependencies: ["TaskGraphCore"], path: "Tests/OperationTestSupport"),
         .testTarget(name: "TaskGraphBasicsTests", dependencies: ["TaskGraphBasics", "TaskGraphCore", "OperationTestSupport"]),
+        .testTarget(name: "TaskGraphPipelineTests", dependencies: ["TaskGraphPipeline"]),
         .testTarget(name: "TaskGraphCoreTests", dependencies: ["TaskGraphCore", "OperationTestSupport", "TestSupport"]),
         .testTarget(
             name: "TaskGraphImagingTests",

@@ -1,3 +1,5 @@
-// The basics (threads, child processes, files, locks, usage metering) are part of the library's
+// The basics (threads, child processes, files, locks, usage metering) and the pipeline format
+// (YAML reading, locations, diagnostics, parameter types and values) are part of the library's
 // interface: `import TaskGraphCore` brings them along.
 @_exported import TaskGraphBasics
+@_exported import TaskGraphPipeline

@@ -1,16 +1,21 @@
 /// Reads a pipeline file's text into a `YAMLValue` (plain YAML directly, see `PlainYAMLReader`;
 /// any other text through libyaml, see `YAMLComposer`), turning every syntax problem, duplicate
 /// key, tab indentation, alias bomb and over-deep nesting into a located diagnostic.
-struct YAMLDocumentReader {
+package struct YAMLDocumentReader {
     /// The file path used in locations.
-    let file: String
+    package let file: String
     /// The most nodes aliases may expand the document to, relative to its size: a document that
     /// grows past `expansionFactor × bytes + expansionAllowance` nodes is refused (billion laughs).
     var expansionFactor = 10
     var expansionAllowance = 10_000
 
+    /// A reader whose locations name `file`.
+    package init(file: String) {
+        self.file = file
+    }
+
     /// The document's root value, or nil with the diagnostics that explain why not.
-    func read(_ text: String) -> (value: YAMLValue?, diagnostics: [Diagnostic]) {
+    package func read(_ text: String) -> (value: YAMLValue?, diagnostics: [Diagnostic]) {
         let start = SourceLocation(file: file, line: 1, column: 1)
         var text = text
         if let plain = text.withUTF8({ PlainYAMLReader(file: file).read($0) }) { return (plain, []) }

@@ -1,3 +1,5 @@
+import TaskGraphBasics
+
 /// Reading the large mapping of a large file (`operations:`) in two halves at once, one per
 /// core, as the rest of loading does (`ParallelBands.collect`).
 ///

@@ -1,8 +1,8 @@
 /// The fields an operation's parameters use as `${item.field}`.
-enum ItemFields {
+package enum ItemFields {
     /// The fields named by `${item.field}` in `parameters`' values (lists and mappings
     /// included), sorted; `$${` escapes are not references.
-    static func used(in parameters: [YAMLPair]) -> [String] {
+    package static func used(in parameters: [YAMLPair]) -> [String] {
         var fields: Set<String> = []
         var pending = parameters.map(\.value)
         while let value = pending.popLast() {

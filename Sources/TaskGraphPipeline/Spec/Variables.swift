@@ -4,15 +4,15 @@
 /// `${name}` is a variable, `${env.NAME}` an environment variable, `${item}` the current item of
 /// a `foreach` operation and `${item.field}` one of its fields; `$${` writes a literal `${`. A variable's value may use other
 /// variables; a list variable can only stand alone, as a `foreach` value.
-struct Variables {
+package struct Variables {
     /// A variable's value as declared.
-    enum Value {
+    package enum Value {
         case text(YAMLScalar)
         case list([YAMLScalar], SourceLocation)
     }
 
     /// What `${item}` means while substituting.
-    enum ItemBinding {
+    package enum ItemBinding {
         /// Not inside a `foreach` operation: `${item}` is an error.
         case unavailable
         /// Inside a `foreach` operation but before expansion: keep `${item}` as written.
@@ -21,8 +21,14 @@ struct Variables {
         case bound(ForeachItem)
     }
 
-    var values: [String: Value]
-    var environment: [String: String]
+    package var values: [String: Value]
+    package var environment: [String: String]
+
+    /// The variables `values`, with `environment` for `${env.…}`.
+    package init(values: [String: Value], environment: [String: String]) {
+        self.values = values
+        self.environment = environment
+    }
 
     /// The deepest chain of variables whose values use variables: deep enough for any real
     /// pipeline, shallow enough that substituting (which recurses) never exhausts a stack.
@@ -40,7 +46,7 @@ struct Variables {
     }
 
     /// Substitutes every `${…}` in `scalar`; nil (with diagnostics added) if any is undefined.
-    func substitute(
+    package func substitute(
         _ scalar: YAMLScalar, item: ItemBinding, diagnostics: inout [Diagnostic]
     ) -> String? {
         var resolution = Resolution()
@@ -49,7 +55,7 @@ struct Variables {
 
     /// The items of a list variable referenced as exactly `${name}`, or nil if `scalar` is not
     /// such a reference.
-    func listReference(_ scalar: YAMLScalar) -> (name: String, items: [YAMLScalar])? {
+    package func listReference(_ scalar: YAMLScalar) -> (name: String, items: [YAMLScalar])? {
         let text = scalar.text
         guard text.hasPrefix("${"), text.hasSuffix("}"), text.count > 3 else { return nil }
         let name = String(text.dropFirst(2).dropLast())

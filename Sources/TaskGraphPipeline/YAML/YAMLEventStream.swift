@@ -1,6 +1,7 @@
 import CYAML
 import Dispatch
 import Foundation
+import TaskGraphBasics
 
 /// libyaml's events for a text, parsed on a thread of their own while the caller composes the
 /// events already read, so parsing and composing a large file share the two cores. Events

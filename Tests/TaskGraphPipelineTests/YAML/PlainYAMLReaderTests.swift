@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TaskGraphCore
+@testable import TaskGraphPipeline
 
 /// `PlainYAMLReader` must give exactly `YAMLComposer`'s value (locations and styles included)
 /// for every text it accepts, and accept the way pipelines are usually written.
@@ -34,7 +34,7 @@ import Testing
 
     /// A value with every location and style, one node per line.
     private static func render(_ value: YAMLValue) -> String {
-        func location(_ at: TaskGraphCore.SourceLocation) -> String { "\(at.line):\(at.column)" }
+        func location(_ at: TaskGraphPipeline.SourceLocation) -> String { "\(at.line):\(at.column)" }
         func scalar(_ scalar: YAMLScalar) -> String {
             "\(scalar.text.debugDescription) \(scalar.style) \(location(scalar.location))"
         }

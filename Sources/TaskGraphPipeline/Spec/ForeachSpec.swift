@@ -1,7 +1,7 @@
 /// A `foreach:` as read, before the files its patterns match are listed.
-struct ForeachSpec: Sendable {
+package struct ForeachSpec: Sendable {
     /// Where the items come from.
-    enum Source: Sendable {
+    package enum Source: Sendable {
         /// Items written in the file or in a list variable, checked.
         case items([ForeachItem])
         /// `{glob: …}`: the files its patterns match, relative to the pipeline file.
@@ -11,55 +11,79 @@ struct ForeachSpec: Sendable {
     }
 
     /// `{from: operation, id_field: …}`.
-    struct FromSource: Sendable {
+    package struct FromSource: Sendable {
         /// The operation whose result lists the items.
-        var operation: Located<String>
+        package var operation: Located<String>
         /// The field of an object item that is its instance id (default: `name`, else `id`).
-        var idField: String?
+        package var idField: String?
+
+        /// The items of `operation`'s result, each identified by `idField`.
+        package init(operation: Located<String>, idField: String?) {
+            self.operation = operation
+            self.idField = idField
+        }
     }
 
     /// `{glob: pattern or [patterns], allow_empty: …}`.
-    struct GlobSource: Sendable {
+    package struct GlobSource: Sendable {
         /// The patterns as written (variables substituted).
-        var patterns: [Located<String>]
+        package var patterns: [Located<String>]
         /// Whether a pattern may match no file.
-        var allowEmpty: Bool
+        package var allowEmpty: Bool
+
+        /// The files `patterns` match.
+        package init(patterns: [Located<String>], allowEmpty: Bool) {
+            self.patterns = patterns
+            self.allowEmpty = allowEmpty
+        }
     }
 
     /// One axis of a matrix: `size: [320, 1024]`.
-    struct Axis: Sendable {
-        var name: Located<String>
-        var source: Source
+    package struct Axis: Sendable {
+        package var name: Located<String>
+        package var source: Source
+
+        /// The axis `name`, whose items come from `source`.
+        package init(name: Located<String>, source: Source) {
+            self.name = name
+            self.source = source
+        }
     }
 
     /// One entry of `exclude:`: the combinations whose item on each named axis is the one given
     /// (by its id or its value).
-    typealias Exclusion = [(axis: Located<String>, item: String)]
+    package typealias Exclusion = [(axis: Located<String>, item: String)]
 
     /// What was written.
-    enum Kind: Sendable {
+    package enum Kind: Sendable {
         case single(Source)
         case matrix([Axis], exclude: [Exclusion])
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// Where `foreach:` is written.
-    var location: SourceLocation
+    package var location: SourceLocation
+
+    /// A `foreach:` of `kind`, written at `location`.
+    package init(kind: Kind, location: SourceLocation) {
+        self.kind = kind
+        self.location = location
+    }
 
     /// The names of its axes in order, if it is a matrix.
-    var matrixAxes: [String]? {
+    package var matrixAxes: [String]? {
         if case .matrix(let axes, _) = kind { return axes.map(\.name.value) }
         return nil
     }
 
     /// Where its items come from, when they are another operation's result (`{from: …}`).
-    var from: FromSource? {
+    package var from: FromSource? {
         if case .single(.from(let source)) = kind { return source }
         return nil
     }
 
     /// The patterns its items come from, as written (none for items written out).
-    var globPatterns: [String] {
+    package var globPatterns: [String] {
         let sources: [Source] = switch kind {
         case .single(let source): [source]
         case .matrix(let axes, _): axes.map(\.source)

@@ -1,12 +1,12 @@
 /// A YAML value detached from the parser, with the location of every scalar, sequence and
 /// mapping, so every later check can point at what the user wrote.
-enum YAMLValue: Sendable {
+package enum YAMLValue: Sendable {
     case scalar(YAMLScalar)
     case sequence([YAMLValue], SourceLocation)
     case mapping([YAMLPair], SourceLocation)
 
     /// Where the value starts.
-    var location: SourceLocation {
+    package var location: SourceLocation {
         switch self {
         case .scalar(let scalar): scalar.location
         case .sequence(_, let location), .mapping(_, let location): location
@@ -14,7 +14,7 @@ enum YAMLValue: Sendable {
     }
 
     /// How the value's kind is named in messages: `a string`, `a list`, `a mapping`.
-    var kindDescription: String {
+    package var kindDescription: String {
         switch self {
         case .scalar(let scalar): scalar.isNull ? "nothing" : "\(DisplayText.quoted(scalar.text))"
         case .sequence: "a list"
@@ -23,22 +23,22 @@ enum YAMLValue: Sendable {
     }
 
     /// The scalar, if this is one.
-    var scalar: YAMLScalar? {
+    package var scalar: YAMLScalar? {
         if case .scalar(let scalar) = self { return scalar }
         return nil
     }
 }
 
 /// One key and its value in a YAML mapping; keys are always scalars here.
-struct YAMLPair: Sendable {
-    var key: YAMLScalar
-    var value: YAMLValue
+package struct YAMLPair: Sendable {
+    package var key: YAMLScalar
+    package var value: YAMLValue
 }
 
 /// A YAML scalar as written.
-struct YAMLScalar: Sendable {
+package struct YAMLScalar: Sendable {
     /// How the scalar was written.
-    enum Style: Sendable {
+    package enum Style: Sendable {
         /// No quotes: `key: value`.
         case plain
         /// Quoted on one line, so columns of its characters are known (offset by the quote).
@@ -47,17 +47,24 @@ struct YAMLScalar: Sendable {
         case block
     }
 
-    var text: String
-    var location: SourceLocation
-    var style: Style
+    package var text: String
+    package var location: SourceLocation
+    package var style: Style
+
+    /// The scalar `text`, written at `location` in `style`.
+    package init(text: String, location: SourceLocation, style: Style) {
+        self.text = text
+        self.location = location
+        self.style = style
+    }
 
     /// `~`, `null` or an empty plain scalar.
-    var isNull: Bool {
+    package var isNull: Bool {
         style == .plain && ["", "~", "null", "Null", "NULL"].contains(text)
     }
 
     /// The location of the character at `offset` within the text, where that is known.
-    func location(atOffset offset: Int) -> SourceLocation {
+    package func location(atOffset offset: Int) -> SourceLocation {
         switch style {
         case .plain: location.advanced(byColumns: offset)
         case .quoted: location.advanced(byColumns: offset + 1)

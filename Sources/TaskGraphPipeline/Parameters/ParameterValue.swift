@@ -24,7 +24,7 @@ public enum ParameterValue: Hashable, Sendable, Codable, CustomStringConvertible
     }
 
     /// The value as a user would write it, a whole number without its `.0` (`6`, not `6.0`).
-    var writtenText: String {
+    package var writtenText: String {
         if case .number(let number) = self, number == number.rounded(), abs(number) < 1e15 {
             return String(Int64(number))
         }

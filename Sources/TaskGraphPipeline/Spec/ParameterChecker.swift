@@ -1,11 +1,17 @@
 /// Checks YAML values against declared parameter types, substituting `${…}` first.
-struct ParameterChecker {
-    var variables: Variables
-    var item: Variables.ItemBinding
+package struct ParameterChecker {
+    package var variables: Variables
+    package var item: Variables.ItemBinding
+
+    /// A checker substituting `variables`, with `item` for `${item}`.
+    package init(variables: Variables, item: Variables.ItemBinding) {
+        self.variables = variables
+        self.item = item
+    }
 
     /// The checked value of `value` for a parameter `name` of `type`, or nil with diagnostics.
     /// - Parameter subject: who the parameter belongs to, e.g. `operation 'tone'`.
-    func check(
+    package func check(
         _ value: YAMLValue, as type: ParameterType, name: String, subject: @autoclosure () -> String,
         diagnostics: inout [Diagnostic]
     ) -> ParameterValue? {
@@ -104,7 +110,7 @@ struct ParameterChecker {
     }
 
     /// `text` as a value of `type`, or nil if it is not one.
-    static func convert(_ text: String, to type: ParameterType) -> ParameterValue? {
+    package static func convert(_ text: String, to type: ParameterType) -> ParameterValue? {
         switch type {
         case .string, .inputPath:
             return .string(text)
@@ -134,7 +140,7 @@ struct ParameterChecker {
     }
 
     /// What a value of `type` must look like, for messages.
-    static func expectation(for type: ParameterType) -> String {
+    package static func expectation(for type: ParameterType) -> String {
         switch type {
         case .string: "a string"
         case .inputPath: "a file path"

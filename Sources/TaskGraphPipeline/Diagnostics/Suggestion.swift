@@ -1,10 +1,10 @@
 /// "Did you mean …?" suggestions by edit distance.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo.
     /// A candidate qualifies within a small edit distance, or when one word starts with the other
     /// (`tilt` for `tilt-shift`); the nearest wins, then one sharing the first letter (typos
     /// rarely hit it: `grop` is `group`, not `crop`), then the first candidate in order.
-    static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
+    package static func closest(to word: String, in candidates: some Sequence<String>) -> String? {
         // Names are short; a huge word is no typo of one, and comparing it would take long.
         guard word.utf8.count <= 200 else { return nil }
         let limit = max(2, word.count / 3)
@@ -24,7 +24,7 @@ enum Suggestion {
     }
 
     /// `; did you mean 'x'?` or the empty string.
-    static func clause(for word: String, in candidates: some Sequence<String>) -> String {
+    package static func clause(for word: String, in candidates: some Sequence<String>) -> String {
         closest(to: word, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
 
