@@ -30,12 +30,12 @@ public struct OperationCatalog {
         return text
     }
 
-    /// The pipeline file's keys, for `help`.
-    public static func renderKeys() -> String {
+    /// The pipeline file's keys, with those of the registry's executors, for `help`.
+    public func renderKeys() -> String {
         var text = "Top-level keys:\n"
-        for key in PipelineKeys.topLevel { text += "  \(key.name) (\(key.type)): \(key.summary)\n" }
+        for key in PipelineKeys.topLevel(for: registry) { text += "  \(key.name) (\(key.type)): \(key.summary)\n" }
         text += "\nOperation keys (besides each type's parameters, which list-ops lists):\n"
-        for key in PipelineKeys.operation { text += "  \(key.name) (\(key.type)): \(key.summary)\n" }
+        for key in PipelineKeys.operation(for: registry) { text += "  \(key.name) (\(key.type)): \(key.summary)\n" }
         return text
     }
 

@@ -19,8 +19,8 @@ public struct PipelineSchema {
     }
 
     private func schema() -> [String: Any] {
-        let summaries = Dictionary(uniqueKeysWithValues: PipelineKeys.topLevel.map { ($0.name, $0.summary) })
-        let operationSummaries = Dictionary(uniqueKeysWithValues: PipelineKeys.operation.map { ($0.name, $0.summary) })
+        let summaries = Dictionary(uniqueKeysWithValues: PipelineKeys.topLevel(for: registry).map { ($0.name, $0.summary) })
+        let operationSummaries = Dictionary(uniqueKeysWithValues: PipelineKeys.operation(for: registry).map { ($0.name, $0.summary) })
         let stringOrList: [String: Any] = ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]]
         var common: [String: [String: Any]] = [
             "op": ["enum": registry.sorted.map(\.name)],
@@ -36,8 +36,9 @@ public struct PipelineSchema {
             "exclusive": ["anyOf": [["type": "boolean"], ["const": Exclusivity.run.rawValue], Self.variableReference]],
             "when": Self.schema(for: PipelineKeys.whenType),
         ]
-        for (name, type) in ClusterSettings.types { common[name] = Self.schema(for: type) }
-        let defaultKeys = Set(["retries", "timeout", "pool"] + ClusterSettings.types.map(\.name))
+        let clusterTypes = ClusterSettings.types(in: registry)
+        for (name, type) in clusterTypes { common[name] = Self.schema(for: type) }
+        let defaultKeys = Set(["retries", "timeout", "pool"] + clusterTypes.map(\.name))
         let operation: [String: Any] = [
             "type": "object",
             "required": ["op"],
@@ -65,7 +66,7 @@ public struct PipelineSchema {
                          "properties": common.filter { defaultKeys.contains($0.key) }],
             "pools": ["type": "object", "additionalProperties": ["type": "integer", "minimum": 1, "maximum": 10_000]],
             "output": ["type": "string"],
-            "executor": ["enum": ClusterSettings.executors],
+            "executor": ["enum": registry.executorNames],
             "store": ["type": "string"],
             "operations": ["type": "object", "minProperties": 1, "additionalProperties": ["$ref": "#/$defs/operation"],
                            "propertyNames": ["pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"]],

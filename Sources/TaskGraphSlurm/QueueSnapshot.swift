@@ -24,6 +24,11 @@ struct QueueSnapshot: Equatable {
         ["sacct", "--noheader", "--parsable2", "--allocations", "--jobs=\(id)", "--format=JobID,State,ExitCode"]
     }
 
+    /// States in which a job waits for a node (and `SUBMITTED`, before a query lists it).
+    static let waitingStates: Set<String> = [
+        "SUBMITTED", "PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED",
+    ]
+
     /// States in which a job still holds or waits for a node.
     static let activeStates: Set<String> = [
         "PENDING", "CONFIGURING", "RUNNING", "COMPLETING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD",

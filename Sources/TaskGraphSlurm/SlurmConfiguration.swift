@@ -4,7 +4,7 @@ public struct SlurmConfiguration: Sendable {
     /// `squeue --name` query covers all of them and no other.
     public var runName: String
     /// The run's directory on the shared file system: job files, completion records and logs;
-    /// also the jobs' working directory.
+    /// also the jobs' working directory. Unused by jobs with an `exchange`.
     public var jobDirectory: String
     /// The store's root directory, on the shared file system.
     public var storeRoot: String
@@ -22,6 +22,18 @@ public struct SlurmConfiguration: Sendable {
     /// Whether every linear chain of operations runs as one job (`--fuse`), not only those
     /// marked `fuse: true`.
     public var fusesEveryChain = false
+    /// How jobs and completion records travel when the nodes share no file system with the
+    /// driver; nil: through `jobDirectory`.
+    public var exchange: (any JobExchange)?
+
+    /// Where the job `name` (e.g. `job-3`, `array-2_%a`) logs: in the job directory, or with an
+    /// `exchange`, in the node's `/tmp`, named after the run.
+    func log(of name: String) -> String {
+        exchange == nil ? "\(jobDirectory)/\(name).log" : "/tmp/\(runName)-\(name).log"
+    }
+
+    /// The jobs' working directory: the job directory, or with an `exchange`, `/tmp`.
+    var workingDirectory: String { exchange == nil ? jobDirectory : "/tmp" }
 
     /// A configuration; intervals default to 0.2 s to 5 s between queries and at most 20
     /// submissions a second.

@@ -13,6 +13,8 @@ public enum SlurmError: Error, Hashable, Sendable {
     case operationFailed(job: String, message: String)
     /// The completion record of job `job` could not be read.
     case unreadableCompletion(job: String, reason: String)
+    /// The files job `job` wrote on its node could not be brought to the driver (`JobExchange`).
+    case outputsUnavailable(job: String, reason: String)
 }
 
 extension SlurmError: CustomStringConvertible {
@@ -27,6 +29,7 @@ extension SlurmError: CustomStringConvertible {
             "slurm job \(job) left the queue without a completion record" + (logTail.isEmpty ? "" : "; log: \(logTail)")
         case .operationFailed(let job, let message): "\(message) (slurm job \(job))"
         case .unreadableCompletion(let job, let reason): "slurm job \(job): unreadable completion record: \(reason)"
+        case .outputsUnavailable(let job, let reason): "slurm job \(job): the files it wrote could not be brought here: \(reason)"
         }
     }
 }

@@ -34,19 +34,24 @@ extension SlurmExecutor {
     /// - Throws: `SlurmError` when `sbatch` fails or answers something else than a job id.
     private func submit(_ batch: [SubmissionQueue.Request], resources: RunResources) async throws {
         guard let first = batch.first else { return }
-        let directory = configuration.jobDirectory
         let arguments: [String]
         let logs: [String]
         if batch.count == 1 {
-            arguments = SbatchCommand.arguments(name: first.name, options: first.options, configuration: configuration)
-            logs = ["\(directory)/\(first.name).log"]
-        } else {
-            let stem = "\(directory)/\(jobs.nextArrayName())"
-            let list = Data(batch.map { "\(directory)/\($0.name).job\n" }.joined().utf8)
-            try await resources.blockingIO.run { try FileIO.writeAtomically(list, to: "\(stem).list") }
             arguments = SbatchCommand.arguments(
-                list: "\(stem).list", count: batch.count, options: first.options, configuration: configuration)
-            logs = batch.indices.map { "\(stem)_\($0).log" }
+                name: first.name, reference: first.reference, options: first.options, configuration: configuration)
+            logs = [configuration.log(of: first.name)]
+        } else {
+            let name = jobs.nextArrayName()
+            if configuration.exchange == nil {
+                let list = "\(configuration.jobDirectory)/\(name).list"
+                let lines = Data(batch.map { $0.reference + "\n" }.joined().utf8)
+                try await resources.blockingIO.run { try FileIO.writeAtomically(lines, to: list) }
+                arguments = SbatchCommand.arguments(list: list, count: batch.count, options: first.options, configuration: configuration)
+            } else {
+                arguments = SbatchCommand.arguments(
+                    array: name, references: batch.map(\.reference), options: first.options, configuration: configuration)
+            }
+            logs = batch.indices.map { configuration.log(of: "\(name)_\($0)") }
         }
         let result = try await resources.childProcesses.run(
             arguments: arguments, environment: configuration.environment, workingDirectory: nil)

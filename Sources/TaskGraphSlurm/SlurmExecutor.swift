@@ -39,20 +39,25 @@ public final class SlurmExecutor: RemoteExecutor {
 
     public func run(_ job: RemoteJob, settings: NodeSettings, context: TaskContext) async throws -> RemoteCompletion {
         let name = jobs.nextName()
-        let jobFile = "\(configuration.jobDirectory)/\(name).job"
-        let data = try job.encoded()
-        try await context.resources.blockingIO.run { try FileIO.writeAtomically(data, to: jobFile) }
+        let reference: String
+        if let exchange = configuration.exchange {
+            reference = try await exchange.publish(job, as: "\(configuration.runName)-\(name)")
+        } else {
+            reference = "\(configuration.jobDirectory)/\(name).job"
+            let data = try job.encoded()
+            try await context.resources.blockingIO.run { try FileIO.writeAtomically(data, to: reference) }
+        }
         let options = SbatchCommand.options(for: settings.cluster)
         let (id, log) = try await withCheckedThrowingContinuation { continuation in
-            submissions.add(SubmissionQueue.Request(name: name, options: options, continuation: continuation))
+            submissions.add(SubmissionQueue.Request(name: name, reference: reference, options: options, continuation: continuation))
         }
         let submitted = (instant: ContinuousClock.now, date: Date().timeIntervalSince1970)
-        context.report(RemoteJobStatus(job: id, state: "SUBMITTED"), message: "slurm job \(id) submitted")
+        context.report(RemoteJobStatus(job: id, state: "SUBMITTED", waiting: true), message: "slurm job \(id) submitted")
         let report: @Sendable (RemoteJobStatus, String) -> Void = { context.report($0, message: $1) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 jobs.register(id, SlurmJobTable.Waiting(
-                    name: name, log: log, continuation: continuation, report: report, submitted: submitted.instant,
+                    name: name, reference: reference, log: log, continuation: continuation, report: report, submitted: submitted.instant,
                     submittedAt: submitted.date))
             }
         } onCancel: {
@@ -139,7 +144,9 @@ public final class SlurmExecutor: RemoteExecutor {
             if let entry, QueueSnapshot.activeStates.contains(entry.state) {
                 if stateChanged {
                     changed = true
-                    Self.report(RemoteJobStatus(job: id, state: entry.state, reason: entry.reason), to: job)
+                    Self.report(RemoteJobStatus(
+                        job: id, state: entry.state, reason: entry.reason,
+                        waiting: QueueSnapshot.waitingStates.contains(entry.state)), to: job)
                 }
                 continue
             }
@@ -162,63 +169,6 @@ public final class SlurmExecutor: RemoteExecutor {
         job.report(status, "slurm job \(status.job) \(status.state)" + (status.reason.map { " (\($0))" } ?? ""))
     }
 
-    /// How job `id` ended: from its completion record, else from the scheduler's state; and its
-    /// final status. Its times: from the record when it has one (the operation's start on the
-    /// node and its run time), else from the queries (the first that saw it past waiting).
-    private func outcome(
-        of id: String, job: SlurmJobTable.Waiting, entry: QueueSnapshot.Entry?, resources: RunResources
-    ) async
-        -> (Result<RemoteCompletion, any Error>, RemoteJobStatus)
-    {
-        let stem = "\(configuration.jobDirectory)/\(job.name)"
-        let log = job.log
-        let read = try? await BlockingIO.run { () -> (Data?, String) in
-            let completion = FileManager.default.fileExists(atPath: "\(stem).done") ? try FileIO.read("\(stem).done") : nil
-            return (completion, Self.tail(ofLog: log))
-        }
-        let (completion, logTail) = read ?? (nil, "")
-        // Left the queue unseen and wrote nothing: the accounting says how it ended, if kept.
-        var entry = entry
-        if entry == nil, completion == nil { entry = await accounting(of: id, resources: resources) }
-        let now = ContinuousClock.now
-        var status = RemoteJobStatus(
-            job: id, state: entry?.state ?? "UNKNOWN", reason: entry?.reason, queueWait: (job.started ?? now) - job.submitted,
-            runTime: now - (job.started ?? now))
-        guard let completion else {
-            guard let entry else { return (.failure(SlurmError.jobVanished(job: id, logTail: logTail)), status) }
-            return (.failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail)), status)
-        }
-        do {
-            var completion = try RemoteCompletion(encoded: completion)
-            if let (step, message) = completion.failure, step == 0 {
-                return (.failure(SlurmError.operationFailed(job: id, message: message)), status)
-            }
-            if case .fused(var steps) = completion, case .failed(let message)? = steps.last {
-                steps[steps.count - 1] = .failed(String(describing: SlurmError.operationFailed(job: id, message: message)))
-                completion = .fused(steps)
-            }
-            let records = completion.records
-            if entry == nil { status.state = completion.failure == nil ? "COMPLETED" : "FAILED" }
-            if let first = records.first {
-                let seconds = records.reduce(0) { $0 + $1.seconds }
-                status.runTime = .seconds(seconds)
-                status.queueWait = .seconds(max(0, first.recordedAt - first.seconds - job.submittedAt))
-            }
-            return (.success(completion), status)
-        } catch {
-            return (.failure(SlurmError.unreadableCompletion(job: id, reason: String(describing: error))), status)
-        }
-    }
-
-    /// What `sacct` says of job `id`; nil where the cluster keeps no accounting.
-    private func accounting(of id: String, resources: RunResources) async -> QueueSnapshot.Entry? {
-        guard let result = try? await resources.childProcesses.run(
-            arguments: QueueSnapshot.accountingArguments(job: id), environment: configuration.environment, workingDirectory: nil),
-            result.status == .exited(0)
-        else { return nil }
-        return QueueSnapshot(parsingAccounting: String(decoding: result.standardOutput, as: UTF8.self)).entries[id]
-    }
-
     /// `scancel` with `arguments` (job ids, or `--name=…`).
     private func cancelJobs(_ arguments: [String], resources: RunResources) async {
         _ = try? await resources.childProcesses.run(
@@ -234,12 +184,5 @@ public final class SlurmExecutor: RemoteExecutor {
             return slot
         }
         if slot > .now { try await Task.sleep(until: slot) }
-    }
-
-    /// The last lines of a job's log, joined with ` | ` (blocking).
-    static func tail(ofLog path: String, lines: Int = 4) -> String {
-        guard let data = try? FileIO.read(path) else { return "" }
-        let text = String(decoding: data.suffix(4096), as: UTF8.self)
-        return text.split(separator: "\n").suffix(lines).joined(separator: " | ")
     }
 }

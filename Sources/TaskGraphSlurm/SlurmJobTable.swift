@@ -7,6 +7,8 @@ final class SlurmJobTable: Sendable {
     struct Waiting {
         /// Its file names' stem in the job directory, e.g. `job-3`.
         var name: String
+        /// What its worker was given (`SubmissionQueue.Request.reference`).
+        var reference: String
         /// Its log's path (Slurm's `--output`).
         var log: String
         /// Resumed with the job's record or failure.
@@ -124,7 +126,7 @@ final class SlurmJobTable: Sendable {
                 changed = newState != job.state
                 job.state = newState
                 job.missed = 0
-                if job.started == nil, !RemoteJobStatus(job: id, state: newState).isWaiting { job.started = .now }
+                if job.started == nil, !QueueSnapshot.waitingStates.contains(newState) { job.started = .now }
             } else {
                 job.missed += 1
             }

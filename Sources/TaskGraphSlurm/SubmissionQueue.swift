@@ -8,6 +8,9 @@ final class SubmissionQueue: Sendable {
     struct Request: Sendable {
         /// Its file names' stem in the job directory, e.g. `job-3`.
         var name: String
+        /// What the worker is given: the job file's path, or what the run's exchange published
+        /// the job as.
+        var reference: String
         /// Its `sbatch` resource options (`SbatchCommand.options(for:)`).
         var options: [String]
         /// Resumed with the job's id and its log's path once submitted, or with the failure.

@@ -121,20 +121,16 @@ public final class TieredStore: ResultStore {
         uploads?.enqueue { [self] in await upload(record, for: key) }
     }
 
-    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record. A
-    /// blob of at most `smallBlobBytes` is sent without asking first: its `PUT` costs what the
-    /// `HEAD` would (one round trip), and a cold run creates mostly such blobs.
+    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record, unless
+    /// a blob is on neither side. A blob of at most `smallBlobBytes` is sent without asking
+    /// first: its `PUT` costs what the `HEAD` would (one round trip), and a cold run creates
+    /// mostly such blobs.
     private func upload(_ record: ActionRecord, for key: ContentDigest) async {
-        let blobs = record.resultKind == StoredResult.kind ? record.outputFiles.map(\.digest) : record.blobs
         do {
-            for blob in Set(blobs) {
-                guard !state.withLock({ $0.failed }) else { return }
-                guard let size = await local.blobSize(blob) else { return }
-                let damaged = state.withLock { $0.damaged.contains(blob) }
-                if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { continue }
-                guard let contents = try? await local.blobContents(blob) else { return }
-                try await remote.put("cas/" + blob.hex, contents)
-                state.withLock { $0.statistics.bytesUp += Int64(contents.count) }
+            // A fused chain's intermediate names its `stored-reference` blob, which a reader
+            // needs to learn the digest of the result that was not stored: it goes up too.
+            for blob in Set(record.blobs) {
+                guard !state.withLock({ $0.failed }), try await ensureOnServer(blob) else { return }
             }
             let encoded = RemoteRecordCoder.encode(record, signer: signer)
             try await remote.put("ac/" + key.hex, encoded)
@@ -143,6 +139,47 @@ public final class TieredStore: ResultStore {
             fault(error)
         }
     }
+
+    /// Whether the server holds `blob` once this returns: sent from the local store, or already
+    /// there (a cluster worker's result, which the driver's store lacks); false when neither has it.
+    private func ensureOnServer(_ blob: ContentDigest) async throws -> Bool {
+        try await send(blob) ? true : try await remote.contains("cas/" + blob.hex)
+    }
+
+    /// Sends `blob` unless the server has it (or `smallBlobBytes` or less); false when the
+    /// local store does not hold it.
+    private func send(_ blob: ContentDigest) async throws -> Bool {
+        guard let size = await local.blobSize(blob) else { return false }
+        let damaged = state.withLock { $0.damaged.contains(blob) }
+        if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { return true }
+        guard let contents = try? await local.blobContents(blob) else { return false }
+        try await remote.put("cas/" + blob.hex, contents)
+        state.withLock { $0.statistics.bytesUp += Int64(contents.count) }
+        return true
+    }
+
+    /// Enqueues the upload of the blobs of `record` the local store holds, not the record: how a
+    /// cluster worker without a shared store hands over a result that has no key (docs/cluster.md).
+    public func uploadBlobs(of record: ActionRecord) {
+        uploads?.enqueue { [self] in
+            do {
+                for blob in Set(record.blobs) where !state.withLock({ $0.failed }) { _ = try await send(blob) }
+            } catch {
+                fault(error)
+            }
+        }
+    }
+
+    /// Makes sure the server holds each blob of `digests`: sends those the local store holds and
+    /// the server lacks, now. What a cluster driver does for a job's inputs before submitting it,
+    /// when the nodes share no file system with it.
+    /// - Throws: the server's failure, or `StoreError.missingEntry` for a blob neither has.
+    public func upload(_ digests: [ContentDigest]) async throws {
+        for digest in Set(digests) where !(try await ensureOnServer(digest)) { throw StoreError.missingEntry(digest) }
+    }
+
+    /// Whether the server failed during this run (and was left alone after it).
+    public var hasFailed: Bool { state.withLock { $0.failed } }
 
     // MARK: Blobs
 

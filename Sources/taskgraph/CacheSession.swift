@@ -12,7 +12,7 @@ struct CacheSession {
     /// What is done with the store around the run.
     let storeSession: StoreSession
     /// The remote cache's client and settings, when the run uses one.
-    private let remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
+    let remoteClient: (client: HTTPCacheClient, settings: RemoteCacheSettings)?
 
     /// The local store.
     var store: ContentStore { storeSession.store }
@@ -53,7 +53,7 @@ struct CacheSession {
 
     /// The client of the remote cache `arguments`, the environment or the configuration name,
     /// if any; a configuration that cannot be used is a warning, and the run goes on without.
-    private static func openRemote(_ arguments: RemoteCacheArguments) async
+    static func openRemote(_ arguments: RemoteCacheArguments) async
         -> (client: HTTPCacheClient, settings: RemoteCacheSettings)?
     {
         let environment = ProcessInfo.processInfo.environment

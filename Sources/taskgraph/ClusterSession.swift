@@ -3,28 +3,34 @@ import TaskGraphCore
 import TaskGraphReporting
 import TaskGraphSlurm
 
-/// A `run --executor slurm`: the executor, its job directory in the shared store, and what is
-/// done around the engine's run (watching the queue, cancelling what is left, cleaning up).
+/// A `run --executor slurm`: the executor, its job directory in the shared store (or the remote
+/// cache its jobs go through), and what is done around the engine's run (watching the queue,
+/// cancelling what is left, cleaning up).
 struct ClusterSession {
     let executor: SlurmExecutor
 
     /// A session for a run whose store is at `storeRoot` (absolute). The run's job directory is
-    /// `<store>/jobs/<run name>`, created now. `fusingEveryChain` (`--fuse`) runs every linear
-    /// chain as one job.
-    static func open(storeRoot: String, fusingEveryChain: Bool) async throws -> ClusterSession {
+    /// `<store>/jobs/<run name>`, created now, unless jobs go through `exchange` (nodes that share
+    /// no file system with this one). `fusingEveryChain` (`--fuse`) runs every linear chain as
+    /// one job.
+    static func open(storeRoot: String, fusingEveryChain: Bool, exchange: (any JobExchange)? = nil) async throws -> ClusterSession {
         let runName = "taskgraph-" + UUID().uuidString.lowercased().prefix(13).replacingOccurrences(of: "-", with: "")
         let jobDirectory = "\(storeRoot)/jobs/\(runName)"
-        try await BlockingIO.run {
-            // 0700: job files hold the operations' declared environment, which may be secret.
-            try FileManager.default.createDirectory(
-                atPath: jobDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if exchange == nil {
+            try await BlockingIO.run {
+                // 0700: job files hold the operations' declared environment, which may be secret.
+                try FileManager.default.createDirectory(
+                    atPath: jobDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
         }
         let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var configuration = SlurmConfiguration(
             runName: runName, jobDirectory: jobDirectory, storeRoot: storeRoot, workerProgram: program,
             environment: ProcessInfo.processInfo.environment)
         configuration.fusesEveryChain = fusingEveryChain
-        TextOutput.standardError.write("slurm: run \(runName), job files in \(jobDirectory)\n")
+        configuration.exchange = exchange
+        TextOutput.standardError.write(
+            "slurm: run \(runName), " + (exchange == nil ? "job files in \(jobDirectory)" : "jobs through the remote cache") + "\n")
         TextOutput.standardError.flush()
         return ClusterSession(executor: SlurmExecutor(configuration: configuration))
     }
@@ -59,7 +65,7 @@ struct ClusterSession {
     func finish(cancelled: Bool, failed: Bool, resources: RunResources) async {
         await executor.finish(cancelled: cancelled, resources: resources)
         let configuration = executor.configuration
-        if !cancelled, !failed {
+        if !cancelled, !failed, configuration.exchange == nil {
             _ = try? await BlockingIO.run { try FileManager.default.removeItem(atPath: configuration.jobDirectory) }
         }
         let statistics = executor.statistics
@@ -67,7 +73,9 @@ struct ClusterSession {
         let queries = statistics.queries == 1 ? "1 queue query" : "\(statistics.queries) queue queries"
         let calls = statistics.submissions == 1 ? "1 sbatch call" : "\(statistics.submissions) sbatch calls"
         TextOutput.standardError.write("slurm: \(jobs) submitted, \(queries) (run \(configuration.runName), \(calls))"
-            + (failed || cancelled ? "; job files and logs in \(configuration.jobDirectory)" : "") + "\n")
+            + (failed || cancelled ? "; " + (configuration.exchange == nil
+                ? "job files and logs in \(configuration.jobDirectory)" : "logs in /tmp/\(configuration.runName)-* on the nodes") : "")
+            + "\n")
         TextOutput.standardError.flush()
     }
 }

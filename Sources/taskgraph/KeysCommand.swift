@@ -13,7 +13,7 @@ struct KeysCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        TextOutput.standardOutput.write(OperationCatalog.renderKeys())
+        TextOutput.standardOutput.write(OperationCatalog(registry: .builtIn).renderKeys())
         TextOutput.standardOutput.flush()
     }
 }

@@ -13,7 +13,8 @@ struct ListOpsCommand: AsyncParsableCommand {
         discussion: "Then the keys every pipeline file and every operation can set, as 'taskgraph help keys' prints them.")
 
     func run() async throws {
-        TextOutput.standardOutput.write(OperationCatalog(registry: .builtIn).render() + OperationCatalog.renderKeys())
+        let catalog = OperationCatalog(registry: .builtIn)
+        TextOutput.standardOutput.write(catalog.render() + catalog.renderKeys())
         TextOutput.standardOutput.flush()
     }
 }

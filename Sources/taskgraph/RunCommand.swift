@@ -144,7 +144,9 @@ struct RunCommand: AsyncParsableCommand {
             cache.location, maxSize: cache.cacheMaxSize, pipelineFile: file, storeRoot: cluster.store ?? loaded.store,
             flushingWrites: onCluster, prepared: upToDate?.store, remote: cache.remote)
         let clusterSession = onCluster
-            ? try await ClusterSession.open(storeRoot: session.store.root, fusingEveryChain: cluster.fuse) : nil
+            ? try await ClusterSession.open(
+                storeRoot: session.store.root, fusingEveryChain: cluster.fuse,
+                exchange: try cluster.exchange(session: session, sharedStore: cluster.store ?? loaded.store)) : nil
         var startedFrom: (observing: Bool, known: KnownResults?)?
         if let upToDate, let start { startedFrom = upToDate.check.observe(session.storeSession, from: start) }
         let runCache = session.storeSession.runCache(reuse: !cache.reuse.noCache, forcing: forcing, known: startedFrom?.known)

@@ -11,7 +11,7 @@ import Testing
     private static let photoOutputs = ["mountains", "sunset", "seedling"].flatMap { ["\($0).jpg", "thumbnails/\($0).jpg"] }
         + ["contact-sheet.jpg"]
     /// A small pipeline: a program's output file and a saved result.
-    private static let countPipeline = """
+    static let countPipeline = """
         version: 1
         name: count
         output: out

@@ -24,8 +24,8 @@ import TaskGraphReporting
     private var jobEvents: [EngineEvent] {
         [
             EngineEvent(elapsed: .seconds(1), kind: .nodeStarted(node: 0, attempt: 1, lane: 0)),
-            jobEvent(RemoteJobStatus(job: "65", state: "SUBMITTED"), at: .seconds(1), message: "slurm job 65 submitted"),
-            jobEvent(RemoteJobStatus(job: "65", state: "PENDING", reason: "Resources"), at: .seconds(2)),
+            jobEvent(RemoteJobStatus(job: "65", state: "SUBMITTED", waiting: true), at: .seconds(1), message: "slurm job 65 submitted"),
+            jobEvent(RemoteJobStatus(job: "65", state: "PENDING", reason: "Resources", waiting: true), at: .seconds(2)),
             jobEvent(RemoteJobStatus(job: "65", state: "RUNNING"), at: .seconds(3)),
             jobEvent(RemoteJobStatus(job: "65", state: "COMPLETED", queueWait: .seconds(2), runTime: .milliseconds(500)),
                 at: .seconds(4)),

@@ -9,8 +9,9 @@ import TaskGraphCore
 
     @Test func everyResourceKeyBecomesItsSbatchOption() {
         let settings = ClusterSettings(
-            cpus: 4, memory: "2G", time: .seconds(90), partition: "gpu", slurmArguments: ["--qos=short"])
-        #expect(SbatchCommand.arguments(name: "job-7", options: SbatchCommand.options(for: settings), configuration: configuration) == [
+            cpus: 4, memory: "2G", time: .seconds(90), partition: "gpu",
+            executorSettings: ["slurm_args": .list(["--qos=short"])])
+        #expect(SbatchCommand.arguments(name: "job-7", reference: "/shared/store/jobs/taskgraph-run/job-7.job", options: SbatchCommand.options(for: settings), configuration: configuration) == [
             "sbatch", "--parsable", "--job-name=taskgraph-run", "--output=/shared/store/jobs/taskgraph-run/job-7.log",
             "--chdir=/shared/store/jobs/taskgraph-run", "--cpus-per-task=4", "--mem=2G", "--time=2", "--partition=gpu",
             "--qos=short",
@@ -19,7 +20,7 @@ import TaskGraphCore
     }
 
     @Test func withoutResourcesOnlyTheJobItselfIsNamed() {
-        #expect(SbatchCommand.arguments(name: "job-1", options: SbatchCommand.options(for: ClusterSettings()), configuration: configuration).count == 6)
+        #expect(SbatchCommand.arguments(name: "job-1", reference: "/shared/store/jobs/taskgraph-run/job-1.job", options: SbatchCommand.options(for: ClusterSettings()), configuration: configuration).count == 6)
     }
 
     @Test func jobsWithTheSameOptionsGoAsOneArrayWhoseTasksReadTheirJobFileFromTheList() {

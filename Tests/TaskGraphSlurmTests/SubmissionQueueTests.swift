@@ -7,7 +7,7 @@ import TaskGraphCore
         let queue = SubmissionQueue()
         let submitter = Task { await queue.take() }
         async let first = withCheckedThrowingContinuation { continuation in
-            queue.add(SubmissionQueue.Request(name: "job-1", options: ["--mem=1G"], continuation: continuation))
+            queue.add(SubmissionQueue.Request(name: "job-1", reference: "/jobs/job-1.job", options: ["--mem=1G"], continuation: continuation))
         }
         let taken = await submitter.value
         #expect(taken.map(\.name) == ["job-1"])
@@ -18,7 +18,7 @@ import TaskGraphCore
         queue.close()
         await #expect(throws: CancellationError.self) {
             try await withCheckedThrowingContinuation { continuation in
-                queue.add(SubmissionQueue.Request(name: "job-2", options: [], continuation: continuation))
+                queue.add(SubmissionQueue.Request(name: "job-2", reference: "/jobs/job-2.job", options: [], continuation: continuation))
             }
         }
     }

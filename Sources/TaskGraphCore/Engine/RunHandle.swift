@@ -7,7 +7,7 @@
 /// for long. The run ends when every node has ended: add nodes before the last one ends (an
 /// action adding its follow-up work does). A run with a handle keeps a worker per slot of each
 /// pool whatever its size; a node of a pool the run did not start with runs in the default pool.
-/// With a remote executor (the slurm executor), an added node that has a setup (a fan-out's
+/// With a remote executor, an added node that has a setup (a fan-out's
 /// instance) runs as a job of its own: fused chains are made when the run starts, of the nodes
 /// it started with.
 public final class RunHandle: Sendable {

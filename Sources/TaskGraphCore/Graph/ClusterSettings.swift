@@ -1,18 +1,17 @@
 /// Where an operation runs and what it asks a cluster scheduler for: the operation keys
-/// `executor`, `cpus`, `memory`, `time`, `partition`, `slurm_args` and `fuse` (also under
-/// `defaults:`).
+/// `executor`, `cpus`, `memory`, `time`, `partition`, the keys of the registered executors' own
+/// (`ExecutorDeclaration`) and `fuse` (also under `defaults:`).
 /// None of them is part of a cache key: they change where and how fast an operation runs, not
 /// its result.
 public struct ClusterSettings: Hashable, Sendable, Codable {
-    /// The executors an operation may name.
-    public static let executors = ["local", "slurm"]
-
-    /// The keys and their types, in the order they are read.
-    public static let types: [(name: String, type: ParameterType)] = [
-        ("executor", .choice(executors)), ("cpus", .integer(1...4096)), ("memory", .string),
-        ("time", .duration), ("partition", .string), ("slurm_args", .stringList(minimumCount: 0)),
-        ("fuse", .boolean),
-    ]
+    /// The keys and their types, in the order they are read: `executor` names `local` or an
+    /// executor of `registry`, whose own keys follow `partition`.
+    public static func types(in registry: OperationRegistry) -> [(name: String, type: ParameterType)] {
+        [
+            ("executor", .choice(registry.executorNames)), ("cpus", .integer(1...4096)), ("memory", .string),
+            ("time", .duration), ("partition", .string),
+        ] + registry.executors.flatMap(\.settings).map { ($0.name, $0.type) } + [("fuse", .boolean)]
+    }
 
     /// `executor:`: `local` keeps the operation in the driver; nil follows the run's executor.
     public var executor: String?
@@ -24,8 +23,8 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     public var time: Duration?
     /// `partition:` (`sbatch --partition`).
     public var partition: String?
-    /// `slurm_args:`, further `sbatch` arguments, passed as written.
-    public var slurmArguments: [String]
+    /// The keys an executor declares of its own (`ExecutorDeclaration.settings`), by name.
+    public var executorSettings: [String: ParameterValue]
     /// `fuse:`, whether the operation may share one job with the operations of its linear chain
     /// (docs/cluster.md, "Fusion"); `--fuse` fuses every chain.
     public var fuse: Bool
@@ -33,14 +32,14 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     /// Settings; by default none (the run's executor, the scheduler's defaults).
     public init(
         executor: String? = nil, cpus: Int? = nil, memory: String? = nil, time: Duration? = nil,
-        partition: String? = nil, slurmArguments: [String] = [], fuse: Bool = false
+        partition: String? = nil, executorSettings: [String: ParameterValue] = [:], fuse: Bool = false
     ) {
         self.executor = executor
         self.cpus = cpus
         self.memory = memory
         self.time = time
         self.partition = partition
-        self.slurmArguments = slurmArguments
+        self.executorSettings = executorSettings
         self.fuse = fuse
     }
 
@@ -52,9 +51,8 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
         case ("memory", .string(let text)): memory = text
         case ("time", .duration(let limit)): time = limit
         case ("partition", .string(let text)): partition = text
-        case ("slurm_args", .list(let arguments)): slurmArguments = arguments
         case ("fuse", .boolean(let fused)): fuse = fused
-        default: break
+        default: executorSettings[name] = value
         }
     }
 

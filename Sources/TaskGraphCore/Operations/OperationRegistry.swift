@@ -1,7 +1,9 @@
-/// The operation types a pipeline may use, by name.
+/// The operation types a pipeline may use, by name, and the remote executors it may name.
 public struct OperationRegistry: Sendable {
     /// Every registered type, by name.
     public private(set) var types: [String: OperationType] = [:]
+    /// Every registered remote executor, in the order registered.
+    public private(set) var executors: [ExecutorDeclaration] = []
 
     /// A registry holding `types`.
     public init(_ types: [OperationType] = []) {
@@ -15,6 +17,18 @@ public struct OperationRegistry: Sendable {
     public mutating func register(_ type: OperationType) {
         types[type.name] = type
     }
+
+    /// Adds a remote executor, or replaces the one of the same name.
+    public mutating func register(_ executor: ExecutorDeclaration) {
+        if let index = executors.firstIndex(where: { $0.name == executor.name }) {
+            executors[index] = executor
+        } else {
+            executors.append(executor)
+        }
+    }
+
+    /// The names `executor:` accepts: `local`, then each registered executor's.
+    public var executorNames: [String] { ["local"] + executors.map(\.name) }
 
     /// The type called `name`, if registered.
     public subscript(name: String) -> OperationType? { types[name] }

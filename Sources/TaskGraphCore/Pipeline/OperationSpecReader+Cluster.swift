@@ -6,7 +6,7 @@ extension OperationSpecReader {
         diagnostics: inout [Diagnostic]
     ) -> ClusterSettings {
         var settings = ClusterSettings()
-        for (name, type) in ClusterSettings.types {
+        for (name, type) in clusterTypes {
             if let value = keys[name] {
                 guard let checked = checker.check(value, as: type, name: name, subject: subject(), diagnostics: &diagnostics) else {
                     continue

@@ -14,7 +14,18 @@ struct OperationSpecReader {
         ("when", PipelineKeys.whenType),
     ]
 
-    private static let commonKeys = PipelineKeys.operation.map(\.name)
+    /// The keys every operation accepts (`PipelineKeys.operation(for:)`), worked out once.
+    private let commonKeys: [String]
+    /// The cluster keys and their types (`ClusterSettings.types(in:)`), worked out once.
+    let clusterTypes: [(name: String, type: ParameterType)]
+
+    init(registry: OperationRegistry, variables: Variables, defaults: [String: (value: ParameterValue, location: SourceLocation)]) {
+        self.registry = registry
+        self.variables = variables
+        self.defaults = defaults
+        commonKeys = PipelineKeys.operation(for: registry).map(\.name)
+        clusterTypes = ClusterSettings.types(in: registry)
+    }
 
     /// `needs` lists up to this long find repeated entries by a linear scan instead of a set.
     private static let linearNeedsLimit = 16
@@ -71,7 +82,7 @@ struct OperationSpecReader {
             if let (value, at) = setting { Self.apply(key, value, at: at, to: &spec) }
         }
         spec.settings.cluster = readClusterSettings(keys, checker: checker, subject: subject(), diagnostics: &diagnostics)
-        for pair in pairs where !Self.commonKeys.contains(pair.key.text) {
+        for pair in pairs where !commonKeys.contains(pair.key.text) {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) == nil else {
                 spec.parameters.append(pair)
@@ -81,7 +92,7 @@ struct OperationSpecReader {
                 "\(DisplayText.quoted(pair.key.text)) is no longer supported for '\(type.name)': \(advice)"
             } else {
                 "unknown key \(DisplayText.quoted(pair.key.text)) for '\(type.name)'"
-                    + Suggestion.clause(for: pair.key.text, in: Self.commonKeys + type.parameters.map(\.name))
+                    + Suggestion.clause(for: pair.key.text, in: commonKeys + type.parameters.map(\.name))
             }
             diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
         }

@@ -14,7 +14,7 @@ public struct Pipeline: Sendable {
     public let pools: [String: Int]
     /// Warnings found while validating (errors make loading fail).
     public let warnings: [Diagnostic]
-    /// `executor:` (`local`, `slurm`), if the file sets it.
+    /// `executor:` (`local` or a registered executor's name), if the file sets it.
     public let executor: String?
     /// `store:` as an absolute path, if the file sets it.
     public let store: String?

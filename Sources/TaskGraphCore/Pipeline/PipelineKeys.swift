@@ -11,8 +11,8 @@ public enum PipelineKeys {
         public var summary: String
     }
 
-    /// Keys at the top level of a pipeline file.
-    public static let topLevel: [Key] = [
+    /// Keys at the top level of a pipeline file, `executor:` naming those of `registry`.
+    public static func topLevel(for registry: OperationRegistry) -> [Key] { [
         Key(name: "version", type: "integer", summary: "Format version; must be 1."),
         Key(name: "name", type: "string", summary: "Pipeline name (default: the file name)."),
         Key(name: "description", type: "string", summary: "What the pipeline does."),
@@ -22,12 +22,13 @@ public enum PipelineKeys {
         Key(name: "output", type: "string", summary: "Output directory, relative to the current directory (default: out/<name>); --output overrides."),
         Key(name: "operations", type: "map", summary: "The operations, keyed by id (letters, digits, '-', '_', '.')."),
         Key(name: "include", type: "map", summary: "Other pipeline files whose operations join this one as name.id: {name: path} or {name: {file: path, vars: {…}}}."),
-        Key(name: "executor", type: "local | slurm", summary: "Where operations run: here, or as jobs of a Slurm cluster (default local); --executor overrides."),
+        Key(name: "executor", type: executorType(registry), summary: "Where operations run: here" + registry.executors.map { ", or " + $0.summary }.joined() + " (default local); --executor overrides."),
         Key(name: "store", type: "string", summary: "The store directory, on a file system every node mounts, relative to the current directory; --store overrides."),
-    ]
+    ] }
 
-    /// Keys every operation accepts, besides its type's own parameters.
-    public static let operation: [Key] = [
+    /// Keys every operation accepts, besides its type's own parameters: after `partition`, the
+    /// keys of `registry`'s executors' own.
+    public static func operation(for registry: OperationRegistry) -> [Key] { [
         Key(name: "op", type: "string", summary: "The operation type (required); see `taskgraph list-ops`."),
         Key(name: "needs", type: "id or list of ids", summary: "Operations that must finish first and whose results this one receives."),
         Key(name: "foreach", type: "list, ${list-variable}, {glob: …} or {matrix: …}", summary: "Run one instance per item, id[item]; ${item} is the item, ${item.name} … its fields."),
@@ -39,18 +40,25 @@ public enum PipelineKeys {
         Key(name: "exclusive", type: "false | true | run", summary: "true: runs alone in its pool, like a GCD barrier; run: alone in the whole run (default false)."),
         Key(name: "when", type: "success | always | failure", summary: "Run when every need succeeded (success, default), once all ended whatever the outcome (always), or only if one failed (failure)."),
         Key(name: "input", type: "id", summary: "Which dependency provides the input when several could."),
-        Key(name: "executor", type: "local | slurm", summary: "local keeps the operation in the taskgraph process when the run uses a cluster (default: the run's executor)."),
+        Key(name: "executor", type: executorType(registry), summary: "local keeps the operation in the taskgraph process when the run uses a cluster (default: the run's executor)."),
         Key(name: "cpus", type: "integer 1…4096", summary: "On a cluster: CPUs per job (sbatch --cpus-per-task)."),
         Key(name: "memory", type: "size", summary: "On a cluster: memory per job, e.g. 512M or 4G (sbatch --mem)."),
         Key(name: "time", type: "duration", summary: "On a cluster: the job's time limit, rounded up to minutes (sbatch --time)."),
         Key(name: "partition", type: "string", summary: "On a cluster: the partition to submit to (sbatch --partition)."),
-        Key(name: "slurm_args", type: "list of strings", summary: "On a cluster: further sbatch arguments, e.g. [--qos=short]."),
+    ] + registry.executors.flatMap(\.settings).map { Key(name: $0.name, type: $0.type.displayName, summary: $0.summary) } + [
         Key(name: "fuse", type: "boolean", summary: "On a cluster: run this operation's linear chain as one job, intermediate results kept in memory (default false; --fuse for every chain)."),
         Key(name: "description", type: "string", summary: "What this operation is for."),
-    ]
+    ] }
 
     /// Keys allowed under `defaults:`.
-    static let defaults = ["retries", "timeout", "pool", "cache", "priority"] + ClusterSettings.types.map(\.name)
+    static func defaults(for registry: OperationRegistry) -> [String] {
+        ["retries", "timeout", "pool", "cache", "priority"] + ClusterSettings.types(in: registry).map(\.name)
+    }
+
+    /// How `executor:` is written in help: `local | slurm` with the Slurm executor registered.
+    private static func executorType(_ registry: OperationRegistry) -> String {
+        ParameterType.choice(registry.executorNames).displayName
+    }
 
     /// What `priority:` accepts: a name of `QueuePriority` or a whole number in its range.
     public static let priorityType = ParameterType.namedInteger(QueuePriority.values, QueuePriority.range)

@@ -1,5 +1,5 @@
 extension PipelineLoader {
-    /// The top-level `executor:` (`local` or `slurm`) and `store:` (a directory path) values,
+    /// The top-level `executor:` (`local` or a registered executor's name) and `store:` (a directory path) values,
     /// checked, with `${…}` substituted.
     func readClusterKeys(
         _ keys: KeyedPairs, variables: Variables, diagnostics: inout [Diagnostic]
@@ -11,6 +11,6 @@ extension PipelineLoader {
             else { return nil }
             return Located(text, at: value.location)
         }
-        return (read("executor", as: .choice(ClusterSettings.executors)), read("store", as: .string))
+        return (read("executor", as: .choice(registry.executorNames)), read("store", as: .string))
     }
 }

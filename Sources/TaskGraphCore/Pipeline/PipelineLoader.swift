@@ -27,7 +27,7 @@ struct PipelineLoader {
         }
         let keys = KeyedPairs(pairs)
         diagnostics += keys.unknownKeyDiagnostics(
-            allowed: PipelineKeys.topLevel.map(\.name), subject: "top-level")
+            allowed: PipelineKeys.topLevel(for: registry).map(\.name), subject: "top-level")
         if isIncluded { diagnostics += rootOnlyKeyDiagnostics(keys) }
         checkVersion(keys["version"], in: location, diagnostics: &diagnostics)
         let variables = readVariables(keys["vars"], diagnostics: &diagnostics)
@@ -136,11 +136,12 @@ struct PipelineLoader {
             return [:]
         }
         let keys = KeyedPairs(pairs)
-        diagnostics += keys.unknownKeyDiagnostics(allowed: PipelineKeys.defaults, subject: "'defaults'")
+        let allowed = PipelineKeys.defaults(for: registry)
+        diagnostics += keys.unknownKeyDiagnostics(allowed: allowed, subject: "'defaults'")
         let checker = ParameterChecker(variables: variables, item: .unavailable)
         var defaults: [String: (value: ParameterValue, location: SourceLocation)] = [:]
-        for (name, type) in OperationSpecReader.settingTypes + ClusterSettings.types {
-            guard PipelineKeys.defaults.contains(name), let setting = keys[name] else { continue }
+        for (name, type) in OperationSpecReader.settingTypes + ClusterSettings.types(in: registry) {
+            guard allowed.contains(name), let setting = keys[name] else { continue }
             if let checked = checker.check(setting, as: type, name: name, subject: "'defaults'", diagnostics: &diagnostics) {
                 if let problem = ClusterSettings.problem(with: checked, named: name) {
                     diagnostics.append(.error("'defaults': \(problem)", at: setting.location))

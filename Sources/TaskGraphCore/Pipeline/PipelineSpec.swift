@@ -12,7 +12,7 @@ struct PipelineSpec {
     var variables: Variables
     /// Operations in file order.
     var operations: [OperationSpec]
-    /// `executor:`, where operations run (`local`, `slurm`), if set.
+    /// `executor:`, where operations run (`local` or a registered executor's name), if set.
     var executor: Located<String>? = nil
     /// `store:`, the store directory relative to the current directory, if set.
     var store: Located<String>? = nil

@@ -15,19 +15,20 @@ public struct RemoteJobStatus: Sendable, Hashable, Codable {
     public var queueWait: Duration?
     /// Once the job ended: the operation's time on the node.
     public var runTime: Duration?
+    /// Whether the job waits for a node (`SUBMITTED` and the scheduler's waiting states, which
+    /// its executor knows): displays count it `pending`, not `running`.
+    public var isWaiting: Bool
 
-    /// A job's state, with its times once it ended.
-    public init(job: String, state: String, reason: String? = nil, queueWait: Duration? = nil, runTime: Duration? = nil) {
+    /// A job's state, with its times once it ended; `waiting` when it waits for a node.
+    public init(
+        job: String, state: String, reason: String? = nil, waiting: Bool = false, queueWait: Duration? = nil,
+        runTime: Duration? = nil
+    ) {
         self.job = job
         self.state = state
         self.reason = reason
+        self.isWaiting = waiting
         self.queueWait = queueWait
         self.runTime = runTime
-    }
-
-    /// Whether the job waits for a node: `SUBMITTED`, `PENDING` and the scheduler's other
-    /// waiting states.
-    public var isWaiting: Bool {
-        ["SUBMITTED", "PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED"].contains(state)
     }
 }
