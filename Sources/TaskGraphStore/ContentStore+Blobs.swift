@@ -2,22 +2,22 @@ import Foundation
 import TaskGraphCore
 
 extension ContentStore {
-    /// Stores `artifact`'s encoded form (`SerializedResult.encoded`) as a blob, serialising it
+    /// Stores `result`'s encoded form (`SerializedResult.encoded`) as a blob, serialising it
     /// once and hashing and writing its header and payload as they are (the encoding is never
     /// joined into one more copy of the payload); an existing blob is kept (and marked recent,
     /// so no collection removes it before its record is written).
-    /// - Returns: its digest, which is `artifact.digest`.
+    /// - Returns: its digest, which is `result.digest`.
     /// - Throws: what serialising throws, `StoreError.writeFailed`.
-    public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
-        try await storeResult(artifact, inliningUpTo: 0).digest
+    public func storeResult(_ result: any OperationResult) async throws -> ContentDigest {
+        try await storeResult(result, inliningUpTo: 0).digest
     }
 
     /// `storeResult(_:)`, except that an encoding of at most `limit` bytes is returned instead
     /// of written (its digest computed all the same), for the record to hold.
-    public func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+    public func storeResult(_ result: any OperationResult, inliningUpTo limit: Int) async throws
         -> (digest: ContentDigest, inline: Data?)
     {
-        let serialized = try await SerializedResult(of: artifact)
+        let serialized = try await SerializedResult(of: result)
         let header = try SerializedResult.header(kind: serialized.kind, payloadCount: serialized.payload.count)
         if header.count + serialized.payload.count <= limit {
             let encoded = header + serialized.payload
@@ -40,7 +40,7 @@ extension ContentStore {
     /// its digest, when its record held it; else the blob (`loadResult(_:)`).
     /// - Throws: `StoreError.corruptEntry` for a held encoding that does not match its digest,
     ///   `StoreError.unreadableResult` for one that does not decode; what `loadResult(_:)` throws.
-    public func loadResult(_ stored: StoredResult) async throws -> any Artifact {
+    public func loadResult(_ stored: StoredResult) async throws -> any OperationResult {
         guard let inline = stored.inline else { return try await loadResult(stored.digest) }
         guard ContentDigest.sha256(of: inline) == stored.digest else { throw StoreError.corruptEntry(stored.digest) }
         do {
@@ -53,10 +53,10 @@ extension ContentStore {
     /// Reads the result stored as `digest`, checking it against the digest.
     /// - Throws: `StoreError.missingEntry`; `StoreError.corruptEntry` (the blob is removed);
     ///   `StoreError.unreadableResult` for a kind or layout this build does not read.
-    public func loadResult(_ digest: ContentDigest) async throws -> any Artifact {
+    public func loadResult(_ digest: ContentDigest) async throws -> any OperationResult {
         let layout = layout
         let registry = registry
-        return try await BlockingIO.run { () throws -> any Artifact in
+        return try await BlockingIO.run { () throws -> any OperationResult in
             let encoded = try Self.verifiedBlob(digest, layout)
             do {
                 return try registry.decode(encoded: encoded)

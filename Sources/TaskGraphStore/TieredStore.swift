@@ -183,18 +183,18 @@ public final class TieredStore: ResultStore {
 
     // MARK: Blobs
 
-    public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
-        try await local.storeResult(artifact)
+    public func storeResult(_ result: any OperationResult) async throws -> ContentDigest {
+        try await local.storeResult(result)
     }
 
-    public func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+    public func storeResult(_ result: any OperationResult, inliningUpTo limit: Int) async throws
         -> (digest: ContentDigest, inline: Data?)
     {
-        try await local.storeResult(artifact, inliningUpTo: limit)
+        try await local.storeResult(result, inliningUpTo: limit)
     }
 
     /// A result its record held, decoded; otherwise `loadResult(stored.digest)`.
-    public func loadResult(_ stored: StoredResult) async throws -> any Artifact {
+    public func loadResult(_ stored: StoredResult) async throws -> any OperationResult {
         stored.inline == nil ? try await loadResult(stored.digest) : try await local.loadResult(stored)
     }
 
@@ -207,7 +207,7 @@ public final class TieredStore: ResultStore {
     }
 
     /// The local blob, downloaded first when it is not in the local store.
-    public func loadResult(_ digest: ContentDigest) async throws -> any Artifact {
+    public func loadResult(_ digest: ContentDigest) async throws -> any OperationResult {
         do {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {

@@ -7,7 +7,7 @@ import TaskGraphCore
 public final class MemoryResultStore: ResultStore {
     private struct Contents {
         var records: [ContentDigest: ActionRecord] = [:]
-        var results: [ContentDigest: any Artifact] = [:]
+        var results: [ContentDigest: any OperationResult] = [:]
         var files: [ContentDigest: Data] = [:]
         var recordWrites = 0
     }
@@ -55,13 +55,13 @@ public final class MemoryResultStore: ResultStore {
         }
     }
 
-    public func storeResult(_ artifact: any Artifact) async throws -> ContentDigest {
-        let digest = try await artifact.digest
-        contents.withLock { $0.results[digest] = artifact }
+    public func storeResult(_ result: any OperationResult) async throws -> ContentDigest {
+        let digest = try await result.digest
+        contents.withLock { $0.results[digest] = result }
         return digest
     }
 
-    public func loadResult(_ digest: ContentDigest) async throws -> any Artifact {
+    public func loadResult(_ digest: ContentDigest) async throws -> any OperationResult {
         guard let result = contents.withLock({ $0.results[digest] }) else {
             throw OperationError.readFailed(path: digest.description, reason: "not in the store")
         }

@@ -30,9 +30,9 @@ public func runOperation(
     _ type: OperationType, _ parameters: [String: ParameterValue], input: Data? = nil,
     directory: String = FileManager.default.temporaryDirectory.path, environment: [String: String] = [:],
     progress: (@Sendable (ProgressUpdate) -> Void)? = nil
-) async throws -> any Artifact {
+) async throws -> any OperationResult {
     let action = try makeOperationAction(type, parameters, directory: directory, environment: environment)
-    let inputs = input.map { [TaskContext.Input(id: "in", artifact: BytesArtifact($0))] } ?? []
+    let inputs = input.map { [TaskContext.Input(id: "in", result: BytesResult($0))] } ?? []
     return try await action.run(in: TaskContext(id: "op", inputs: inputs, progressHandler: progress))
 }
 

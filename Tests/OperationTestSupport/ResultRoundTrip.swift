@@ -2,7 +2,7 @@ import Foundation
 import TaskGraphCore
 
 /// What became of a result taken through its serialised forms.
-public struct ResultRoundTrip<Result: Artifact> {
+public struct ResultRoundTrip<Result: OperationResult> {
     /// The payload `serialized()` wrote.
     public let payload: Data
     /// The canonical encoding (`SerializedResult.encoded`).
@@ -10,7 +10,7 @@ public struct ResultRoundTrip<Result: Artifact> {
     /// The payload read back by the type itself.
     public let decoded: Result
     /// The encoding read back through the registry, by kind.
-    public let fromRegistry: any Artifact
+    public let fromRegistry: any OperationResult
     /// The result's own `digest`.
     public let digest: ContentDigest
     /// The SHA-256 of `encoded`, which `digest` must equal.
@@ -18,7 +18,7 @@ public struct ResultRoundTrip<Result: Artifact> {
 }
 
 /// Serialises `value`, encodes it, and reads both forms back (the encoding through `registry`).
-public func roundTrip<Result: Artifact>(
+public func roundTrip<Result: OperationResult>(
     _ value: Result, through registry: ResultRegistry
 ) async throws -> ResultRoundTrip<Result> {
     let payload = try await value.serialized()

@@ -86,7 +86,7 @@ struct CryptoOperationTests {
 
         let decoded = try JSONDecoder().decode(OperationSetup.self, from: setup.canonicalJSON())
         var remade = ExecutionGraph()
-        let source = try remade.add("sealed", action: ClosureAction { _ in BytesArtifact(sealed) })
+        let source = try remade.add("sealed", action: ClosureAction { _ in BytesResult(sealed) })
         try remade.add("open", action: OperationRegistry.crypto.makeAction(for: decoded), needs: [source])
         #expect(try await outputText(of: "open", runningGraph: remade) == "secret")
 

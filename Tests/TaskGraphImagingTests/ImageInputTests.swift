@@ -18,10 +18,10 @@ private struct GeneratedImage: ImageDataProvider, Equatable {
 extension ImagingTests {
     /// How every image consumer finds its input image.
     @Suite struct ImageInputTests {
-        /// A context whose inputs are `artifacts`, named `in0`, `in1`, ….
-        private func context(_ artifacts: [any Artifact], preferring preferred: String? = nil) -> TaskContext {
+        /// A context whose inputs are `results`, named `in0`, `in1`, ….
+        private func context(_ results: [any OperationResult], preferring preferred: String? = nil) -> TaskContext {
             TaskContext(
-                id: "op", inputs: artifacts.enumerated().map { TaskContext.Input(id: "in\($0)", artifact: $1) },
+                id: "op", inputs: results.enumerated().map { TaskContext.Input(id: "in\($0)", result: $1) },
                 preferredInputID: preferred)
         }
 
@@ -47,7 +47,7 @@ extension ImagingTests {
             let black = DecodedImage(Image(width: 1, height: 1, color: [0, 0, 0]), format: .png)
             #expect(await errorText { _ = try await context([broken, GeneratedImage(side: 3)]).inputImage() }
                 == "cannot decode JPEG: Premature end of JPEG file")
-            #expect(await errorText { _ = try await context([BytesArtifact(Data("text".utf8))]).inputImage() }
+            #expect(await errorText { _ = try await context([BytesResult(Data("text".utf8))]).inputImage() }
                 == "not a JPEG or PNG image (4 bytes)")
             #expect(await errorText { _ = try await context([photo]).inputImage(maxPixels: 100) }
                 == "image is 320×213 (68160 pixels), more than max_pixels 100")
@@ -56,7 +56,7 @@ extension ImagingTests {
         }
 
         @Test func onlyNoImageAndNoBytesIsAMissingInput() async throws {
-            let noImage: [any Artifact] = [WrittenFile(path: "x", byteCount: 1), EmptyArtifact()]
+            let noImage: [any OperationResult] = [WrittenFile(path: "x", byteCount: 1), EmptyResult()]
             #expect(await errorText { _ = try await context(noImage).inputImage() }
                 == "'op' received no input providing an image")
             #expect(await errorText { _ = try await context([]).inputImages() }
@@ -64,13 +64,13 @@ extension ImagingTests {
             #expect(await errorText {
                 _ = try await ImageSaveEncoder().data(for: context(noImage), path: "a.png", format: nil, quality: nil)
             } == "'op' received no input providing bytes or an image")
-            #expect(context([EmptyArtifact()]).imageInput() == nil)
+            #expect(context([EmptyResult()]).imageInput() == nil)
         }
 
         @Test func fanInTakesEveryImageInOrderWithItsID() async throws {
             let red = DecodedImage(Image(width: 2, height: 2, color: [255, 0, 0]), format: .png)
             let png = EncodedImage(try fixture("rgba.png"))
-            let images = try await context([red, EmptyArtifact(), png, GeneratedImage(side: 4)]).inputImages()
+            let images = try await context([red, EmptyResult(), png, GeneratedImage(side: 4)]).inputImages()
             #expect(images.map(\.id) == ["in0", "in2", "in3"])
             #expect(images.map(\.image.summary) == ["2×2 RGB", "3×2 RGBA", "4×4 RGB"])
             #expect(images.map(\.format) == [.png, .png, .png])

@@ -6,9 +6,9 @@ import Testing
 extension ImagingTests {
     /// What `save` writes for bytes and for images.
     @Suite struct ImageSaveTests {
-        /// A context whose single input is `artifact`.
-        private func context(_ artifact: any Artifact) -> TaskContext {
-            TaskContext(id: "save", inputs: [TaskContext.Input(id: "in", artifact: artifact)])
+        /// A context whose single input is `result`.
+        private func context(_ result: any OperationResult) -> TaskContext {
+            TaskContext(id: "save", inputs: [TaskContext.Input(id: "in", result: result)])
         }
 
         @Test func bytesBecomeTheFormatTheExtensionOrFormatNames() async throws {
@@ -26,7 +26,7 @@ extension ImagingTests {
         }
 
         @Test func bytesThatAreNoImageAreRefusedForAnImageFormat() async throws {
-            let text = BytesArtifact(Data("not an image".utf8))
+            let text = BytesResult(Data("not an image".utf8))
             for (path, format) in [("a.png", nil), ("a.bin", "png")] as [(String, String?)] {
                 await #expect(throws: ImageError.notAnImageToSave(format: .png, byteCount: 12)) {
                     _ = try await ImageSaveEncoder().data(for: context(text), path: path, format: format, quality: 90)

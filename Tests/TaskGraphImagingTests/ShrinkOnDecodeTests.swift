@@ -56,7 +56,7 @@ extension ImagingTests {
             // A decoded image is shrunk as it is.
             let action = try makeOperationAction(GeometryOperations.resize, ["max_side": .integer(40)])
             let whole = DecodedImage(try await ImageCodec.decode(data), format: .jpeg)
-            let decoded = try await action.run(in: TaskContext(id: "op", inputs: [.init(id: "tone", artifact: whole)]))
+            let decoded = try await action.run(in: TaskContext(id: "op", inputs: [.init(id: "tone", result: whole)]))
             #expect((decoded as? DecodedImage)?.image == reference)
         }
     }

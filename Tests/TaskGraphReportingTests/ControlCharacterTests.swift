@@ -17,7 +17,7 @@ import TaskGraphReporting
 
     @Test func theSummaryAndTheLogEscapeThem() throws {
         var graph = ExecutionGraph()
-        try graph.add("save[\u{1B}]", action: ClosureAction { _ in EmptyArtifact() })
+        try graph.add("save[\u{1B}]", action: ClosureAction { _ in EmptyResult() })
         let record = RunReport.NodeRecord(
             id: "save[\u{1B}]", type: "save", outcome: .succeeded, attempts: 1, summary: hostile + " (3 B)")
         let report = RunReport(nodes: [record], wallTime: .milliseconds(10), wasCancelled: false, finalResults: [:])
@@ -34,7 +34,7 @@ import TaskGraphReporting
 
     @Test func theLiveDisplayEscapesThemButKeepsItsOwnControlSequences() async throws {
         var graph = ExecutionGraph()
-        try graph.add("save[\u{1B}]", action: ClosureAction { _ in EmptyArtifact() })
+        try graph.add("save[\u{1B}]", action: ClosureAction { _ in EmptyResult() })
         let (output, path) = try scratchOutput(named: "terminal")
         let display = LiveStatusDisplay(graph: graph, output: output, useColor: false)
         display.receive(EngineEvent(elapsed: .zero, kind: .runStarted(nodeCount: 1)))

@@ -12,7 +12,7 @@ struct ProgramOutputLogTests {
     /// replayed.
     private func shown(_ mode: ProgramOutputLog.Mode) throws -> [String] {
         var graph = ExecutionGraph()
-        for id in ["a", "b"] { try graph.add(id, action: ClosureAction { _ in EmptyArtifact() }) }
+        for id in ["a", "b"] { try graph.add(id, action: ClosureAction { _ in EmptyResult() }) }
         let written = Locked<[String]>([])
         let log = ProgramOutputLog(graph: graph, mode: mode) { text in written.withLock { $0.append(text) } }
         func line(_ node: Int, _ line: OutputLine) {
@@ -36,7 +36,7 @@ struct ProgramOutputLogTests {
 
     @Test func heldLinesPastTheLimitAreCutToTheirTail() throws {
         var graph = ExecutionGraph()
-        try graph.add("long", action: ClosureAction { _ in EmptyArtifact() })
+        try graph.add("long", action: ClosureAction { _ in EmptyResult() })
         let written = Locked<[String]>([])
         let log = ProgramOutputLog(graph: graph, mode: .grouped) { text in written.withLock { $0.append(text) } }
         let text = String(repeating: "x", count: 1023)

@@ -9,7 +9,7 @@ import TaskGraphReporting
     /// A graph of two nodes, `tilt` and `sepia`.
     private func twoNodes() throws -> ExecutionGraph {
         var graph = ExecutionGraph()
-        let action = ClosureAction { _ in EmptyArtifact() }
+        let action = ClosureAction { _ in EmptyResult() }
         try graph.add("tilt", action: action)
         try graph.add("sepia", action: action)
         return graph

@@ -21,7 +21,7 @@ let everyOutcome: [NodeOutcome] = NodeOutcome.Kind.allCases.map { kind in
 func graphOfEveryKind() throws -> ExecutionGraph {
     var graph = ExecutionGraph()
     for kind in NodeOutcome.Kind.allCases {
-        try graph.add("op-\(kind.eventName)", action: ClosureAction { _ in EmptyArtifact() })
+        try graph.add("op-\(kind.eventName)", action: ClosureAction { _ in EmptyResult() })
     }
     return graph
 }

@@ -17,7 +17,7 @@ import TaskGraphReporting
 
     @Test func saysWhyANodeWithATriggerRuleRanOrDidNot() throws {
         var graph = ExecutionGraph()
-        let action = ClosureAction { _ in EmptyArtifact() }
+        let action = ClosureAction { _ in EmptyResult() }
         let build = try graph.add("build", action: action)
         try graph.add("cleanup", action: action, needs: [build], settings: NodeSettings(when: .always))
         try graph.add("notify", action: action, needs: [build], settings: NodeSettings(when: .failure))

@@ -9,15 +9,15 @@ import TaskGraphCore
 @Suite struct ContentStoreTests {
     @Test func aResultRoundTripsAndItsBlobIsItsEncoding() async throws {
         let store = try temporaryStore()
-        let artifact = BytesArtifact(Data("hello".utf8))
-        let digest = try await store.storeResult(artifact)
-        #expect(digest == (try await artifact.digest))
+        let result = BytesResult(Data("hello".utf8))
+        let digest = try await store.storeResult(result)
+        #expect(digest == (try await result.digest))
         #expect(digest.description == "sha256:11cc88ffad4e4f6be3114fe89623ea8c64e823056fbfd1ce6bf89e615a9c4eba")
         #expect(store.blobPath(digest) == store.root + "/v1/blobs/11/" + digest.hex)
         let blob = try Data(contentsOf: URL(fileURLWithPath: store.blobPath(digest)))
-        #expect(blob == (try await SerializedResult(of: artifact).encoded))
+        #expect(blob == (try await SerializedResult(of: result).encoded))
         let loaded = try await store.loadResult(digest)
-        #expect((loaded as? BytesArtifact) == artifact)
+        #expect((loaded as? BytesResult) == result)
     }
 
     @Test func aFileRoundTripsAsItsBytes() async throws {
@@ -58,7 +58,7 @@ import TaskGraphCore
 
     @Test func aRecordRoundTripsWhenItsBlobsArePresent() async throws {
         let store = try temporaryStore()
-        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("hello".utf8)))
         let source = try emptyDirectory() + "/out.txt"
         try writeFile("written", to: source)
         let file = ActionRecord.OutputFile(path: source, digest: try await store.storeFile(at: source))
@@ -71,7 +71,7 @@ import TaskGraphCore
 
     @Test func recordsAreReadInBatches() async throws {
         let store = try temporaryStore()
-        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("hello".utf8)))
         try await store.write(sampleRecord(result: result, id: "a"), for: sampleKey("a"))
         try await store.write(sampleRecord(result: result, id: "c", key: "c"), for: sampleKey("c"))
         let records = await store.records(for: [sampleKey("a"), sampleKey("b"), sampleKey("c")])
@@ -80,7 +80,7 @@ import TaskGraphCore
 
     @Test func aRecordNamingAMissingBlobIsIgnored() async throws {
         let store = try temporaryStore()
-        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("hello".utf8)))
         let missing = ContentDigest.sha256(of: Data("never stored".utf8))
         let key = sampleKey("a")
         try await store.write(sampleRecord(result: result, file: .init(path: "/tmp/x", digest: missing)), for: key)
@@ -89,7 +89,7 @@ import TaskGraphCore
 
     @Test func aDamagedRecordReadsAsNone() async throws {
         let store = try temporaryStore()
-        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("hello".utf8)))
         let key = sampleKey("a")
         try await store.write(sampleRecord(result: result), for: key)
         let path = store.recordPath(key)
@@ -100,7 +100,7 @@ import TaskGraphCore
 
     @Test func aCorruptBlobIsRemovedWithTheExactMessage() async throws {
         let store = try temporaryStore()
-        let digest = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let digest = try await store.storeResult(BytesResult(Data("hello".utf8)))
         let path = store.blobPath(digest)
         var blob = try Data(contentsOf: URL(fileURLWithPath: path))
         blob[blob.count - 1] ^= 0x01
@@ -114,7 +114,7 @@ import TaskGraphCore
 
     @Test func aResultOfAnUnknownKindIsKeptAndExplained() async throws {
         let store = ContentStore(root: try emptyDirectory() + "/cache", registry: ResultRegistry())
-        let digest = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let digest = try await store.storeResult(BytesResult(Data("hello".utf8)))
         let error = await #expect(throws: StoreError.self) { try await store.loadResult(digest) }
         #expect(error?.description == "cache entry \(digest) cannot be read by this build: unknown result kind 'bytes'; known kinds: none")
         #expect(FileManager.default.fileExists(atPath: store.blobPath(digest)))
@@ -123,26 +123,26 @@ import TaskGraphCore
     @Test func concurrentWritersOfTheSameBlobAndRecordAllSucceed() async throws {
         let store = try temporaryStore()
         let other = ContentStore(root: store.root, registry: .core)
-        let artifact = BytesArtifact(Data(repeating: 7, count: 3 << 20))
+        let result = BytesResult(Data(repeating: 7, count: 3 << 20))
         let key = sampleKey("shared")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in [store, other, store, other] {
                 group.addTask {
-                    let digest = try await writer.storeResult(artifact)
+                    let digest = try await writer.storeResult(result)
                     try await writer.write(sampleRecord(result: digest, key: "shared"), for: key)
                 }
             }
             try await group.waitForAll()
         }
         let record = try #require(await store.record(for: key))
-        #expect((try await store.loadResult(record.result) as? BytesArtifact) == artifact)
+        #expect((try await store.loadResult(record.result) as? BytesResult) == result)
         // No temporary file is left, in `tmp/` or beside the blob and the record.
         #expect(temporaryFilesAnywhere(in: store) == [])
     }
 
     @Test func filesAreTheOwnersOnly() async throws {
         let store = try temporaryStore()
-        let digest = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let digest = try await store.storeResult(BytesResult(Data("hello".utf8)))
         try await store.write(sampleRecord(result: digest), for: sampleKey("a"))
         try await store.rememberComponents(["a": KeyComponents()], pipeline: "/p.yaml")
         for directory in ["", "/v1", "/v1/blobs", "/v1/blobs/11", "/v1/records", "/v1/tmp", "/v1/pipelines"] {
@@ -157,7 +157,7 @@ import TaskGraphCore
         let file = try emptyDirectory() + "/plain"
         try writeFile("", to: file)
         let store = ContentStore(root: file + "/cache", registry: .core)
-        let error = await #expect(throws: StoreError.self) { try await store.storeResult(BytesArtifact(Data("x".utf8))) }
+        let error = await #expect(throws: StoreError.self) { try await store.storeResult(BytesResult(Data("x".utf8))) }
         #expect(error?.description == "cannot write to the cache at \(file)/cache: Not a directory")
         #expect(await store.record(for: sampleKey("a")) == nil)
     }
@@ -178,7 +178,7 @@ import TaskGraphCore
         let small = try emptyDirectory() + "/small.txt"
         try writeFile("small", to: small)
         let expected = "cannot write to the cache at \(store.root): Permission denied"
-        let result = await #expect(throws: StoreError.self) { try await store.storeResult(BytesArtifact(Data("y".utf8))) }
+        let result = await #expect(throws: StoreError.self) { try await store.storeResult(BytesResult(Data("y".utf8))) }
         #expect(result?.description == expected)
         let smallFile = await #expect(throws: StoreError.self) { try await store.storeFile(at: small) }
         #expect(smallFile?.description == expected)

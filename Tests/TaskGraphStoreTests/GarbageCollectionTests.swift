@@ -13,7 +13,7 @@ import TaskGraphCore
         let store = try temporaryStore()
         var keys: [ContentDigest] = []
         for index in 0..<count {
-            let digest = try await store.storeResult(BytesArtifact(Data(repeating: UInt8(index), count: size)))
+            let digest = try await store.storeResult(BytesResult(Data(repeating: UInt8(index), count: size)))
             // Keys of one length: every record has the same size.
             let text = String(format: "entry %03d", index)
             let key = sampleKey(text)
@@ -66,7 +66,7 @@ import TaskGraphCore
 
     @Test func keepsEverythingYoungerThanTheGracePeriod() async throws {
         let store = try temporaryStore()
-        let digest = try await store.storeResult(BytesArtifact(Data("young".utf8)))
+        let digest = try await store.storeResult(BytesResult(Data("young".utf8)))
         try await store.write(sampleRecord(result: digest, key: "young"), for: sampleKey("young"))
         let report = try await store.collectGarbage(maxSize: 0, maxAge: .seconds(0))
         #expect(report.recordsRemoved == 0 && report.blobsRemoved == 0)
@@ -75,9 +75,9 @@ import TaskGraphCore
 
     @Test func removesUnnamedBlobsButKeepsSharedOnes() async throws {
         let (store, keys) = try await filledStore(2)
-        let shared = try await store.storeResult(BytesArtifact(Data(repeating: 1, count: 1000)))
+        let shared = try await store.storeResult(BytesResult(Data(repeating: 1, count: 1000)))
         try await store.write(sampleRecord(result: shared, key: "sharer"), for: sampleKey("sharer"))
-        let orphan = try await store.storeResult(BytesArtifact(Data("orphan".utf8)))
+        let orphan = try await store.storeResult(BytesResult(Data("orphan".utf8)))
         backdate(store.blobPath(orphan), by: 2 * ContentStore.gracePeriod)
         backdate(store.recordPath(keys[1]), by: 100 * 3600)
         let report = try await store.collectGarbage(maxSize: nil, maxAge: .seconds(50 * 3600))
@@ -121,7 +121,7 @@ import TaskGraphCore
         #expect(!second.scanned)
         #expect(second.sizeBefore == first.sizeAfter)
         // 26 bytes of envelope (docs/results.md) and 5000 of payload.
-        _ = try await store.storeResult(BytesArtifact(Data(repeating: 9, count: 5000)))
+        _ = try await store.storeResult(BytesResult(Data(repeating: 9, count: 5000)))
         let third = try await store.evictIfNeeded(maxSize: 1 << 30)
         #expect(!third.scanned)
         #expect(third.sizeBefore == first.sizeAfter + 5000 + 26)

@@ -18,8 +18,8 @@ import TaskGraphCore
 
     @Test func findsRecordsBlobsAndStraysAndWhatEachRecordNames() async throws {
         let store = try temporaryStore()
-        let result = try await store.storeResult(BytesArtifact(Data("result".utf8)))
-        let file = try await store.storeResult(BytesArtifact(Data("file".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("result".utf8)))
+        let file = try await store.storeResult(BytesResult(Data("file".utf8)))
         try await store.write(sampleRecord(result: result, file: .init(path: "/out/a", digest: file)), for: sampleKey("a"))
         let damaged = store.recordPath(sampleKey("damaged"))
         try FileManager.default.createDirectory(
@@ -41,7 +41,7 @@ import TaskGraphCore
 
     @Test func aRecordNamingAMissingBlobSaysSoAndKeepsTheOthers() async throws {
         let store = try temporaryStore()
-        let result = try await store.storeResult(BytesArtifact(Data("result".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("result".utf8)))
         let missing = ContentDigest.sha256(of: Data("never stored".utf8))
         try await store.write(sampleRecord(result: result, file: .init(path: "/out/a", digest: missing)), for: sampleKey("a"))
         let scan = StoreScan.take(StoreLayout(root: store.root), readingRecords: true)
@@ -63,13 +63,13 @@ import TaskGraphCore
         let store = try temporaryStore()
         var digests: [ContentDigest] = []
         for index in 0..<40 {
-            digests.append(try await store.storeResult(BytesArtifact(Data("blob \(index)".utf8))))
+            digests.append(try await store.storeResult(BytesResult(Data("blob \(index)".utf8))))
         }
         backdateAll(under: store.root + "/v1/blobs", by: 2 * ContentStore.gracePeriod)
         let layout = StoreLayout(root: store.root)
         let scan = StoreScan.take(layout, readingRecords: false)
         // A run stores blob 0 again after the scan: it is marked recent and must stay.
-        _ = try await store.storeResult(BytesArtifact(Data("blob 0".utf8)))
+        _ = try await store.storeResult(BytesResult(Data("blob 0".utf8)))
         let cutoff = Date().timeIntervalSince1970 - ContentStore.gracePeriod
         let removed = ParallelRemoval.remove(scan.blobs, in: scan.directories, layout, unlessModifiedAfter: cutoff)
         #expect(removed.count == 39)

@@ -12,7 +12,7 @@ import TaskGraphCore
     /// directory `outside` holding `thesis.txt` and a file named as a blob, both old.
     private func storeBesideUserFiles() async throws -> (store: ContentStore, outside: String, userFiles: [String]) {
         let store = try temporaryStore()
-        let digest = try await store.storeResult(BytesArtifact(Data("kept".utf8)))
+        let digest = try await store.storeResult(BytesResult(Data("kept".utf8)))
         try await store.write(sampleRecord(result: digest), for: sampleKey("a"))
         let outside = try emptyDirectory("outside")
         let userFiles = [outside + "/thesis.txt", outside + "/" + String(repeating: "ab", count: 32)]
@@ -77,8 +77,8 @@ import TaskGraphCore
 
     @Test func aRecordCopiedOverAnotherKeysRecordIsNotTaken() async throws {
         let store = try temporaryStore()
-        let mine = try await store.storeResult(BytesArtifact(Data("mine".utf8)))
-        let theirs = try await store.storeResult(BytesArtifact(Data("theirs".utf8)))
+        let mine = try await store.storeResult(BytesResult(Data("mine".utf8)))
+        let theirs = try await store.storeResult(BytesResult(Data("theirs".utf8)))
         try await store.write(sampleRecord(result: mine, key: "mine"), for: sampleKey("mine"))
         try await store.write(sampleRecord(result: theirs, key: "theirs"), for: sampleKey("theirs"))
         let target = store.recordPath(sampleKey("mine"))
@@ -91,7 +91,7 @@ import TaskGraphCore
 
     @Test func aFIFOInARecordsPlaceIsAMissNotAHang() async throws {
         let store = try temporaryStore()
-        let result = try await store.storeResult(BytesArtifact(Data("x".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("x".utf8)))
         try await store.write(sampleRecord(result: result), for: sampleKey("a"))
         let path = store.recordPath(sampleKey("a"))
         try FileManager.default.removeItem(atPath: path)

@@ -25,7 +25,7 @@ import TaskGraphCore
         try writeFile("written", to: source)
         let reader = ContentStore(root: store.root, registry: .core)
         for index in 0..<40 {
-            let result = try await store.storeResult(BytesArtifact(Data("result \(index)".utf8)))
+            let result = try await store.storeResult(BytesResult(Data("result \(index)".utf8)))
             let file = ActionRecord.OutputFile(path: source, digest: try await store.storeFile(at: source))
             let record = sampleRecord(result: result, file: file, id: "step[\(index)]", key: "\(index)")
             try await store.write(record, for: sampleKey("\(index)"))
@@ -39,7 +39,7 @@ import TaskGraphCore
 
     @Test func aRecordThatCannotBePlacedThrowsItsReasonAndLeavesNoTemporaryFile() async throws {
         let store = try unflushedStore()
-        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("hello".utf8)))
         // A regular file where the records' directory belongs: no record can be renamed there.
         try writeFile("", to: store.root + "/v1/records")
         let error = await #expect(throws: StoreError.self) {
@@ -54,17 +54,17 @@ import TaskGraphCore
         let source = try emptyDirectory() + "/out.txt"
         try writeFile("written", to: source)
         let file = try await store.storeFile(at: source)
-        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("hello".utf8)))
         for digest in [file, result] { try Data().write(to: URL(fileURLWithPath: store.blobPath(digest))) }
         #expect(try await store.storeFile(at: source) == file)
-        #expect(try await store.storeResult(BytesArtifact(Data("hello".utf8))) == result)
+        #expect(try await store.storeResult(BytesResult(Data("hello".utf8))) == result)
         #expect(try readFile(store.blobPath(file)) == "written")
-        #expect(try await store.loadResult(result) as? BytesArtifact == BytesArtifact(Data("hello".utf8)))
+        #expect(try await store.loadResult(result) as? BytesResult == BytesResult(Data("hello".utf8)))
     }
 
     @Test func filesACrashLeftEmptyReadAsAbsent() async throws {
         let store = try unflushedStore()
-        let result = try await store.storeResult(BytesArtifact(Data("hello".utf8)))
+        let result = try await store.storeResult(BytesResult(Data("hello".utf8)))
         try await store.write(sampleRecord(result: result), for: sampleKey("a"))
         // What the system may leave of files renamed but not yet written when the machine stops.
         try Data().write(to: URL(fileURLWithPath: store.recordPath(sampleKey("a"))))

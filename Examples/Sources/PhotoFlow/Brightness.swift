@@ -2,7 +2,7 @@ import Foundation
 import TaskGraphCore
 
 /// A result type of this program's own: the mean brightness of an image, 0 (black) to 255.
-struct Brightness: Artifact {
+struct Brightness: OperationResult {
     /// The mean of every channel of every pixel.
     var mean: Double
 

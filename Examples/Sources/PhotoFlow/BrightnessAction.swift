@@ -10,7 +10,7 @@ struct BrightnessAction: CacheableAction {
     /// It is made with no value that could change its result.
     func addParameters(to key: inout KeyComponents) {}
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         let image = try await context.input((any ImageDataProvider).self).image
         var total = 0
         for byte in image.pixels { total += Int(byte) }

@@ -39,7 +39,7 @@ public protocol CacheableAction: FileWritingAction {
     /// request).
     /// - Returns: nil when the stored result is still current; otherwise the fresh result, as
     ///   `run(in:)` would have produced it.
-    func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)?
+    func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any OperationResult)?
 
     /// Whether `revalidate` asks the source on every hit (an unpinned URL): a run of it cannot
     /// be confirmed unchanged from files alone.
@@ -55,7 +55,7 @@ public protocol CacheableAction: FileWritingAction {
     /// is never written to the store. The node is reused when every node it needs was (one that
     /// needs nothing always is), and otherwise runs in place, with no time limit or retry. So a
     /// pipeline of thousands of groups costs no store access per group.
-    var constantResult: (any Artifact)? { get }
+    var constantResult: (any OperationResult)? { get }
 
     /// Whether running it again on the same inputs' results gives the same result, reading and
     /// writing nothing else (no file, network, clock or process): a computation in memory such
@@ -78,7 +78,7 @@ extension CacheableAction {
     public var unkeyedEnvironment: Set<String> { [] }
 
     /// Always current: the key covers everything.
-    public func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)? { nil }
+    public func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any OperationResult)? { nil }
 
     /// No: the key covers everything.
     public var revalidatesOnHit: Bool { false }
@@ -87,7 +87,7 @@ extension CacheableAction {
     public var alwaysRunReason: String? { nil }
 
     /// None: the action does work.
-    public var constantResult: (any Artifact)? { nil }
+    public var constantResult: (any OperationResult)? { nil }
 
     /// No: its result is always stored.
     public var isRecomputable: Bool { false }
@@ -95,7 +95,7 @@ extension CacheableAction {
 
 /// A result that carries what makes its source revalidatable (an HTTP `ETag`,
 /// `Last-Modified`): stored with it and handed back to `CacheableAction.revalidate`.
-public protocol RevalidatableResult: Artifact {
+public protocol RevalidatableResult: OperationResult {
     /// Named validators, e.g. `etag` and `last-modified`.
     var validators: [String: String] { get }
 }

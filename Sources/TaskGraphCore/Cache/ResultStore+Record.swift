@@ -13,7 +13,7 @@ extension ResultStore {
     ///     bytes instead of a blob (not for a result another process reads by its digest).
     /// - Throws: what storing a blob throws.
     public func storeBlobs(
-        of result: any Artifact, outputFiles: [String], id: String, components: KeyComponents, seconds: Double,
+        of result: any OperationResult, outputFiles: [String], id: String, components: KeyComponents, seconds: Double,
         storingResult: Bool = true, inlining: Bool = false
     ) async throws -> ActionRecord {
         let (digest, inline): (ContentDigest, Data?) = storingResult

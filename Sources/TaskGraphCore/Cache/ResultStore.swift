@@ -21,26 +21,26 @@ public protocol ResultStore: FileDigesting {
     /// - Throws: `StoreError`-like errors when the store cannot be written (full, read-only).
     func write(_ record: ActionRecord, for key: ContentDigest) async throws
 
-    /// Stores `artifact`'s encoded form (`SerializedResult.encoded`) as a blob.
-    /// - Returns: its digest, which is `artifact.digest`.
-    func storeResult(_ artifact: any Artifact) async throws -> ContentDigest
+    /// Stores `result`'s encoded form (`SerializedResult.encoded`) as a blob.
+    /// - Returns: its digest, which is `result.digest`.
+    func storeResult(_ result: any OperationResult) async throws -> ContentDigest
 
-    /// Stores `artifact` as `storeResult(_:)` does, unless its encoding is at most `limit`
+    /// Stores `result` as `storeResult(_:)` does, unless its encoding is at most `limit`
     /// bytes: then nothing is written and the encoding is returned, for the record to hold
     /// (`ActionRecord.inlineResult`). A store that keeps every result as a blob ignores `limit`.
     /// - Returns: its digest, and its encoding when it was not stored.
-    func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+    func storeResult(_ result: any OperationResult, inliningUpTo limit: Int) async throws
         -> (digest: ContentDigest, inline: Data?)
 
     /// Reads the result stored as `digest`, checking its content against the digest.
     /// - Throws: an error saying whether it is missing or corrupt; a corrupt blob is removed.
-    func loadResult(_ digest: ContentDigest) async throws -> any Artifact
+    func loadResult(_ digest: ContentDigest) async throws -> any OperationResult
 
     /// Reads the result `stored` stands for: decoded from the encoding it holds (checked against
     /// its digest) when its record held the result, else `loadResult(stored.digest)`.
     /// - Throws: what `loadResult(_:)` throws; a held encoding that does not match its digest
     ///   or does not decode is corrupt.
-    func loadResult(_ stored: StoredResult) async throws -> any Artifact
+    func loadResult(_ stored: StoredResult) async throws -> any OperationResult
 
     /// Stores a copy of the file at `path` (absolute) as a blob.
     /// - Returns: the digest of its contents.
@@ -62,10 +62,10 @@ public protocol ResultStore: FileDigesting {
 
 extension ResultStore {
     /// `storeResult(_:)`: every result a blob.
-    public func storeResult(_ artifact: any Artifact, inliningUpTo limit: Int) async throws
+    public func storeResult(_ result: any OperationResult, inliningUpTo limit: Int) async throws
         -> (digest: ContentDigest, inline: Data?)
     {
-        (try await storeResult(artifact), nil)
+        (try await storeResult(result), nil)
     }
 
     /// `storeFile(at:)`, refusing a file that does not hash to `expected`.
@@ -78,7 +78,7 @@ extension ResultStore {
     }
 
     /// `loadResult(stored.digest)`, for a store whose records never hold a result.
-    public func loadResult(_ stored: StoredResult) async throws -> any Artifact {
+    public func loadResult(_ stored: StoredResult) async throws -> any OperationResult {
         try await loadResult(stored.digest)
     }
 

@@ -4,11 +4,11 @@ enum ReuseOrRun {
     /// It ends `cached` with `result`, without running: its decision says why (unchanged, or a
     /// file of its restored). `fusedIntermediate`: the result is the reference a fused chain's
     /// intermediate recorded, which the next node of the chain of this run needs alone.
-    case reuse(any Artifact, CacheDecision, fusedIntermediate: Bool = false)
+    case reuse(any OperationResult, CacheDecision, fusedIntermediate: Bool = false)
     /// Its stored result's remote source changed (`CacheableAction.revalidate`): it ends
     /// `succeeded` with the fresh `result`, already recorded (`warnings`: the store could not
     /// take it, …).
-    case fetched(any Artifact, CacheDecision, warnings: [String])
+    case fetched(any OperationResult, CacheDecision, warnings: [String])
     /// It runs; its result is recorded under `key` when there is one. `decision` says why it
     /// runs, when it has one (a node that is not cacheable, or whose input is not, has none).
     case run(key: ContentDigest?, decision: CacheDecision?)

@@ -11,7 +11,7 @@ extension RunCache {
         case hit(StoredResult, ActionRecord, unverified: [ActionRecord.OutputFile], key: ContentDigest)
         /// Its action's result is constant (`CacheableAction.constantResult`) and every node it
         /// needs was reused: reuse `result` without reading the store.
-        case constant(any Artifact)
+        case constant(any OperationResult)
         /// Run it, and record the result under `key` if there is one.
         case run(key: ContentDigest?)
         /// Its key could not be computed (a declared input is missing): it fails with this error.
@@ -132,7 +132,7 @@ extension RunCache {
     /// The lookup of a node whose result is `constant`: it has no key and touches no store. It
     /// is reused when every node it needs was (so a run where nothing changed reuses it), and
     /// otherwise runs, explained by the first input that did not.
-    private func lookup(_ node: Int, constant: any Artifact, settings: NodeSettings, in plan: CacheGraph) -> Lookup {
+    private func lookup(_ node: Int, constant: any OperationResult, settings: NodeSettings, in plan: CacheGraph) -> Lookup {
         guard settings.cache, reuse else {
             decide(node, CacheDecision(.miss, .disabled))
             return .run(key: nil)

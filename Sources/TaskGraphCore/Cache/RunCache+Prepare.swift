@@ -54,7 +54,7 @@ extension RunCache {
     /// Records how `node` ended after it ran here and succeeded with `result` in `seconds`
     /// (`prepare` said to run it under `key`): see `record`.
     /// - Returns: warnings for the run's events (the store could not take it, its digest failed).
-    func finished(_ node: Int, key: ContentDigest?, result: any Artifact, seconds: Double) async -> [String] {
+    func finished(_ node: Int, key: ContentDigest?, result: any OperationResult, seconds: Double) async -> [String] {
         let action = graph.read(node) { $0.pointee.action }
         return await record(node, action: action, key: key, result: result, seconds: seconds)
     }

@@ -11,7 +11,7 @@ extension RunCache {
     ///   or its digest could not be computed (what needs it is then not cacheable). The run
     ///   goes on.
     func record(
-        _ node: Int, action: any TaskAction, key: ContentDigest?, result: any Artifact, seconds: Double
+        _ node: Int, action: any TaskAction, key: ContentDigest?, result: any OperationResult, seconds: Double
     ) async -> [String] {
         let plan = graph
         let id = plan.id(of: node)
@@ -41,7 +41,7 @@ extension RunCache {
     /// Computes the digest of `node`'s `result` for its dependents' keys.
     /// - Returns: a warning when it cannot be computed: what needs the node is not cacheable
     ///   this run (its decision says so).
-    private func rememberDigest(of result: any Artifact, node: Int, id: String) async -> String? {
+    private func rememberDigest(of result: any OperationResult, node: Int, id: String) async -> String? {
         do {
             let digest = try await result.digest
             update(node) { $0.digest = digest }
@@ -105,7 +105,7 @@ extension RunCache {
     /// waited for a core; a filter on several threads takes less wall than CPU time), plus
     /// what its inputs left out of the store cost to recompute.
     private func unstoredReference(
-        to result: any Artifact, of node: Int, in plan: CacheGraph, action: any CacheableAction, seconds: Double
+        to result: any OperationResult, of node: Int, in plan: CacheGraph, action: any CacheableAction, seconds: Double
     ) async throws -> UnstoredResult? {
         guard !runsRemotely, action.isRecomputable, let byteCount = result.payloadByteCount,
             !plan.dependents.successors(of: node).isEmpty

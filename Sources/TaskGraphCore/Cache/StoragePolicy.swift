@@ -5,7 +5,7 @@
 ///
 /// Only a result that is an input of another operation (a final result is always kept), of an
 /// action that recomputes it from its inputs alone (`CacheableAction.isRecomputable`), whose
-/// size is known without encoding it (`Artifact.payloadByteCount`), on a run without a cluster
+/// size is known without encoding it (`OperationResult.payloadByteCount`), on a run without a cluster
 /// (whose jobs read their inputs from the store) may be left out.
 public struct StoragePolicy: Sendable {
     /// What storing a result costs per byte, in seconds: writing its blob (encoding it, hashing

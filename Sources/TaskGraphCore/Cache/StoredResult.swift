@@ -4,7 +4,7 @@ import Foundation
 /// placeholder and reads the result itself (`ResultStore.loadResult`) only when a dependent
 /// that actually runs needs it. A run's final results (`RunReport.finalResults`) hold one for
 /// every sink that was a hit.
-public struct StoredResult: Artifact, Hashable {
+public struct StoredResult: OperationResult, Hashable {
     /// The digest of the encoded result, the name of its blob.
     public let digest: ContentDigest
     /// The kind of the result it stands for, e.g. `image.decoded`.

@@ -6,7 +6,7 @@ import Foundation
 /// such a record is reused like any other; a dependent that runs and needs the result gets it by
 /// running the operation again (and those of its inputs that were not stored either), checked
 /// against the digest (docs/cache.md, "What is kept").
-public struct UnstoredResult: Artifact, Hashable {
+public struct UnstoredResult: OperationResult, Hashable {
     /// The digest of the encoded result that was not stored (its own `digest` is that of this
     /// reference's encoding).
     public let resultDigest: ContentDigest

@@ -8,9 +8,9 @@ final class AttemptRace: Sendable {
         /// Neither settled nor awaited yet.
         case pending
         /// Awaited by `value()`, not settled yet.
-        case waiting(CheckedContinuation<any Artifact, any Error>)
+        case waiting(CheckedContinuation<any OperationResult, any Error>)
         /// Settled before `value()` was called.
-        case settled(Result<any Artifact, any Error>)
+        case settled(Result<any OperationResult, any Error>)
         /// Settled and handed to `value()`.
         case finished
     }
@@ -18,8 +18,8 @@ final class AttemptRace: Sendable {
     private let state = Locked(State.pending)
 
     /// Ends the race with `result`, unless it has ended already (then `result` is dropped).
-    func settle(_ result: Result<any Artifact, any Error>) {
-        let waiter = state.withLock { state -> CheckedContinuation<any Artifact, any Error>? in
+    func settle(_ result: Result<any OperationResult, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<any OperationResult, any Error>? in
             switch state {
             case .pending:
                 state = .settled(result)
@@ -35,9 +35,9 @@ final class AttemptRace: Sendable {
     }
 
     /// The result that settled the race, once it has; call it once.
-    func value() async throws -> any Artifact {
+    func value() async throws -> any OperationResult {
         try await withCheckedThrowingContinuation { continuation in
-            let settled = state.withLock { state -> Result<any Artifact, any Error>? in
+            let settled = state.withLock { state -> Result<any OperationResult, any Error>? in
                 switch state {
                 case .pending:
                     state = .waiting(continuation)

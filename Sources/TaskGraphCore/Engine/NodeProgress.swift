@@ -48,7 +48,7 @@ struct NodeProgress {
     /// The node's result while some dependent still needs it (and, for nodes nothing needs,
     /// until the report). Stored inline: handing it to a dependent copies it from the cache
     /// line just read instead of following a pointer.
-    var result: (any Artifact)?
+    var result: (any OperationResult)?
 
     /// One dependency ended `ending`, at chain length `depth`.
     /// - Returns: what the node should do now; `.waiting` once it has ended.

@@ -73,17 +73,17 @@ extension NodeRunner {
         for result in results {
             inputs.append(TaskContext.Input(
                 id: plan.id(of: Int(result.node)),
-                artifact: try await materialized(result.artifact, of: Int(result.node), in: plan, cache: cache)))
+                result: try await materialized(result.value, of: Int(result.node), in: plan, cache: cache)))
         }
         return inputs
     }
 
-    /// `artifact` itself, or for a stored result, the value read from the store (recomputed
+    /// `result` itself, or for a stored result, the value read from the store (recomputed
     /// when the blob is damaged or gone, or when it was left out of the store).
-    func materialized(_ artifact: any Artifact, of node: Int, in plan: RunPlan, cache: RunCache) async throws
-        -> any Artifact
+    func materialized(_ result: any OperationResult, of node: Int, in plan: RunPlan, cache: RunCache) async throws
+        -> any OperationResult
     {
-        guard let stored = artifact as? StoredResult else { return artifact }
+        guard let stored = result as? StoredResult else { return result }
         if stored.isUnstored { return try await recomputeUnstored(node, digest: stored.digest, of: plan, cache: cache) }
         do {
             return try await cache.store.loadResult(stored)
@@ -103,18 +103,18 @@ extension NodeRunner {
     /// Runs `node` again, once, for a dependent that needs its result now that the stored one
     /// is damaged or was not stored; its own inputs are read from the store (or recomputed) the
     /// same way.
-    private func recompute(_ node: Int, of plan: RunPlan, cache: RunCache) async throws -> any Artifact {
+    private func recompute(_ node: Int, of plan: RunPlan, cache: RunCache) async throws -> any OperationResult {
         var inputs: [TaskContext.Input] = []
         for dependency in plan.dependencies.successors(of: node).map(Int.init) {
-            let artifact: any Artifact
+            let result: any OperationResult
             if let stored = cache.storedResult(of: dependency) {
-                artifact = try await materialized(stored, of: dependency, in: plan, cache: cache)
+                result = try await materialized(stored, of: dependency, in: plan, cache: cache)
             } else if let constant = plan.read(dependency, { ($0.pointee.action as? any CacheableAction)?.constantResult }) {
-                artifact = constant
+                result = constant
             } else {
                 throw EngineError.resultUnavailable(plan.id(of: dependency))
             }
-            inputs.append(TaskContext.Input(id: plan.id(of: dependency), artifact: artifact))
+            inputs.append(TaskContext.Input(id: plan.id(of: dependency), result: result))
         }
         let (id, action, preferred) = plan.read(node) { ($0.pointee.id, $0.pointee.action, $0.pointee.preferredInputID) }
         let context = TaskContext(id: id, inputs: inputs, preferredInputID: preferred, resources: resources)
@@ -126,7 +126,7 @@ extension NodeRunner {
     /// ran (`recomputed: not stored (…)`).
     /// - Throws: `EngineError.recomputedResultDiffers` when it comes out otherwise.
     private func recomputeUnstored(_ node: Int, digest: ContentDigest, of plan: RunPlan, cache: RunCache) async throws
-        -> any Artifact
+        -> any OperationResult
     {
         let result = try await recompute(node, of: plan, cache: cache)
         guard try await result.digest == digest else { throw EngineError.recomputedResultDiffers(plan.id(of: node)) }

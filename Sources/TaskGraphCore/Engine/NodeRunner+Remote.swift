@@ -33,7 +33,7 @@ extension NodeRunner {
             let digest = if let recorded, !recorded.isUnstored {
                 recorded.digest
             } else {
-                try await storedDigest(of: result.artifact, of: Int(result.node), in: plan, cache: cache)
+                try await storedDigest(of: result.value, of: Int(result.node), in: plan, cache: cache)
             }
             inputs.append(RemoteJob.Input(id: plan.id(of: Int(result.node)), digest: digest))
         }

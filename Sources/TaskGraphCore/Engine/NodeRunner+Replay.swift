@@ -3,7 +3,7 @@ extension NodeRunner {
     /// lines a reused `exec` (`result` of instance `id`, read from the store when it is a placeholder) wrote when
     /// it ran, marked replayed, as Turborepo replays a cache hit's logs. A result that cannot be
     /// read shows nothing: the lines are for people, the run does not depend on them.
-    func replayOutput(of index: Int, id: String, result: any Artifact, store: any ResultStore) async {
+    func replayOutput(of index: Int, id: String, result: any OperationResult, store: any ResultStore) async {
         guard let events, let streamed = resources.streamedOutput else { return }
         var output = result as? ProcessOutput
         if output == nil, let stored = result as? StoredResult, stored.resultKind == ProcessOutput.kind {

@@ -15,7 +15,7 @@ struct NodeRunner: Sendable {
     /// What a node's run came to.
     struct Completion {
         var outcome: NodeOutcome
-        var result: (any Artifact)?
+        var result: (any OperationResult)?
         var attempts: Int
         /// What its attempts used, when it ran and something was measured.
         var usage: ResourceUsage?
@@ -35,7 +35,7 @@ struct NodeRunner: Sendable {
         }
 
         /// A node that ended with `outcome` (not a failure: see `init(failure:attempts:)`).
-        init(outcome: NodeOutcome, result: (any Artifact)? = nil, attempts: Int) {
+        init(outcome: NodeOutcome, result: (any OperationResult)? = nil, attempts: Int) {
             self.outcome = outcome
             self.result = result
             self.attempts = attempts
@@ -71,7 +71,7 @@ struct NodeRunner: Sendable {
     /// - Parameter attempt: runs one attempt; by default the node's action in this process.
     func runAttempts(
         _ index: Int, of plan: RunPlan, inputs: [TaskContext.Input], lane: Int,
-        attempt perform: (@Sendable (TaskContext) async throws -> any Artifact)? = nil
+        attempt perform: (@Sendable (TaskContext) async throws -> any OperationResult)? = nil
     ) async -> Completion {
         let (id, action, settings, preferredInputID) = plan.read(index) {
             ($0.pointee.id, $0.pointee.action, $0.pointee.settings, $0.pointee.preferredInputID)
@@ -117,15 +117,15 @@ struct NodeRunner: Sendable {
     /// finishes on its own, kept by the watchdog (the run waits for it before it returns), and
     /// its late result is discarded.
     func runAttempt(
-        _ body: @escaping @Sendable (TaskContext) async throws -> any Artifact, timeout: Duration?, context: TaskContext
-    ) async throws -> any Artifact {
+        _ body: @escaping @Sendable (TaskContext) async throws -> any OperationResult, timeout: Duration?, context: TaskContext
+    ) async throws -> any OperationResult {
         guard let limit = timeout else {
             return try await body(context)
         }
         let race = AttemptRace()
         let timedOut = CancellationFlag()
         let attempt = Task {
-            let result: Result<any Artifact, any Error>
+            let result: Result<any OperationResult, any Error>
             do {
                 result = .success(try await body(context))
             } catch {

@@ -9,24 +9,24 @@
 /// quick and thread-safe.
 public protocol ResultSink: Sendable {
     /// Takes the result of the node at `index` (its `ExecutionGraph` index), whose id is `id`.
-    func receive(_ result: any Artifact, of index: Int, id: String)
+    func receive(_ result: any OperationResult, of index: Int, id: String)
 }
 
 /// A `ResultSink` that keeps every result it receives, by node id: every node's result of a
 /// run, where `RunReport.finalResults` holds only those of nodes nothing needs. It keeps each
 /// result alive until it is dropped: a run's intermediate images stay in memory with it.
 public final class CollectedResults: ResultSink {
-    private let results = Locked<[String: any Artifact]>([:])
+    private let results = Locked<[String: any OperationResult]>([:])
 
     /// An empty collection.
     public init() {}
 
-    public func receive(_ result: any Artifact, of index: Int, id: String) {
+    public func receive(_ result: any OperationResult, of index: Int, id: String) {
         results.withLock { $0[id] = result }
     }
 
     /// Every result received so far, by node id.
-    public var all: [String: any Artifact] {
+    public var all: [String: any OperationResult] {
         results.withLock { $0 }
     }
 }

@@ -85,7 +85,7 @@ final class RunCoordinator: Sendable {
     /// - Returns: the nodes skipped or readied because of this one (for reporting), and the
     ///   caller's next assignment, or nil if none is ready right now (then call `nextAssignment`).
     func finish(
-        _ node: Int, startedAt start: Int64, outcome: NodeOutcome, error: (any Error)?, result: (any Artifact)?,
+        _ node: Int, startedAt start: Int64, outcome: NodeOutcome, error: (any Error)?, result: (any OperationResult)?,
         attempts: Int, takingNextFrom pool: Int
     ) -> RunState.Finish {
         // Everything that needs no shared state is done before taking the lock.

@@ -39,7 +39,7 @@ struct RunPlan: Sendable {
 
     /// A dependency's result as the action sees it.
     func input(from result: RunState.Input) -> TaskContext.Input {
-        TaskContext.Input(id: id(of: Int(result.node)), artifact: result.artifact)
+        TaskContext.Input(id: id(of: Int(result.node)), result: result.value)
     }
 
     /// Reads fields of `node` in place (`$0.pointee.field`): `nodes[node].field` copies the

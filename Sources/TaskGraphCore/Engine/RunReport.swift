@@ -36,7 +36,7 @@ public struct RunReport: Sendable {
     /// Whether the run was cancelled from outside (e.g. Ctrl-C).
     public var wasCancelled: Bool
     /// The results of nodes nothing else needs (the graph's outputs), by node id.
-    public var finalResults: [String: any Artifact]
+    public var finalResults: [String: any OperationResult]
     /// The nodes added while the run ran (`RunHandle`, a fan-out's instances), after the graph's
     /// own in `nodes`: `ExecutionGraph.including(_:)` gives the graph as run.
     public var addedNodes: [ExecutionGraph.Node] = []

@@ -17,7 +17,7 @@ struct RunState {
     }
 
     /// A dependency's result, with the index of the node that produced it.
-    typealias Input = (node: Int32, artifact: any Artifact)
+    typealias Input = (node: Int32, value: any OperationResult)
 
     /// A node handed to a worker, with its dependencies' results.
     struct Assignment {
@@ -173,7 +173,7 @@ struct RunState {
     /// Records that `node` ended at `now` with `outcome` and `result` (its history is already
     /// in `histories`) and releases, skips or bypasses its dependents.
     mutating func finish(
-        _ node: Int, outcome: NodeOutcome, result: (any Artifact)?, now: Int64, failFast: Bool,
+        _ node: Int, outcome: NodeOutcome, result: (any OperationResult)?, now: Int64, failFast: Bool,
         tracksReadiness: Bool, wakeUps: inout WakeUps
     ) -> Finish {
         progress[node].hasEnded = true
@@ -225,7 +225,7 @@ struct RunState {
 
     /// The report of the run so far; nodes that never ran are `.notStarted`.
     func report(wasCancelled: Bool) -> RunReport {
-        var finalResults: [String: any Artifact] = [:]
+        var finalResults: [String: any OperationResult] = [:]
         let sinks = (0..<plan.count).filter { plan.dependents.successorPositions(of: $0).isEmpty }
         finalResults.reserveCapacity(sinks.count)
         for sink in sinks {
@@ -279,7 +279,7 @@ struct RunState {
 
     /// One consumer of `node` starts: returns the result it gets, which no longer stays here
     /// once no consumer is left.
-    mutating func takeResult(of node: Int) -> (any Artifact)? {
+    mutating func takeResult(of node: Int) -> (any OperationResult)? {
         progress[node].pendingConsumers -= 1
         guard progress[node].pendingConsumers == 0 else { return progress[node].result }
         return progress[node].result.take()

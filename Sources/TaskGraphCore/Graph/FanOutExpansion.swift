@@ -26,10 +26,10 @@ struct FanOutExpansion: TaskAction {
         return operations.contains { spec.operations[$0].id.value == operation }
     }
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         guard let handle = RunHandle.current else { throw FanOutError.notExpandable(source: source) }
         guard let input = context.inputs.first(where: { $0.id == source }),
-            let bytes = input.artifact as? any BytesProvider
+            let bytes = input.result as? any BytesProvider
         else { throw FanOutError.notText(source: source) }
         let data = try await bytes.data
         var expanded = spec
@@ -49,7 +49,7 @@ struct FanOutExpansion: TaskAction {
         }
         let (nodes, extraNeeds) = Self.additions(of: graph, newIDs: newIDs)
         try handle.add(nodes, extraNeeds: extraNeeds)
-        return EmptyArtifact()
+        return EmptyResult()
     }
 
     /// Every field `${item.field}` in the parameters of `operation` must be in every item.

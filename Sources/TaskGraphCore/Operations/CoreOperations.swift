@@ -8,7 +8,7 @@ public enum CoreOperations {
     /// The kinds of the core's results: `empty`, `bytes`, `file.loaded`, `file.written`,
     /// `process.output`.
     public static let resultKinds: [ResultKind] = [
-        ResultKind(EmptyArtifact.self), ResultKind(BytesArtifact.self), ResultKind(LoadedFile.self),
+        ResultKind(EmptyResult.self), ResultKind(BytesResult.self), ResultKind(LoadedFile.self),
         ResultKind(WrittenFile.self), ResultKind(ProcessOutput.self), ResultKind(StoredResult.self),
         ResultKind(UnstoredResult.self),
     ]

@@ -23,7 +23,7 @@ public struct RemoteWorker: Sendable {
             var inputs: [TaskContext.Input] = []
             do {
                 for input in job.inputs {
-                    inputs.append(TaskContext.Input(id: input.id, artifact: try await store.loadResult(input.digest)))
+                    inputs.append(TaskContext.Input(id: input.id, result: try await store.loadResult(input.digest)))
                 }
             } catch {
                 return .failed(String(describing: error))
@@ -38,7 +38,7 @@ public struct RemoteWorker: Sendable {
                     setup, job: job, inputs: inputs, storing: index == setups.count - 1, resources: resources)
                 completions.append(completion)
                 guard let result else { break }
-                inputs = [TaskContext.Input(id: setup.id, artifact: result)]
+                inputs = [TaskContext.Input(id: setup.id, result: result)]
             }
             return .fused(completions)
         }
@@ -48,7 +48,7 @@ public struct RemoteWorker: Sendable {
     /// succeeded. Stores the result only when `storing`, records it when the job has a key.
     private func step(
         _ setup: OperationSetup, job: RemoteJob, inputs: [TaskContext.Input], storing: Bool, resources: RunResources
-    ) async -> (completion: RemoteCompletion, result: (any Artifact)?) {
+    ) async -> (completion: RemoteCompletion, result: (any OperationResult)?) {
         do {
             let action = try registry.makeAction(for: setup).action
             let context = TaskContext(

@@ -18,12 +18,12 @@ struct DecryptOperation: BuiltInAction {
         try await settings.addKeyComponents(to: &key, files: files)
     }
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         let sealed = try await context.input((any BytesProvider).self).data
         let settings = settings
         let plaintext = try await BlockingIO.run {
             try settings.cipher.open(sealed, using: settings.loadKey().symmetricKey)
         }
-        return BytesArtifact(plaintext)
+        return BytesResult(plaintext)
     }
 }

@@ -19,12 +19,12 @@ struct EncryptOperation: BuiltInAction {
         try await settings.addKeyComponents(to: &key, files: files)
     }
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         let plaintext = try await context.input((any BytesProvider).self).data
         let settings = settings
         let sealed = try await BlockingIO.run {
             try settings.cipher.seal(plaintext, using: settings.loadKey().symmetricKey)
         }
-        return BytesArtifact(sealed)
+        return BytesResult(sealed)
     }
 }

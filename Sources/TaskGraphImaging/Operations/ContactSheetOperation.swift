@@ -30,7 +30,7 @@ struct ContactSheetOperation: BuiltInAction {
     /// Yes: the sheet is a function of its inputs' pixels and ids and its parameters.
     var isRecomputable: Bool { true }
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         // Checked before any input is decoded or the sheet allocated.
         let size = sheet.size(for: context.inputs.count)
         try ImageCodec.checkResultLimit(width: size.width, height: size.height, limit: maxPixels)

@@ -49,7 +49,7 @@ struct ImageFilter: BuiltInAction {
     /// Yes: its result is a function of its input's pixels and its parameters.
     var isRecomputable: Bool { true }
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         if let resizeTarget, case .bytes(let bytes)? = context.imageInput() {
             let data = try await bytes.data
             // The input is within `maxPixels` (checked before decoding); the result is checked

@@ -2,7 +2,7 @@ import Foundation
 import TaskGraphCore
 
 /// A result that can hand over a decoded image.
-public protocol ImageDataProvider: Artifact {
+public protocol ImageDataProvider: OperationResult {
     /// The image. Computed on demand where that is costly (e.g. decoding bytes).
     var image: Image { get async throws }
 }

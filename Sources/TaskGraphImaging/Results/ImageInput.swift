@@ -16,13 +16,13 @@ public enum ImageInput: Sendable {
     /// Another image provider, which decodes on its own terms.
     case provider(any ImageDataProvider)
 
-    /// What `artifact` offers, in the order above; nil when it is neither an image nor bytes.
-    public init?(_ artifact: any Artifact) {
-        if let decoded = artifact as? any DecodedImageProvider {
+    /// What `result` offers, in the order above; nil when it is neither an image nor bytes.
+    public init?(_ result: any OperationResult) {
+        if let decoded = result as? any DecodedImageProvider {
             self = .decoded(decoded)
-        } else if let bytes = artifact as? any BytesProvider {
+        } else if let bytes = result as? any BytesProvider {
             self = .bytes(bytes)
-        } else if let provider = artifact as? any ImageDataProvider {
+        } else if let provider = result as? any ImageDataProvider {
             self = .provider(provider)
         } else {
             return nil
@@ -59,7 +59,7 @@ extension TaskContext {
 
     /// Every input that is an image or bytes, in dependency order (for fan-in operations).
     public func imageInputs() -> [(id: String, input: ImageInput)] {
-        inputs.compactMap { input in ImageInput(input.artifact).map { (input.id, $0) } }
+        inputs.compactMap { input in ImageInput(input.result).map { (input.id, $0) } }
     }
 
     /// The one input image, decoded if need be, and the format a result should be encoded in.

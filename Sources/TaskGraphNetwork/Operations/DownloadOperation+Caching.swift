@@ -24,7 +24,7 @@ extension DownloadOperation: BuiltInAction {
     /// `If-Modified-Since`): nil for 304 Not Modified, the new body for 200. Without validators
     /// the URL is downloaded again.
     /// - Throws: what a download throws.
-    func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any Artifact)? {
+    func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any OperationResult)? {
         guard revalidatesOnHit else { return nil }
         var conditional = request
         for (name, header) in [("etag", "If-None-Match"), ("last-modified", "If-Modified-Since")] {

@@ -75,7 +75,7 @@ struct DownloadOperation: TaskAction {
         return text
     }
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         result(of: try await transfer(request, context: context))
     }
 

@@ -100,7 +100,7 @@ import OperationTestSupport
         for (id, result) in report.finalResults {
             var value = result
             if let stored = result as? StoredResult { value = try await store.loadResult(stored.digest) }
-            let bytes = try #require(value as? BytesArtifact, "\(id)")
+            let bytes = try #require(value as? BytesResult, "\(id)")
             values[id] = Int(String(decoding: bytes.data, as: UTF8.self))
         }
         return values
@@ -112,7 +112,7 @@ private struct Constant: CacheableAction {
     let value: Int
     var cacheVersion: Int { 1 }
     func addParameters(to key: inout KeyComponents) { key.add("value", String(value)) }
-    func run(in context: TaskContext) async throws -> any Artifact { BytesArtifact(Data(String(value).utf8)) }
+    func run(in context: TaskContext) async throws -> any OperationResult { BytesResult(Data(String(value).utf8)) }
 }
 
 /// Its input's number times `factor`.
@@ -120,9 +120,9 @@ private struct Multiply: CacheableAction {
     let factor: Int
     var cacheVersion: Int { 1 }
     func addParameters(to key: inout KeyComponents) { key.add("factor", String(factor)) }
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         let input = Int(String(decoding: try await context.input((any BytesProvider).self).data, as: UTF8.self)) ?? 0
-        return BytesArtifact(Data(String(input * factor).utf8))
+        return BytesResult(Data(String(input * factor).utf8))
     }
 }
 
@@ -131,8 +131,8 @@ private struct Add: CacheableAction {
     let factor: Int
     var cacheVersion: Int { 1 }
     func addParameters(to key: inout KeyComponents) { key.add("factor", String(factor)) }
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         let input = Int(String(decoding: try await context.input((any BytesProvider).self).data, as: UTF8.self)) ?? 0
-        return BytesArtifact(Data(String(input + factor).utf8))
+        return BytesResult(Data(String(input + factor).utf8))
     }
 }

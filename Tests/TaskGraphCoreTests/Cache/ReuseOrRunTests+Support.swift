@@ -19,7 +19,7 @@ extension ReuseOrRunTests {
             key.add("note", note)
         }
 
-        func run(in context: TaskContext) async throws -> any Artifact {
+        func run(in context: TaskContext) async throws -> any OperationResult {
             runs.count(context.id)
             var data = Data()
             for input in context.inputs((any BytesProvider).self) { data += try await input.value.data }
@@ -39,7 +39,7 @@ extension ReuseOrRunTests {
     }
 
     /// A result that cannot be serialised, so it has no digest.
-    struct Undigestible: Artifact {
+    struct Undigestible: OperationResult {
         var summary: String { "?" }
         static var kind: String { "test.undigestible" }
         init() {}
@@ -60,12 +60,12 @@ extension ReuseOrRunTests {
 
         func record(for key: ContentDigest) async -> ActionRecord? { await base.record(for: key) }
         func write(_ record: ActionRecord, for key: ContentDigest) async throws { try await base.write(record, for: key) }
-        func storeResult(_ artifact: any Artifact) async throws -> ContentDigest { try await base.storeResult(artifact) }
+        func storeResult(_ result: any OperationResult) async throws -> ContentDigest { try await base.storeResult(result) }
         func storeFile(at path: String) async throws -> ContentDigest { try await base.storeFile(at: path) }
         func digest(ofFile path: String) async throws -> ContentDigest { try await base.digest(ofFile: path) }
         func blockingDigest(ofFile path: String) throws -> ContentDigest { try base.blockingDigest(ofFile: path) }
 
-        func loadResult(_ digest: ContentDigest) async throws -> any Artifact {
+        func loadResult(_ digest: ContentDigest) async throws -> any OperationResult {
             if damagedResults.withLock({ damaged in defer { damaged = false }; return damaged }) { throw Damage() }
             return try await base.loadResult(digest)
         }

@@ -245,7 +245,7 @@ struct ReuseOrRunTests {
             let added = Append(word: "b", runs: runs)
             try graph.add("adder", action: ClosureAction { _ in
                 try handle.add([RunHandle.Node("added", action: added, needs: ["adder"])])
-                return EmptyArtifact()
+                return EmptyResult()
             }, needs: [source])
             return graph
         }

@@ -24,11 +24,11 @@ struct RunCacheTests {
             key.add("uppercased", String(uppercased))
         }
 
-        func run(in context: TaskContext) async throws -> any Artifact {
+        func run(in context: TaskContext) async throws -> any OperationResult {
             runs.count(context.id)
             var data = Data()
             for input in context.inputs((any BytesProvider).self) { data += try await input.value.data }
-            return BytesArtifact(data + Data((uppercased ? word.uppercased() : word).utf8))
+            return BytesResult(data + Data((uppercased ? word.uppercased() : word).utf8))
         }
     }
 
@@ -85,7 +85,7 @@ struct RunCacheTests {
         func graph() throws -> ExecutionGraph {
             var graph = ExecutionGraph()
             let word = try graph.add("word", action: Word(word: "a", uppercased: false, runs: runs))
-            let closure = try graph.add("closure", action: ClosureAction { _ in BytesArtifact(Data("c".utf8)) }, needs: [word])
+            let closure = try graph.add("closure", action: ClosureAction { _ in BytesResult(Data("c".utf8)) }, needs: [word])
             try graph.add("all", action: Group(), needs: [word, closure])
             return graph
         }

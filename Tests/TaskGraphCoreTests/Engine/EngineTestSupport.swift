@@ -107,7 +107,7 @@ func sleeping(_ duration: Duration, gauge: ConcurrencyGauge? = nil) -> ClosureAc
         gauge?.enter()
         defer { gauge?.leave() }
         try await Task.sleep(for: duration)
-        return EmptyArtifact()
+        return EmptyResult()
     }
 }
 

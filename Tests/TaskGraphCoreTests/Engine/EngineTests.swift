@@ -5,17 +5,17 @@ import Testing
 @Suite struct EngineTests {
     @Test func runsDependenciesFirstAndPassesResultsByProtocol() async throws {
         var graph = ExecutionGraph()
-        let hello = try graph.add("hello", action: ClosureAction { _ in BytesArtifact(Data("hello".utf8)) })
-        let world = try graph.add("world", action: ClosureAction { _ in EmptyArtifact() })
+        let hello = try graph.add("hello", action: ClosureAction { _ in BytesResult(Data("hello".utf8)) })
+        let world = try graph.add("world", action: ClosureAction { _ in EmptyResult() })
         try graph.add("shout", action: ClosureAction { context in
             let text = String(decoding: try await context.input((any BytesProvider).self).data, as: UTF8.self)
-            return BytesArtifact(Data(text.uppercased().utf8))
+            return BytesResult(Data(text.uppercased().utf8))
         }, needs: [hello, world])
         let log = EventLog()
         let report = await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log)
         #expect(report.succeeded)
         #expect(log.startOrder == [0, 1, 2])
-        let shout = try #require(report.finalResults["shout"] as? BytesArtifact)
+        let shout = try #require(report.finalResults["shout"] as? BytesResult)
         #expect(String(decoding: shout.data, as: UTF8.self) == "HELLO")
     }
 
@@ -36,8 +36,8 @@ import Testing
     @Test func failureSkipsDependentsButIndependentBranchesFinish() async throws {
         var graph = ExecutionGraph()
         let bad = try graph.add("bad", action: ClosureAction { _ in throw TestFailure(description: "boom") })
-        let child = try graph.add("child", action: ClosureAction { _ in EmptyArtifact() }, needs: [bad])
-        try graph.add("grandchild", action: ClosureAction { _ in EmptyArtifact() }, needs: [child])
+        let child = try graph.add("child", action: ClosureAction { _ in EmptyResult() }, needs: [bad])
+        try graph.add("grandchild", action: ClosureAction { _ in EmptyResult() }, needs: [child])
         try graph.add("independent", action: sleeping(.milliseconds(50)))
         let report = await Engine(options: EngineOptions(jobs: 2)).run(graph)
         #expect(report.nodes.map(\.outcome) == [
@@ -52,7 +52,7 @@ import Testing
         try graph.add("slow", action: ClosureAction { _ in
             started.signal()
             try await Task.sleep(for: .seconds(900))
-            return EmptyArtifact()
+            return EmptyResult()
         })
         try graph.add("bad", action: ClosureAction { _ in
             await started.wait()
@@ -71,7 +71,7 @@ import Testing
         try graph.add("flaky", action: ClosureAction { context in
             attempts.increment()
             if context.attempt < 3 { throw TestFailure(description: "try again") }
-            return EmptyArtifact()
+            return EmptyResult()
         }, settings: NodeSettings(retries: 3))
         let log = EventLog()
         let options = EngineOptions(jobs: 1, retryBaseDelay: .milliseconds(10))
@@ -113,9 +113,9 @@ import Testing
                 // Counted on the blocking thread: the cancelled task may throw when this returns.
                 finished.increment()
             }
-            return BytesArtifact(Data("late".utf8))
+            return BytesResult(Data("late".utf8))
         }, settings: NodeSettings(timeout: .milliseconds(100)))
-        try graph.add("after", action: ClosureAction { _ in EmptyArtifact() }, needs: [stubborn])
+        try graph.add("after", action: ClosureAction { _ in EmptyResult() }, needs: [stubborn])
         let report = await Engine().run(graph)
         #expect(report.nodes.map(\.outcome) == [.timedOut(.milliseconds(100)), .skipped(because: "stubborn")])
         #expect(report.nodes[0].outcome.reason == "timed out after 100ms")
@@ -131,7 +131,7 @@ import Testing
         // Ends 400 ms after its deadline, within the time it is given to end (the limit, 600 ms).
         try graph.add("late", action: ClosureAction { context in
             try await context.resources.blockingIO.run { _ = usleep(1_000_000) }
-            return BytesArtifact(Data("late".utf8))
+            return BytesResult(Data("late".utf8))
         }, settings: NodeSettings(timeout: .milliseconds(600)))
         let report = await Engine().run(graph)
         #expect(report.nodes[0].outcome == .timedOut(.milliseconds(600)))
@@ -144,7 +144,7 @@ import Testing
         let first = try graph.add("first", action: ClosureAction { _ in
             started.signal()
             try await Task.sleep(for: .seconds(900))
-            return EmptyArtifact()
+            return EmptyResult()
         })
         try graph.add("second", action: sleeping(.seconds(900)), needs: [first])
         let run = Task { await Engine(options: EngineOptions(jobs: 1)).run(graph) }
@@ -165,11 +165,11 @@ import Testing
         let quick = try graph.add("quick", action: sleeping(.milliseconds(10)))
         try graph.add("slow", action: ClosureAction { _ in
             for _ in 0..<3000 where !afterQuickRan.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
-            return EmptyArtifact()
+            return EmptyResult()
         })
         try graph.add("after-quick", action: ClosureAction { _ in
             afterQuickRan.cancel()
-            return EmptyArtifact()
+            return EmptyResult()
         }, needs: [quick])
         let report = await Engine(options: EngineOptions(jobs: 2)).run(graph)
         let afterQuickEnd = try #require(report.nodes[2].endTime)
@@ -183,7 +183,7 @@ import Testing
         var graph = ExecutionGraph()
         let action = ClosureAction { _ in
             counter.increment()
-            return EmptyArtifact()
+            return EmptyResult()
         }
         var previous: ExecutionGraph.NodeHandle?
         for index in 0..<count {

@@ -10,8 +10,8 @@ import Testing
         let read = try graph.add("read", action: ClosureAction { _ in
             throw OperationError.readFailed(path: "in.txt", reason: "No such file or directory")
         })
-        try graph.add("after", action: ClosureAction { _ in EmptyArtifact() }, needs: [read])
-        try graph.add("fine", action: ClosureAction { _ in EmptyArtifact() })
+        try graph.add("after", action: ClosureAction { _ in EmptyResult() }, needs: [read])
+        try graph.add("fine", action: ClosureAction { _ in EmptyResult() })
         let report = await Engine().run(graph)
         #expect(report.nodes.map(\.outcome) == [
             .failed("cannot read 'in.txt': No such file or directory"), .skipped(because: "read"), .succeeded,
@@ -50,7 +50,7 @@ import Testing
         try graph.add("run", action: ClosureAction { context in
             _ = try await context.resources.childProcesses.run(
                 arguments: ["/nonexistent/program"], environment: [:], workingDirectory: nil)
-            return EmptyArtifact()
+            return EmptyResult()
         })
         let report = await Engine().run(graph)
         #expect(report.nodes[0].outcome == .failed("program '/nonexistent/program' does not exist"))

@@ -8,7 +8,7 @@ import Testing
         var graph = ExecutionGraph()
         let priorities = [0, -8, 4, 8, 0, -4, 8, 4, -100, 100]
         for (index, priority) in priorities.enumerated() {
-            try graph.add("op\(index)", action: ClosureAction { _ in EmptyArtifact() }, settings: NodeSettings(priority: priority))
+            try graph.add("op\(index)", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(priority: priority))
         }
         let log = EventLog()
         let report = await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log)
@@ -19,9 +19,9 @@ import Testing
 
     @Test func priorityNeverOverridesDependencies() async throws {
         var graph = ExecutionGraph()
-        let low = try graph.add("low", action: ClosureAction { _ in EmptyArtifact() }, settings: NodeSettings(priority: -8))
-        try graph.add("urgent", action: ClosureAction { _ in EmptyArtifact() }, needs: [low], settings: NodeSettings(priority: 8))
-        try graph.add("normal", action: ClosureAction { _ in EmptyArtifact() })
+        let low = try graph.add("low", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(priority: -8))
+        try graph.add("urgent", action: ClosureAction { _ in EmptyResult() }, needs: [low], settings: NodeSettings(priority: 8))
+        try graph.add("normal", action: ClosureAction { _ in EmptyResult() })
         let log = EventLog()
         let report = await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log)
         #expect(report.succeeded)
@@ -31,10 +31,10 @@ import Testing
     @Test func aHighPriorityRootStartsBeforeLowerWorkUnderWay() async throws {
         // Within one priority, work under way goes first; a higher priority goes before it.
         var graph = ExecutionGraph()
-        let first = try graph.add("first", action: ClosureAction { _ in EmptyArtifact() })
-        try graph.add("next", action: ClosureAction { _ in EmptyArtifact() }, needs: [first])
-        try graph.add("late", action: ClosureAction { _ in EmptyArtifact() })
-        try graph.add("urgent", action: ClosureAction { _ in EmptyArtifact() }, settings: NodeSettings(priority: 4))
+        let first = try graph.add("first", action: ClosureAction { _ in EmptyResult() })
+        try graph.add("next", action: ClosureAction { _ in EmptyResult() }, needs: [first])
+        try graph.add("late", action: ClosureAction { _ in EmptyResult() })
+        try graph.add("urgent", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(priority: 4))
         let log = EventLog()
         _ = await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log)
         #expect(log.startOrder == [3, 0, 1, 2])
@@ -54,7 +54,7 @@ import Testing
             try graph.add("op\(index)", action: ClosureAction { _ in
                 await meeting?.arrive()
                 try await Task.sleep(for: .milliseconds(30))
-                return EmptyArtifact()
+                return EmptyResult()
             }, settings: NodeSettings(exclusive: exclusive))
             pools.append(nil)
         }

@@ -7,7 +7,7 @@ import TaskGraphCore
     /// Records the ids it receives, in order.
     final class Arrivals: ResultSink {
         private let ids = Locked<[String]>([])
-        func receive(_ result: any Artifact, of index: Int, id: String) { ids.withLock { $0.append(id) } }
+        func receive(_ result: any OperationResult, of index: Int, id: String) { ids.withLock { $0.append(id) } }
         var order: [String] { ids.withLock { $0 } }
     }
 
@@ -15,7 +15,7 @@ import TaskGraphCore
         ClosureAction { context in
             var data = Data(word.utf8)
             for input in context.inputs((any BytesProvider).self) { data = try await input.value.data + data }
-            return BytesArtifact(data)
+            return BytesResult(data)
         }
     }
 
@@ -32,7 +32,7 @@ import TaskGraphCore
 
         #expect(Set(report.finalResults.keys) == ["tone"])
         #expect(Set(collected.all.keys) == ["load", "tilt", "tone"])
-        #expect((collected.all["tilt"] as? BytesArtifact)?.data == Data("ab".utf8))
+        #expect((collected.all["tilt"] as? BytesResult)?.data == Data("ab".utf8))
         let order = arrivals.order
         #expect(Set(order) == ["load", "tilt", "tone"])
         #expect(order.firstIndex(of: "load")! < order.firstIndex(of: "tilt")!)

@@ -6,8 +6,8 @@ import Testing
 @Suite struct RunControlTests {
     @Test func aPausedRunStartsNothingUntilResumed() async throws {
         var graph = ExecutionGraph()
-        let first = try graph.add("first", action: ClosureAction { _ in EmptyArtifact() })
-        try graph.add("second", action: ClosureAction { _ in EmptyArtifact() }, needs: [first])
+        let first = try graph.add("first", action: ClosureAction { _ in EmptyResult() })
+        try graph.add("second", action: ClosureAction { _ in EmptyResult() }, needs: [first])
         let control = RunControl()
         control.pause()
         let log = EventLog()
@@ -34,7 +34,7 @@ import Testing
             _ = try await context.resources.childProcesses.run(
                 arguments: ["sh", "-c", "echo $$ > \(pidFile); until [ -e \(goFile) ]; do sleep 0.05; done"], environment: ["PATH": "/usr/bin:/bin"],
                 workingDirectory: nil)
-            return EmptyArtifact()
+            return EmptyResult()
         })
         let run = Task { await Engine().run(graph, resources: resources, control: control) }
         var pid: Int32?

@@ -11,7 +11,7 @@ import Testing
         func action(_ id: String) -> ClosureAction {
             ClosureAction { context in
                 self.seen.withLock { $0[id] = context.inputs.map(\.id) }
-                return EmptyArtifact()
+                return EmptyResult()
             }
         }
 
@@ -28,7 +28,7 @@ import Testing
                 RunHandle.Node("download[b]", action: inputs.action("download[b]"), needs: ["index"]),
                 RunHandle.Node("tilt[a]", action: inputs.action("tilt[a]"), needs: ["download[a]"]),
             ])
-            return EmptyArtifact()
+            return EmptyResult()
         })
         try graph.add("other", action: inputs.action("other"), needs: [index])
         let log = EventLog()
@@ -48,17 +48,17 @@ import Testing
         var graph = ExecutionGraph()
         try graph.add("index", action: ClosureAction { _ in
             for node in [
-                RunHandle.Node("index", action: ClosureAction { _ in EmptyArtifact() }),
-                RunHandle.Node("late", action: ClosureAction { _ in EmptyArtifact() }, needs: ["nowhere"]),
+                RunHandle.Node("index", action: ClosureAction { _ in EmptyResult() }),
+                RunHandle.Node("late", action: ClosureAction { _ in EmptyResult() }, needs: ["nowhere"]),
             ] {
                 do throws(RunHandleError) { try handle.add([node]) } catch { refusals.withLock { $0.append(error) } }
             }
-            return EmptyArtifact()
+            return EmptyResult()
         })
         let report = await Engine().run(graph, handle: handle)
         #expect(report.nodes.map(\.id) == ["index"])
         #expect(refusals.withLock { $0 } == [.duplicateID("index"), .unknownDependency(of: "late")])
-        #expect(throws: RunHandleError.runEnded) { try handle.add("after", action: ClosureAction { _ in EmptyArtifact() }) }
+        #expect(throws: RunHandleError.runEnded) { try handle.add("after", action: ClosureAction { _ in EmptyResult() }) }
         #expect(RunHandleError.duplicateID("index").description == "the run already has a node 'index'")
         #expect(!handle.cancel("index"), "no run is under way")
     }
@@ -70,8 +70,8 @@ import Testing
         try graph.add("broken", action: ClosureAction { _ in throw TestFailure(description: "no") })
         try graph.add("adder", action: ClosureAction { _ in
             await failed.wait()
-            try handle.add("after", action: ClosureAction { _ in EmptyArtifact() }, needs: ["broken"])
-            return EmptyArtifact()
+            try handle.add("after", action: ClosureAction { _ in EmptyResult() }, needs: ["broken"])
+            return EmptyResult()
         })
         let log = EventLog(onFinished: { node, _ in if node == 0 { failed.signal() } })
         let report = await Engine(options: EngineOptions(jobs: 2)).run(graph, events: log, handle: handle)
@@ -87,11 +87,11 @@ import Testing
         let gate = try graph.add("gate", action: ClosureAction { _ in
             started.signal()
             await release.wait()
-            return EmptyArtifact()
+            return EmptyResult()
         })
-        let first = try graph.add("first", action: ClosureAction { _ in EmptyArtifact() }, needs: [gate])
-        try graph.add("second", action: ClosureAction { _ in EmptyArtifact() }, needs: [first])
-        try graph.add("third", action: ClosureAction { _ in EmptyArtifact() }, needs: [gate])
+        let first = try graph.add("first", action: ClosureAction { _ in EmptyResult() }, needs: [gate])
+        try graph.add("second", action: ClosureAction { _ in EmptyResult() }, needs: [first])
+        try graph.add("third", action: ClosureAction { _ in EmptyResult() }, needs: [gate])
         let log = EventLog()
         let run = Task { await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log, handle: handle) }
         await started.wait()
@@ -112,12 +112,12 @@ import Testing
             started.signal()
             // Ends only when cancelled: a hang guard, not a timing assertion.
             try await Task.sleep(for: .seconds(600))
-            return EmptyArtifact()
+            return EmptyResult()
         })
-        try graph.add("after", action: ClosureAction { _ in EmptyArtifact() }, needs: [slow])
+        try graph.add("after", action: ClosureAction { _ in EmptyResult() }, needs: [slow])
         try graph.add("independent", action: ClosureAction { _ in
             await sawCancellation.wait()
-            return EmptyArtifact()
+            return EmptyResult()
         })
         let log = EventLog(onFinished: { node, _ in if node == 0 { sawCancellation.signal() } })
         let run = Task { await Engine(options: EngineOptions(jobs: 2)).run(graph, events: log, handle: handle) }

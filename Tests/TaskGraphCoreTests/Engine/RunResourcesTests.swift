@@ -22,7 +22,7 @@ import Testing
         for id in ["a", "b"] {
             try graph.add(id, action: ClosureAction { context in
                 sightings.record(context)
-                return BytesArtifact(try await BlockingIO.run { Data(id.utf8) })
+                return BytesResult(try await BlockingIO.run { Data(id.utf8) })
             })
         }
         return graph

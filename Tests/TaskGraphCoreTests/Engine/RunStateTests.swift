@@ -5,7 +5,7 @@ import Testing
     /// Ten roots in pool 1 ("io"), each needed by one node in pool 0; one worker per pool.
     private func sourcesAndConsumers() throws -> RunState {
         var graph = ExecutionGraph()
-        let noop = ClosureAction { _ in EmptyArtifact() }
+        let noop = ClosureAction { _ in EmptyResult() }
         for item in 0..<10 {
             let source = try graph.add("source\(item)", action: noop, settings: NodeSettings(pool: "io"))
             try graph.add("consumer\(item)", action: noop, needs: [source])
@@ -24,7 +24,7 @@ import Testing
         var wakeUps: RunState.WakeUps = []
         state.histories.record(NodeHistory(outcome: .succeeded, start: 0, end: 0, attempts: 1), for: node)
         _ = state.finish(
-            node, outcome: .succeeded, result: EmptyArtifact(), now: 0, failFast: false, tracksReadiness: false, wakeUps: &wakeUps)
+            node, outcome: .succeeded, result: EmptyResult(), now: 0, failFast: false, tracksReadiness: false, wakeUps: &wakeUps)
     }
 
     @Test func rootsWaitWhileEnoughConsumersAreReady() throws {

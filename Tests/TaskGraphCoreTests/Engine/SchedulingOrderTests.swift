@@ -12,15 +12,15 @@ import Testing
         for item in 0..<count {
             let load = try graph.add("load[\(item)]", action: ClosureAction { _ in
                 tracker.started(item)
-                return EmptyArtifact()
+                return EmptyResult()
             }, settings: NodeSettings(pool: loadPool))
             let filter = try graph.add("filter[\(item)]", action: ClosureAction { _ in
                 try await Task.sleep(for: .milliseconds(1))
-                return EmptyArtifact()
+                return EmptyResult()
             }, needs: [load])
             try graph.add("save[\(item)]", action: ClosureAction { _ in
                 tracker.finished(item)
-                return EmptyArtifact()
+                return EmptyResult()
             }, needs: [filter])
         }
         return graph
@@ -58,11 +58,11 @@ import Testing
         var graph = ExecutionGraph()
         var roots: [ExecutionGraph.NodeHandle] = []
         for item in 0..<100 {
-            let root = try graph.add("root[\(item)]", action: ClosureAction { _ in EmptyArtifact() }, settings: NodeSettings(pool: "io"))
-            try graph.add("side[\(item)]", action: ClosureAction { _ in EmptyArtifact() }, needs: [root])
+            let root = try graph.add("root[\(item)]", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(pool: "io"))
+            try graph.add("side[\(item)]", action: ClosureAction { _ in EmptyResult() }, needs: [root])
             roots.append(root)
         }
-        try graph.add("sink", action: ClosureAction { _ in EmptyArtifact() }, needs: roots)
+        try graph.add("sink", action: ClosureAction { _ in EmptyResult() }, needs: roots)
         let report = await Engine(options: EngineOptions(jobs: 1, pools: ["io": 4])).run(graph)
         #expect(report.succeeded)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// `when:` decides whether a node runs from how the nodes it needs ended.
 @Suite struct TriggerRuleTests {
-    private let succeed = ClosureAction { _ in EmptyArtifact() }
+    private let succeed = ClosureAction { _ in EmptyResult() }
     private let fail = ClosureAction { _ in throw TestFailure(description: "broken", isRetryable: false) }
 
     private func outcomes(_ report: RunReport) -> [String: NodeOutcome] {
@@ -73,7 +73,7 @@ import Testing
         let work = try graph.add("work", action: ClosureAction { _ in
             started.signal()
             try await Task.sleep(for: .seconds(60))
-            return EmptyArtifact()
+            return EmptyResult()
         })
         try graph.add("cleanup", action: succeed, needs: [work], settings: NodeSettings(when: .always))
         let run = Task { await Engine().run(graph) }

@@ -153,8 +153,8 @@ import OperationTestSupport
         #expect(graph.index(of: "z") == nil)
         #expect(try graph.restricted(to: ["b"]).nodes.map(\.id) == ["a", "b"])
         #expect(throws: GraphError.unknownID("bb", suggestion: "b")) { try graph.restricted(to: ["bb"]) }
-        #expect(throws: GraphError.duplicateID("c")) { try graph.add("c", action: ClosureAction { _ in EmptyArtifact() }) }
-        let added = try graph.add("d", action: ClosureAction { _ in EmptyArtifact() }, needs: [ExecutionGraph.NodeHandle(index: 2)])
+        #expect(throws: GraphError.duplicateID("c")) { try graph.add("c", action: ClosureAction { _ in EmptyResult() }) }
+        let added = try graph.add("d", action: ClosureAction { _ in EmptyResult() }, needs: [ExecutionGraph.NodeHandle(index: 2)])
         #expect(graph.index(of: "d") == added.index)
     }
 

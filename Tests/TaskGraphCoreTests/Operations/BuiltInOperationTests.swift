@@ -11,7 +11,7 @@ import OperationTestSupport
     }
 
     private func bytesInput(_ text: String) -> [TaskContext.Input] {
-        [TaskContext.Input(id: "source", artifact: BytesArtifact(Data(text.utf8)))]
+        [TaskContext.Input(id: "source", result: BytesResult(Data(text.utf8)))]
     }
 
     @Test func saveWritesAtomicallyAndCreatesDirectories() async throws {

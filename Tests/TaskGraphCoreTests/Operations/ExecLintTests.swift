@@ -31,12 +31,12 @@ import OperationTestSupport
             directory: directory.path, environment: ["PATH": "/usr/bin:/bin"])
         let resources = RunResources(
             fileAccessLint: FileAccessLint(mode: .error, tracerLibrary: Self.tracer, graph: ExecutionGraph()))
-        let inputs = [TaskContext.Input(id: "gen", artifact: Generated(producedFiles: [directory.path + "/made.txt"]))]
+        let inputs = [TaskContext.Input(id: "gen", result: Generated(producedFiles: [directory.path + "/made.txt"]))]
         await #expect(throws: OperationError.undeclaredFileAccess(["lint: op read stray.txt, which it does not declare"])) {
             try await action.run(in: TaskContext(id: "op", inputs: inputs, resources: resources))
         }
         let both = [TaskContext.Input(
-            id: "gen", artifact: Generated(producedFiles: [directory.path + "/made.txt", directory.path + "/stray.txt"]))]
+            id: "gen", result: Generated(producedFiles: [directory.path + "/made.txt", directory.path + "/stray.txt"]))]
         let output = try await action.run(in: TaskContext(id: "op", inputs: both, resources: resources))
         #expect((output as? ProcessOutput)?.data == Data("made\nstray\n".utf8))
         await resources.shutDown()

@@ -9,7 +9,7 @@ import OperationTestSupport
     private static let environment = ["PATH": "/usr/bin:/bin"]
 
     /// Runs `script` with `sh -c` in `directory`, which is the pipeline directory and its `cwd`.
-    private func runScript(_ script: String, outputs: [String], in directory: URL) async throws -> any Artifact {
+    private func runScript(_ script: String, outputs: [String], in directory: URL) async throws -> any OperationResult {
         try await runOperation(
             ExecOperation.type,
             ["command": .list(["sh", "-c", script]), "cwd": .string("."), "outputs": .list(outputs)],

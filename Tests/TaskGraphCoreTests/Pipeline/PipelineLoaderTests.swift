@@ -105,7 +105,7 @@ import OperationTestSupport
         let flagged = OperationType(
             name: "flagged", summary: "Has a boolean parameter.",
             parameters: [ParameterSpec("verbose", .boolean, default: .boolean(false), "A flag.")],
-            makeAction: { _ in ClosureAction { _ in EmptyArtifact() } })
+            makeAction: { _ in ClosureAction { _ in EmptyResult() } })
         #expect(diagnostics("""
             version: 1
             operations:

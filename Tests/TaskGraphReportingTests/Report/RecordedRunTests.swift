@@ -8,8 +8,8 @@ import Testing
     /// `fetch` then `work` needing it, in pool `net`, and one node of every other outcome.
     private func recordedChain() throws -> RecordedRun {
         var graph = try graphOfEveryKind()
-        let fetch = try graph.add("fetch", action: ClosureAction { _ in EmptyArtifact() }, settings: NodeSettings(pool: "net"))
-        try graph.add("work", action: ClosureAction { _ in EmptyArtifact() }, needs: [fetch])
+        let fetch = try graph.add("fetch", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(pool: "net"))
+        try graph.add("work", action: ClosureAction { _ in EmptyResult() }, needs: [fetch])
         let recorder = ReportRecorder(graph: graph, pipeline: "chain", command: ["taskgraph", "run", "chain.yaml"])
         let (fetchIndex, workIndex) = (everyOutcome.count, everyOutcome.count + 1)
         let events: [(Double, EngineEvent.Kind, ResourceUsage?)] = [

@@ -11,8 +11,8 @@ import TaskGraphCore
     /// Two nodes built in code, `b` needing `a`, each making its id's bytes.
     private static func graph() throws -> ExecutionGraph {
         var graph = ExecutionGraph()
-        let a = try graph.add("a", action: ClosureAction { _ in BytesArtifact(Data("a".utf8)) })
-        try graph.add("b", action: ClosureAction { _ in BytesArtifact(Data("b".utf8)) }, needs: [a])
+        let a = try graph.add("a", action: ClosureAction { _ in BytesResult(Data("a".utf8)) })
+        try graph.add("b", action: ClosureAction { _ in BytesResult(Data("b".utf8)) }, needs: [a])
         return graph
     }
 

@@ -20,7 +20,7 @@ func run(_ operation: String, cipher: String, on input: Data) async throws -> (D
         type: operation, id: operation, parameters: Parameters(["key_file": .string(keyPath), "cipher": .string(cipher)]),
         pipelineDirectory: "/", outputDirectory: "/")
     var graph = ExecutionGraph()
-    let source = try graph.add("source", action: ClosureAction { _ in BytesArtifact(input) })
+    let source = try graph.add("source", action: ClosureAction { _ in BytesResult(input) })
     try graph.add(operation, type: operation, action: type.makeAction(setup), needs: [source])
     let start = ContinuousClock.now
     let report = await Engine().run(graph)

@@ -58,7 +58,7 @@ enum EngineBenchmark {
     /// Runs no-op actions on taskgraph's engine, timing `Engine.run`.
     static func runTaskGraph(_ dependencies: [[Int]], jobs: Int) async throws -> Timing {
         var graph = ExecutionGraph()
-        let action = ClosureAction { _ in EmptyArtifact() }
+        let action = ClosureAction { _ in EmptyResult() }
         var handles: [ExecutionGraph.NodeHandle] = []
         handles.reserveCapacity(dependencies.count)
         for (index, needs) in dependencies.enumerated() {

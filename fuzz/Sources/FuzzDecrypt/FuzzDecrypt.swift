@@ -45,7 +45,7 @@ private func decrypt(_ sealed: Data, cipher: String, key: String) async throws {
         dependencies: ["sealed"], environment: ["TASKGRAPH_FUZZ_KEY": key],
         pipelineDirectory: "/nonexistent", outputDirectory: "/nonexistent/out"))
     var graph = ExecutionGraph()
-    let source = try graph.add("sealed", action: ClosureAction { _ in BytesArtifact(sealed) })
+    let source = try graph.add("sealed", action: ClosureAction { _ in BytesResult(sealed) })
     try graph.add("decrypt", type: "decrypt", action: action, needs: [source])
     _ = await Engine(options: EngineOptions(jobs: 1)).run(graph)
 }

@@ -20,7 +20,7 @@ public struct ConfiguredAction: ConfiguredOperation {
     public var configured: ConfiguredAction { self }
 
     /// Runs the action.
-    public func run(in context: TaskContext) async throws -> any Artifact {
+    public func run(in context: TaskContext) async throws -> any OperationResult {
         try await action.run(in: context)
     }
 }

@@ -8,7 +8,7 @@ public protocol ConfiguredOperation: TaskAction {
 
 extension ConfiguredOperation {
     /// Runs the configured action.
-    public func run(in context: TaskContext) async throws -> any Artifact {
+    public func run(in context: TaskContext) async throws -> any OperationResult {
         try await configured.run(in: context)
     }
 }

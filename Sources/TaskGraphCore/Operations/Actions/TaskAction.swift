@@ -8,19 +8,19 @@ public protocol TaskAction: Sendable {
     /// go through `context.resources.blockingIO` (or, in code without the context, `BlockingIO.run`).
     /// - Parameter context: the node's identity, its dependencies' results and a progress channel.
     /// - Throws: any error; it fails the node (and is retried if the node allows retries).
-    func run(in context: TaskContext) async throws -> any Artifact
+    func run(in context: TaskContext) async throws -> any OperationResult
 }
 
 /// A task action made from a closure, for graphs built in code.
 public struct ClosureAction: TaskAction {
-    private let body: @Sendable (TaskContext) async throws -> any Artifact
+    private let body: @Sendable (TaskContext) async throws -> any OperationResult
 
     /// Wraps `body`.
-    public init(_ body: @escaping @Sendable (TaskContext) async throws -> any Artifact) {
+    public init(_ body: @escaping @Sendable (TaskContext) async throws -> any OperationResult) {
         self.body = body
     }
 
-    public func run(in context: TaskContext) async throws -> any Artifact {
+    public func run(in context: TaskContext) async throws -> any OperationResult {
         try await body(context)
     }
 }

@@ -5,12 +5,12 @@ public struct TaskContext: Sendable {
         /// The dependency's node id, e.g. `download[lake]`.
         public var id: String
         /// What it produced.
-        public var artifact: any Artifact
+        public var result: any OperationResult
 
         /// Pairs a dependency's id with its result.
-        public init(id: String, artifact: any Artifact) {
+        public init(id: String, result: any OperationResult) {
             self.id = id
-            self.artifact = artifact
+            self.result = result
         }
     }
 
@@ -56,7 +56,7 @@ public struct TaskContext: Sendable {
     /// several providers in turn and fails only when none is there.
     public func inputIfPresent<Provider>(_ provider: Provider.Type) -> Provider? {
         for input in inputs where preferredInputID == nil || input.id == preferredInputID {
-            if let match = input.artifact as? Provider { return match }
+            if let match = input.result as? Provider { return match }
         }
         return nil
     }
@@ -64,7 +64,7 @@ public struct TaskContext: Sendable {
     /// Every input that provides `provider`, in dependency order (for fan-in operations).
     public func inputs<Provider>(_ provider: Provider.Type) -> [(id: String, value: Provider)] {
         inputs.compactMap { input in
-            (input.artifact as? Provider).map { (input.id, $0) }
+            (input.result as? Provider).map { (input.id, $0) }
         }
     }
 

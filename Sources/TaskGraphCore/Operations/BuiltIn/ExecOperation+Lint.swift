@@ -23,8 +23,8 @@ extension ExecOperation {
     /// - Throws: `OperationError.undeclaredFileAccess` (error mode), what reading the trace throws.
     func checkFileAccesses(_ recording: FileAccessRecording, lint: FileAccessLint, context: TaskContext) async throws {
         let produced = context.inputs.flatMap { input in
-            ((input.artifact as? any FileProvider).map { [$0.path] } ?? [])
-                + ((input.artifact as? any ProducedFilesProvider)?.producedFiles ?? [])
+            ((input.result as? any FileProvider).map { [$0.path] } ?? [])
+                + ((input.result as? any ProducedFilesProvider)?.producedFiles ?? [])
                     .map { PathResolver.resolve($0, in: declaredFiles.directory) }
         }
         let programs = context.resources.programs

@@ -80,7 +80,7 @@ struct ExecOperation: TaskAction {
     let readsStandardInput: Bool
     let declaredFiles: ExecDeclaredFiles
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         // With `run --lint`, the program runs under the file-access tracer (ExecOperation+Lint).
         let lint = context.resources.fileAccessLint
         let recording = lint == nil ? nil : try await startRecording(context)

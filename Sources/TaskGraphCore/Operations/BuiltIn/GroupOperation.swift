@@ -6,9 +6,9 @@ struct GroupOperation: BuiltInAction {
 
     var cacheVersion: Int { 1 }
 
-    var constantResult: (any Artifact)? { EmptyArtifact() }
+    var constantResult: (any OperationResult)? { EmptyResult() }
 
-    func run(in context: TaskContext) async throws -> any Artifact {
-        EmptyArtifact()
+    func run(in context: TaskContext) async throws -> any OperationResult {
+        EmptyResult()
     }
 }

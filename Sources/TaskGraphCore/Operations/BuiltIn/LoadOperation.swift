@@ -36,7 +36,7 @@ struct LoadOperation: BuiltInAction, FileReadingAction {
     var filesRead: [String] { [path] }
     var filesReadParameter: String { "path" }
 
-    func run(in context: TaskContext) async throws -> any Artifact {
+    func run(in context: TaskContext) async throws -> any OperationResult {
         let path = path
         let maxBytes = maxBytes
         let data = try await OperationError.reportingFileErrors {

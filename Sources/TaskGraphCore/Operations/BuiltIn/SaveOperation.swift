@@ -46,7 +46,7 @@ public struct SaveOperation: BuiltInAction {
     /// The file it writes.
     public var outputFiles: [String] { [path] }
 
-    public func run(in context: TaskContext) async throws -> any Artifact {
+    public func run(in context: TaskContext) async throws -> any OperationResult {
         let data: Data
         if let encoded = try await encoder?.data(for: context, path: path, format: format, quality: quality) {
             data = encoded

@@ -28,7 +28,7 @@ public struct ResultRegistry: Sendable {
 
     /// Reads `serialized` back into a value of its kind's type.
     /// - Throws: `ResultCodingError.unknownKind`, or the kind's decoding error.
-    public func decode(_ serialized: SerializedResult) throws -> any Artifact {
+    public func decode(_ serialized: SerializedResult) throws -> any OperationResult {
         guard let kind = kinds[serialized.kind] else {
             throw ResultCodingError.unknownKind(serialized.kind, known: names)
         }
@@ -38,7 +38,7 @@ public struct ResultRegistry: Sendable {
     /// Reads an encoded result (`SerializedResult.encoded`) back into a value.
     /// - Throws: `ResultCodingError` when it is not an encoded result, its kind is unknown or
     ///   its payload does not decode.
-    public func decode(encoded: Data) throws -> any Artifact {
+    public func decode(encoded: Data) throws -> any OperationResult {
         try decode(try SerializedResult(encoded: encoded))
     }
 }

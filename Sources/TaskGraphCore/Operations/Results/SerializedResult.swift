@@ -24,10 +24,10 @@ public struct SerializedResult: Hashable, Sendable {
         self.payload = payload
     }
 
-    /// The serialised form of `artifact`.
+    /// The serialised form of `result`.
     /// - Throws: what `serialized()` throws, `ResultCodingError.invalidKindName`.
-    public init(of artifact: any Artifact) async throws {
-        try self.init(kind: type(of: artifact).kind, payload: try await artifact.serialized())
+    public init(of result: any OperationResult) async throws {
+        try self.init(kind: type(of: result).kind, payload: try await result.serialized())
     }
 
     /// Reads an encoded result.
@@ -50,7 +50,7 @@ public struct SerializedResult: Hashable, Sendable {
     /// Reads the payload as a `Result`, for a reader that knows the type it expects.
     /// - Throws: `ResultCodingError.kindMismatch` when the payload is of another kind, or the
     ///   type's decoding error.
-    public func decode<Result: Artifact>(as type: Result.Type) throws -> Result {
+    public func decode<Result: OperationResult>(as type: Result.Type) throws -> Result {
         guard kind == Result.kind else { throw ResultCodingError.kindMismatch(expected: Result.kind, found: kind) }
         return try Result(serialized: payload)
     }

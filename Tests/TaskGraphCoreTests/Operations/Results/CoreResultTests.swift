@@ -7,29 +7,29 @@ import Testing
 /// written out literally: they are a wire format (docs/results.md) and must never change.
 @Suite struct CoreResultTests {
     @Test func emptyHasAnEmptyPayload() async throws {
-        let trip = try await roundTrip(EmptyArtifact(), through: .core)
+        let trip = try await roundTrip(EmptyResult(), through: .core)
         #expect(trip.payload.isEmpty)
         #expect(trip.encoded.hex == "54475253010000000000000005656d7074790000000000000000")
-        #expect(trip.decoded == EmptyArtifact())
-        #expect(trip.fromRegistry as? EmptyArtifact == EmptyArtifact())
+        #expect(trip.decoded == EmptyResult())
+        #expect(trip.fromRegistry as? EmptyResult == EmptyResult())
         #expect(trip.digest.description == "sha256:290e3bbf7f579d0f5335096a138484b78a98b0c306b476b2be17e35457f30395")
         #expect(trip.digest == trip.digestOfEncoding)
         #expect(throws: ResultCodingError.trailingBytes(subject: "'empty' result", count: 1)) {
-            try EmptyArtifact(serialized: Data([0]))
+            try EmptyResult(serialized: Data([0]))
         }
     }
 
     @Test func bytesArePayloadAsTheyAre() async throws {
-        let value = BytesArtifact(Data("hello".utf8))
+        let value = BytesResult(Data("hello".utf8))
         let trip = try await roundTrip(value, through: .core)
         #expect(trip.payload == Data("hello".utf8))
         #expect(trip.encoded.hex == "544752530100000000000000056279746573000000000000000568656c6c6f")
         #expect(trip.decoded == value)
-        #expect(trip.fromRegistry as? BytesArtifact == value)
+        #expect(trip.fromRegistry as? BytesResult == value)
         #expect(trip.digest.description == "sha256:11cc88ffad4e4f6be3114fe89623ea8c64e823056fbfd1ce6bf89e615a9c4eba")
         #expect(trip.digest == trip.digestOfEncoding)
-        let empty = try await roundTrip(BytesArtifact(Data()), through: .core)
-        #expect(empty.decoded == BytesArtifact(Data()))
+        let empty = try await roundTrip(BytesResult(Data()), through: .core)
+        #expect(empty.decoded == BytesResult(Data()))
     }
 
     @Test func loadedFileKeepsItsPathInUTF8() async throws {
@@ -96,8 +96,8 @@ import Testing
     }
 
     @Test func everyTruncationOrExtraByteIsAnError() async throws {
-        let values: [any Artifact] = [
-            EmptyArtifact(), BytesArtifact(Data("hello".utf8)), LoadedFile(path: "a", data: Data([1, 2])),
+        let values: [any OperationResult] = [
+            EmptyResult(), BytesResult(Data("hello".utf8)), LoadedFile(path: "a", data: Data([1, 2])),
             WrittenFile(path: "b", byteCount: 7),
             ProcessOutput(data: Data("x".utf8), status: .signalled(15), standardErrorTail: "y"),
         ]
@@ -110,8 +110,8 @@ import Testing
     }
 
     @Test func everyFlippedByteReadsOrFailsWithAResultError() async throws {
-        let values: [any Artifact] = [
-            EmptyArtifact(), LoadedFile(path: "a", data: Data([1, 2])), WrittenFile(path: "b", byteCount: 7),
+        let values: [any OperationResult] = [
+            EmptyResult(), LoadedFile(path: "a", data: Data([1, 2])), WrittenFile(path: "b", byteCount: 7),
             ProcessOutput(data: Data("x".utf8), status: .exited(1), standardErrorTail: "y"),
         ]
         for value in values {
@@ -164,7 +164,7 @@ import Testing
         let stored = try await SerializedResult(of: LoadedFile(path: "a", data: Data([1])))
         #expect(try stored.decode(as: LoadedFile.self) == LoadedFile(path: "a", data: Data([1])))
         #expect(throws: ResultCodingError.kindMismatch(expected: "bytes", found: "file.loaded")) {
-            try stored.decode(as: BytesArtifact.self)
+            try stored.decode(as: BytesResult.self)
         }
         #expect(ResultCodingError.kindMismatch(expected: "bytes", found: "file.loaded").description
             == "expected a 'bytes' result, found 'file.loaded'")
@@ -172,7 +172,7 @@ import Testing
 
     @Test func theCoreRegistryKnowsEveryCoreResult() {
         #expect(ResultRegistry.core.names == ["bytes", "empty", "file.loaded", "file.written", "process.output", "result.unstored", "stored-reference"])
-        #expect(ResultRegistry.core["bytes"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(BytesArtifact.self))
+        #expect(ResultRegistry.core["bytes"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(BytesResult.self))
         // A fused chain's intermediate is recorded as one (docs/cluster.md, "Fusion").
         #expect(ResultRegistry.core["stored-reference"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(StoredResult.self))
         #expect(ResultRegistry()["bytes"] == nil)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The result of an operation that produces nothing, such as `group`.
-public struct EmptyArtifact: Artifact, Codable, Hashable {
+public struct EmptyResult: OperationResult, Codable, Hashable {
     /// Creates the empty result.
     public init() {}
 

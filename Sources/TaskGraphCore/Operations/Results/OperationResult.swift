@@ -10,7 +10,7 @@ import Foundation
 /// (docs/results.md): `serialized()` writes the canonical payload of its `kind`, `init(serialized:)`
 /// reads it back into an equal value, and `digest` is the SHA-256 of `SerializedResult.encoded`.
 /// A store reads results back through a `ResultRegistry`, by kind, without knowing their types.
-public protocol Artifact: Sendable {
+public protocol OperationResult: Sendable {
     /// A short human description for reports, e.g. `2.4 MB` or `exit 0`.
     var summary: String { get }
 
@@ -40,7 +40,7 @@ public protocol Artifact: Sendable {
     var payloadByteCount: Int? { get }
 }
 
-extension Artifact {
+extension OperationResult {
     /// The SHA-256 of `SerializedResult(kind: Self.kind, payload: serialized()).encoded`, hashed
     /// in slices so a large result does not hold a cooperative thread.
     public var digest: ContentDigest {
@@ -57,13 +57,13 @@ extension Artifact {
 }
 
 /// A result that can hand over a byte buffer.
-public protocol BytesProvider: Artifact {
+public protocol BytesProvider: OperationResult {
     /// The bytes. Computed on demand where that is costly (e.g. encoding an image).
     var data: Data { get async throws }
 }
 
 /// A result that is a file on disk.
-public protocol FileProvider: Artifact {
+public protocol FileProvider: OperationResult {
     /// The file's path.
     var path: String { get }
 }

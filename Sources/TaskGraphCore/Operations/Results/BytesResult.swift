@@ -1,7 +1,7 @@
 import Foundation
 
 /// Bytes held in memory.
-public struct BytesArtifact: BytesProvider, Codable, Hashable {
+public struct BytesResult: BytesProvider, Codable, Hashable {
     /// The bytes.
     public var data: Data
 
