@@ -84,7 +84,8 @@ let package = Package(
             name: "taskgraph",
             dependencies: [
                 "TaskGraphCore", "TaskGraphImaging", "TaskGraphNetwork", "TaskGraphCrypto", "TaskGraphReporting",
-                "TaskGraphStore", "TaskGraphSlurm", "CSystemShims", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "TaskGraphStore", "TaskGraphSlurm", "CSystemShims",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             // The Swift runtime and Foundation linked in, not loaded from two dozen shared
@@ -95,19 +96,23 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))],
             linkerSettings: [
                 .unsafeFlags(
-                    ["-static-stdlib", "-Xlinker", "-no-pie", "-Xlinker", "--wrap=mktemp"], .when(configuration: .release))
+                    ["-static-stdlib", "-Xlinker", "-no-pie", "-Xlinker", "--wrap=mktemp"],
+                    .when(configuration: .release))
             ]
         ),
 
         .executableTarget(name: "engine-bench", dependencies: ["TaskGraphCore"], path: "bench/Sources/EngineBenchmark"),
-        .executableTarget(name: "crypto-bench", dependencies: ["TaskGraphCrypto"], path: "bench/Sources/CryptoBenchmark"),
+        .executableTarget(
+            name: "crypto-bench", dependencies: ["TaskGraphCrypto"], path: "bench/Sources/CryptoBenchmark"),
         .executableTarget(name: "store-bench", dependencies: ["TaskGraphStore"], path: "bench/Sources/StoreBenchmark"),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(name: "OperationTestSupport", dependencies: ["TaskGraphCore"], path: "Tests/OperationTestSupport"),
-        .testTarget(name: "TaskGraphBasicsTests", dependencies: ["TaskGraphBasics", "TaskGraphCore", "OperationTestSupport"]),
+        .testTarget(
+            name: "TaskGraphBasicsTests", dependencies: ["TaskGraphBasics", "TaskGraphCore", "OperationTestSupport"]),
         .testTarget(name: "TaskGraphPipelineTests", dependencies: ["TaskGraphPipeline"]),
-        .testTarget(name: "TaskGraphCoreTests", dependencies: ["TaskGraphCore", "OperationTestSupport", "TestSupport"]),
+        .testTarget(
+            name: "TaskGraphCoreTests", dependencies: ["TaskGraphCore", "OperationTestSupport", "TestSupport"]),
         .testTarget(
             name: "TaskGraphImagingTests",
             dependencies: ["TaskGraphImaging", "OperationTestSupport", "TestSupport"],
@@ -123,7 +128,8 @@ let package = Package(
             dependencies: ["TaskGraphCrypto", "OperationTestSupport", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "TaskGraphStoreTests", dependencies: ["TaskGraphStore", "OperationTestSupport", "TestSupport"]),
+        .testTarget(
+            name: "TaskGraphStoreTests", dependencies: ["TaskGraphStore", "OperationTestSupport", "TestSupport"]),
         .testTarget(name: "TaskGraphReportingTests", dependencies: ["TaskGraphReporting", "OperationTestSupport"]),
         .testTarget(name: "TaskGraphSlurmTests", dependencies: ["TaskGraphSlurm"]),
         .testTarget(

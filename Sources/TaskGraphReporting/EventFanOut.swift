@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// Hands every event to several sinks, in order (display, JSON lines, trace…).
 public struct EventFanOut: EventSink {
     private let sinks: [any EventSink]

@@ -81,21 +81,29 @@ public struct GraphRenderer {
             for dependency in node.dependencies {
                 if !templates[dependency].isEmpty {
                     let operation = Self.operation(of: node.id)
-                    for (offset, template) in templates[dependency].enumerated() where template.neededBy.contains(operation) {
+                    for (offset, template) in templates[dependency].enumerated()
+                    where template.neededBy.contains(operation) {
                         edges.append(Edge(from: "n\(index)", to: "n\(dependency)t\(offset)", label: nil))
                     }
                 } else {
-                    edges.append(Edge(from: "n\(index)", to: "n\(dependency)", label: fileLabel(of: index, dependency: dependency)))
+                    edges.append(
+                        Edge(
+                            from: "n\(index)", to: "n\(dependency)", label: fileLabel(of: index, dependency: dependency)
+                        ))
                 }
             }
         }
         for (index, added) in templates.enumerated() {
             for (offset, template) in added.enumerated() {
                 let count = instanceCounts?[template.operation].map { "instances: \($0)" }
-                boxes.append(Box(
-                    name: "n\(index)t\(offset)",
-                    lines: ["\(template.operation)[*]", template.type, count ?? "instances: decided when \(template.source) runs"],
-                    color: nil))
+                boxes.append(
+                    Box(
+                        name: "n\(index)t\(offset)",
+                        lines: [
+                            "\(template.operation)[*]", template.type,
+                            count ?? "instances: decided when \(template.source) runs",
+                        ],
+                        color: nil))
             }
         }
         return (boxes, edges)
@@ -169,7 +177,9 @@ public struct GraphRenderer {
     /// when inside it; nil for a `needs:` entry.
     private func fileLabel(of index: Int, dependency: Int) -> String? {
         guard let path = graph.nodes[index].fileDependencies[dependency] else { return nil }
-        guard let directory = graph.nodes[index].setup?.pipelineDirectory, path.hasPrefix(directory + "/") else { return path }
+        guard let directory = graph.nodes[index].setup?.pipelineDirectory, path.hasPrefix(directory + "/") else {
+            return path
+        }
         return String(path.dropFirst(directory.count + 1))
     }
 

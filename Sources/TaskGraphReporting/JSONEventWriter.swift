@@ -56,7 +56,10 @@ public struct JSONEventWriter: EventSink {
         var fields = [
             ("event", JSONText.quoted(Self.name(of: event.kind))),
             ("time", JSONText.seconds(event.elapsed)),
-            ("timestamp", JSONText.quoted(JSONText.timestamp(start + Double(JSONText.microseconds(event.elapsed)) / 1e6))),
+            (
+                "timestamp",
+                JSONText.quoted(JSONText.timestamp(start + Double(JSONText.microseconds(event.elapsed)) / 1e6))
+            ),
         ]
         fields += details(of: event.kind)
         if let usage = event.usage { fields += Self.fields(of: usage) }
@@ -97,8 +100,13 @@ public struct JSONEventWriter: EventSink {
     /// The keys a final event adds for what the operation used: `cpu_user` and `cpu_system`
     /// (seconds), and when measured `max_rss`, `bytes_read` and `bytes_written` (bytes).
     static func fields(of usage: ResourceUsage) -> [(String, String)] {
-        let measured = [("max_rss", usage.maxResidentBytes), ("bytes_read", usage.bytesRead), ("bytes_written", usage.bytesWritten)]
-        return [("cpu_user", String(format: "%.6f", usage.userCPU)), ("cpu_system", String(format: "%.6f", usage.systemCPU))]
+        let measured = [
+            ("max_rss", usage.maxResidentBytes), ("bytes_read", usage.bytesRead), ("bytes_written", usage.bytesWritten),
+        ]
+        return [
+            ("cpu_user", String(format: "%.6f", usage.userCPU)),
+            ("cpu_system", String(format: "%.6f", usage.systemCPU)),
+        ]
             + measured.compactMap { name, value in value.map { (name, "\($0)") } }
     }
 
@@ -124,33 +132,44 @@ public struct JSONEventWriter: EventSink {
     private func details(of kind: EngineEvent.Kind) -> [(String, String)] {
         switch kind {
         case .runStarted(let count):
-            let started = [("schema_version", "\(Self.schemaVersion)"), ("pipeline", JSONText.quoted(pipeline)),
-                           ("operations", "\(count)")]
+            let started = [
+                ("schema_version", "\(Self.schemaVersion)"), ("pipeline", JSONText.quoted(pipeline)),
+                ("operations", "\(count)"),
+            ]
             return started + (command.isEmpty ? [] : [("command", JSONText.array(command))])
         case .nodesAdded(let first, let nodes):
             return [("first", "\(first)"), ("ids", JSONText.array(nodes.map(\.id)))]
         case .nodeQueued(let index):
             return node(index)
         case .nodeCacheDecided(let index, let decision):
-            var cache = [("status", JSONText.quoted(decision.status.rawValue)), ("reason", JSONText.quoted(decision.reason.rawValue)),
-                         ("detail", JSONText.quoted(decision.detail))]
+            var cache = [
+                ("status", JSONText.quoted(decision.status.rawValue)),
+                ("reason", JSONText.quoted(decision.reason.rawValue)),
+                ("detail", JSONText.quoted(decision.detail)),
+            ]
             if let root = decision.rootCause { cache.append(("root_cause", JSONText.quoted(root))) }
             return node(index) + [("cache", "{" + cache.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")]
         case .warning(let index, let message):
             return (index.map(node) ?? []) + [("message", JSONText.quoted(message))]
         case .nodeStarted(let index, let attempt, let lane):
             return node(index) + [("attempt", "\(attempt)"), ("lane", "\(lane)")]
-                + ((index < added.first ? pools[index] : added[index].pool).map { [("pool", JSONText.quoted($0))] } ?? [])
+                + ((index < added.first ? pools[index] : added[index].pool).map { [("pool", JSONText.quoted($0))] }
+                    ?? [])
         case .nodeProgress(let index, let update):
             if let message = update.message {
-                return node(index) + [("message", JSONText.quoted(message))] + (update.remote.map { [("job", Self.json(of: $0))] } ?? [])
+                return node(index) + [("message", JSONText.quoted(message))]
+                    + (update.remote.map { [("job", Self.json(of: $0))] } ?? [])
             }
-            return node(index) + [("completed", "\(update.completed)"),
-                                  ("total", update.total.map(String.init) ?? "null"),
-                                  ("unit", JSONText.quoted(update.unit.rawValue))]
+            return node(index) + [
+                ("completed", "\(update.completed)"),
+                ("total", update.total.map(String.init) ?? "null"),
+                ("unit", JSONText.quoted(update.unit.rawValue)),
+            ]
         case .nodeRetrying(let index, let attempt, let message, let delay):
-            return node(index) + [("attempt", "\(attempt)"), ("message", JSONText.quoted(message)),
-                                  ("delay", JSONText.seconds(delay))]
+            return node(index) + [
+                ("attempt", "\(attempt)"), ("message", JSONText.quoted(message)),
+                ("delay", JSONText.seconds(delay)),
+            ]
         case .nodeFinished(let index, let outcome):
             let needed = index < added.first ? needs[index] : added[index].needs
             return node(index) + Self.fields(of: outcome) + [("needs", JSONText.array(needed.map(id)))]
@@ -159,8 +178,10 @@ public struct JSONEventWriter: EventSink {
         case .runFinished(let report):
             let countText = report.counts.map { (name: $0.key.eventName, count: $0.value) }.sorted { $0.name < $1.name }
                 .map { "\"\($0.name)\":\($0.count)" }.joined(separator: ",")
-            return [("wall_time", JSONText.seconds(report.wallTime)), ("cancelled", "\(report.wasCancelled)"),
-                    ("counts", "{\(countText)}")]
+            return [
+                ("wall_time", JSONText.seconds(report.wallTime)), ("cancelled", "\(report.wasCancelled)"),
+                ("counts", "{\(countText)}"),
+            ]
         }
     }
 }

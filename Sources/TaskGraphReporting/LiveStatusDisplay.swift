@@ -106,7 +106,8 @@ public final class LiveStatusDisplay: EventSink, Sendable {
                 if update.message == nil, update.output == nil { state.running[node]?.progress = update }
                 if let remote = update.remote { state.running[node]?.remote = remote }
             case .nodeRetrying(let node, let attempt, let message, _):
-                state.messages.append(paint("retry", 33) + DisplayText.escaped(" \(id(node)) after attempt \(attempt): \(message)"))
+                state.messages.append(
+                    paint("retry", 33) + DisplayText.escaped(" \(id(node)) after attempt \(attempt): \(message)"))
             case .nodeFinished(let node, let outcome):
                 state.running[node] = nil
                 state.counts[outcome.kind, default: 0] += 1
@@ -114,7 +115,8 @@ public final class LiveStatusDisplay: EventSink, Sendable {
                     state.messages.append(paint("FAILED", 31) + DisplayText.escaped(" \(id(node)): \(outcome.reason)"))
                 }
             case .warning(let node, let message):
-                state.messages.append(paint("warning", 33) + DisplayText.escaped(" " + (node.map { "\(id($0)): " } ?? "") + message))
+                state.messages.append(
+                    paint("warning", 33) + DisplayText.escaped(" " + (node.map { "\(id($0)): " } ?? "") + message))
             case .runPaused:
                 state.isPaused = true
             case .runResumed:
@@ -185,10 +187,13 @@ public final class LiveStatusDisplay: EventSink, Sendable {
         let fraction = state.total == 0 ? 1 : Double(finished) / Double(state.total)
         let barWidth = max(10, min(30, width / 4))
         let filled = Int(fraction * Double(barWidth))
-        var header = "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "] "
+        var header =
+            "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled) + "] "
         // Remote jobs still waiting for a node are shown apart from those running.
         let pending = state.running.values.filter { $0.remote?.isWaiting == true }.count
-        header += "\(finished)/\(state.total)  done \(state.counts[.succeeded] ?? 0)  running \(state.running.count - pending)"
+        header +=
+            "\(finished)/\(state.total)  done \(state.counts[.succeeded] ?? 0)  running "
+            + "\(state.running.count - pending)"
         if pending > 0 { header += "  pending \(pending)" }
         header += "  queued \(max(0, state.total - finished - state.running.count))"
         if failed > 0 { header += "  " + paint("failed \(failed)", 31) }
@@ -199,7 +204,9 @@ public final class LiveStatusDisplay: EventSink, Sendable {
             header += "  ETA " + DurationText.format(remaining)
         }
         let rows = state.running.sorted { $0.value.since < $1.value.since }.prefix(8).map { node, running in
-            var line = "  \(DisplayText.escaped(id(node)))  \((node < added.first ? nodes[node].type : added[node].type))  \(DurationText.format(ContinuousClock.now - running.since))"
+            var line =
+                "  \(DisplayText.escaped(id(node)))  \((node < added.first ? nodes[node].type : added[node].type))  "
+                + "\(DurationText.format(ContinuousClock.now - running.since))"
             if running.attempt > 1 { line += "  attempt \(running.attempt)" }
             if let progress = running.progress { line += "  " + describe(progress) }
             if let remote = running.remote { line += "  job \(DisplayText.escaped(remote.job)) \(remote.state)" }

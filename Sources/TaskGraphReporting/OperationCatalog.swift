@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// Describes the operation types and pipeline keys for `list-ops` and `help`.
 public struct OperationCatalog {
     /// The types to describe.
@@ -22,7 +23,8 @@ public struct OperationCatalog {
             let produces = type.produces.sorted().map(\.rawValue).joined(separator: ", ")
             text += "  produces: \(produces.isEmpty ? "nothing" : produces)\n"
             for parameter in type.parameters {
-                let requirement = parameter.isRequired ? "required" : parameter.defaultValue.map { "default \($0)" } ?? "optional"
+                let requirement =
+                    parameter.isRequired ? "required" : parameter.defaultValue.map { "default \($0)" } ?? "optional"
                 text += "  \(parameter.name): \(parameter.type.displayName) (\(requirement)) — \(parameter.summary)\n"
             }
             text += "\n"
@@ -43,7 +45,8 @@ public struct OperationCatalog {
         switch input {
         case .none: "nothing"
         case .one(let kinds): "one " + kinds.sorted().map(\.rawValue).joined(separator: " or ")
-        case .all(let kinds): "every " + kinds.sorted().map(\.rawValue).joined(separator: " or ") + " among its dependencies"
+        case .all(let kinds):
+            "every " + kinds.sorted().map(\.rawValue).joined(separator: " or ") + " among its dependencies"
         }
     }
 }

@@ -19,13 +19,19 @@ public struct PipelineSchema {
     }
 
     private func schema() -> [String: Any] {
-        let summaries = Dictionary(uniqueKeysWithValues: PipelineKeys.topLevel(for: registry).map { ($0.name, $0.summary) })
-        let operationSummaries = Dictionary(uniqueKeysWithValues: PipelineKeys.operation(for: registry).map { ($0.name, $0.summary) })
-        let stringOrList: [String: Any] = ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]]
+        let summaries = Dictionary(
+            uniqueKeysWithValues: PipelineKeys.topLevel(for: registry).map { ($0.name, $0.summary) })
+        let operationSummaries = Dictionary(
+            uniqueKeysWithValues: PipelineKeys.operation(for: registry).map { ($0.name, $0.summary) })
+        let stringOrList: [String: Any] = [
+            "anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]]]
+        ]
         var common: [String: [String: Any]] = [
             "op": ["enum": registry.sorted.map(\.name)],
             "needs": stringOrList,
-            "foreach": ["anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]], ["type": "object"]]],
+            "foreach": [
+                "anyOf": [["type": "string"], ["type": "array", "items": ["type": "string"]], ["type": "object"]]
+            ],
             "retries": Self.schema(for: .integer(0...100)),
             "timeout": Self.schema(for: .duration),
             "pool": ["type": "string"],
@@ -43,14 +49,17 @@ public struct PipelineSchema {
             "type": "object",
             "required": ["op"],
             "properties": common.reduce(into: [String: Any]()) { result, entry in
-                result[entry.key] = entry.value.merging(["description": operationSummaries[entry.key] ?? ""]) { old, _ in old }
+                result[entry.key] = entry.value.merging(["description": operationSummaries[entry.key] ?? ""]) {
+                    old, _ in old
+                }
             },
             "allOf": registry.sorted.map { type in
                 [
                     "if": ["properties": ["op": ["const": type.name]], "required": ["op"]],
                     "then": [
                         "description": type.summary,
-                        "properties": Dictionary(uniqueKeysWithValues: type.parameters.map { ($0.name, Self.schema(for: $0)) }),
+                        "properties": Dictionary(
+                            uniqueKeysWithValues: type.parameters.map { ($0.name, Self.schema(for: $0)) }),
                         "required": type.parameters.filter(\.isRequired).map(\.name),
                     ] as [String: Any],
                 ] as [String: Any]
@@ -62,20 +71,33 @@ public struct PipelineSchema {
             "name": ["type": "string"],
             "description": ["type": "string"],
             "vars": ["type": "object", "additionalProperties": stringOrList],
-            "defaults": ["type": "object", "additionalProperties": false,
-                         "properties": common.filter { defaultKeys.contains($0.key) }],
+            "defaults": [
+                "type": "object", "additionalProperties": false,
+                "properties": common.filter { defaultKeys.contains($0.key) },
+            ],
             "pools": ["type": "object", "additionalProperties": ["type": "integer", "minimum": 1, "maximum": 10_000]],
             "output": ["type": "string"],
             "executor": ["enum": registry.executorNames],
             "store": ["type": "string"],
-            "operations": ["type": "object", "minProperties": 1, "additionalProperties": ["$ref": "#/$defs/operation"],
-                           "propertyNames": ["pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"]],
-            "include": ["type": "object", "propertyNames": ["pattern": "^[A-Za-z0-9_][A-Za-z0-9_-]*$"],
-                        "additionalProperties": ["anyOf": [
-                            ["type": "string"],
-                            ["type": "object", "required": ["file"], "additionalProperties": false,
-                             "properties": ["file": ["type": "string"], "vars": ["type": "object", "additionalProperties": stringOrList]]],
-                        ]]],
+            "operations": [
+                "type": "object", "minProperties": 1, "additionalProperties": ["$ref": "#/$defs/operation"],
+                "propertyNames": ["pattern": "^[A-Za-z0-9_][A-Za-z0-9_.-]*$"],
+            ],
+            "include": [
+                "type": "object", "propertyNames": ["pattern": "^[A-Za-z0-9_][A-Za-z0-9_-]*$"],
+                "additionalProperties": [
+                    "anyOf": [
+                        ["type": "string"],
+                        [
+                            "type": "object", "required": ["file"], "additionalProperties": false,
+                            "properties": [
+                                "file": ["type": "string"],
+                                "vars": ["type": "object", "additionalProperties": stringOrList],
+                            ],
+                        ],
+                    ]
+                ],
+            ],
         ]
         return [
             "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -110,17 +132,32 @@ public struct PipelineSchema {
             if range.upperBound != .max { integer["maximum"] = range.upperBound }
             return ["anyOf": [integer, variableReference]]
         case .number(let range):
-            return ["anyOf": [["type": "number", "minimum": range.lowerBound, "maximum": range.upperBound], variableReference]]
+            return [
+                "anyOf": [
+                    ["type": "number", "minimum": range.lowerBound, "maximum": range.upperBound], variableReference,
+                ]
+            ]
         case .boolean:
             return ["anyOf": [["type": "boolean"], variableReference]]
         case .duration:
-            return ["anyOf": [["type": "number", "minimum": 0],
-                              ["type": "string", "pattern": "^(\\d+(\\.\\d+)?(ms|s|m|h))+$|\\$\\{"]]]
+            return [
+                "anyOf": [
+                    ["type": "number", "minimum": 0],
+                    ["type": "string", "pattern": "^(\\d+(\\.\\d+)?(ms|s|m|h))+$|\\$\\{"],
+                ]
+            ]
         case .choice(let words):
             return ["anyOf": [["enum": words], variableReference]]
         case .namedInteger(let names, let range):
-            return ["anyOf": [["enum": ParameterType.sortedNames(names)], ["type": "integer", "minimum": range.lowerBound,
-                              "maximum": range.upperBound], variableReference]]
+            return [
+                "anyOf": [
+                    ["enum": ParameterType.sortedNames(names)],
+                    [
+                        "type": "integer", "minimum": range.lowerBound,
+                        "maximum": range.upperBound,
+                    ], variableReference,
+                ]
+            ]
         case .stringList(let minimum):
             return ["type": "array", "items": ["type": "string"], "minItems": minimum]
         case .stringMap:
@@ -141,8 +178,8 @@ public struct PipelineSchema {
     }
 }
 
-private extension ParameterValue {
-    var durationValue: Duration? {
+extension ParameterValue {
+    fileprivate var durationValue: Duration? {
         if case .duration(let duration) = self { return duration }
         return nil
     }

@@ -34,7 +34,9 @@ public struct PlainLogReporter: EventSink {
     /// nothing changed: `cached    9886 operations: unchanged since the last run`.
     public func receiveSettled(_ nodes: [Int], elapsed: Duration) {
         guard !nodes.isEmpty else { return }
-        write("cached    \(nodes.count) operation\(nodes.count == 1 ? "" : "s"): unchanged since the last run", at: elapsed)
+        write(
+            "cached    \(nodes.count) operation\(nodes.count == 1 ? "" : "s"): unchanged since the last run",
+            at: elapsed)
     }
 
     private func write(_ line: String, at elapsed: Duration) {

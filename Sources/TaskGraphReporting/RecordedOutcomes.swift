@@ -23,7 +23,8 @@ public enum RecordedOutcomes {
         let decoder = JSONDecoder()
         var outcomes: [String: NodeOutcome] = [:]
         // Unbounded: a large run's event file may pass the default read limit.
-        let lines = try FileIO.read(path, limit: .max).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let lines = try FileIO.read(path, limit: .max).split(
+            separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         for (number, line) in lines.enumerated() {
             guard let event = try? decoder.decode(FinalEvent.self, from: Data(line)), let id = event.id,
                 let kind = NodeOutcome.Kind(eventName: event.event)

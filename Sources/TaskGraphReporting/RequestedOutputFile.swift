@@ -28,7 +28,9 @@ public enum RequestedOutputFile {
         defer { close(descriptor) }
         var offset = 0
         while offset < data.count {
-            let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, data.count - offset) }
+            let written = data.withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress! + offset, data.count - offset)
+            }
             if written < 0, errno == EINTR { continue }
             guard written > 0 else { throw OperationError.writeFailed(path: path, reason: FileIO.lastErrorText()) }
             offset += written

@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// The table printed after a run: every operation's state, duration and reason, the totals,
 /// the wall time and the critical path.
 public struct RunSummary {
@@ -26,7 +27,8 @@ public struct RunSummary {
         let ids = shown.map { DisplayText.escaped(report.nodes[$0].id) }
         let idWidth = min(max(9, ids.map(\.count).max() ?? 0), 48)
         let remote = !remoteJobs.isEmpty
-        var text = pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8)
+        var text =
+            pad("operation", idWidth) + "  " + pad("state", 11) + "  " + pad("time", 8)
             + (remote ? "  " + pad("queued", 8) + "  " + pad("ran", 8) : "") + "  detail\n"
         for (index, id) in zip(shown, ids) {
             let record = report.nodes[index]
@@ -34,7 +36,8 @@ public struct RunSummary {
             text += pad(id, idWidth) + "  " + pad(record.outcome.kind.label, 11) + "  " + pad(time, 8)
             if remote {
                 let job = remoteJobs[index]
-                text += "  " + pad(job?.queueWait.map(DurationText.format) ?? "-", 8) + "  "
+                text +=
+                    "  " + pad(job?.queueWait.map(DurationText.format) ?? "-", 8) + "  "
                     + pad(job?.runTime.map(DurationText.format) ?? "-", 8)
             }
             text += "  " + DisplayText.escaped(detail(index)) + "\n"
@@ -53,7 +56,9 @@ public struct RunSummary {
         let detail = record.outcome == .succeeded ? record.summary : record.outcome.reason
         let rule = graph.nodes[index].settings.when
         guard rule != .success, record.attempts > 0,
-            let need = graph.nodes[index].dependencies.map({ report.nodes[$0] }).first(where: { !$0.outcome.kind.isSuccess })
+            let need = graph.nodes[index].dependencies.map({ report.nodes[$0] }).first(where: {
+                !$0.outcome.kind.isSuccess
+            })
         else { return detail }
         let reason = "when: \(rule.rawValue), after '\(need.id)' \(need.outcome.kind.label)"
         return detail.isEmpty ? reason : reason + "; " + detail
@@ -77,10 +82,11 @@ public struct RunSummary {
         let runs = remoteJobs.values.compactMap(\.runTime)
         let count = jobs.count == 1 ? "1 remote job" : "\(jobs.count) remote jobs"
         return count + ": queue wait \(DurationText.format(waits.reduce(.zero, +))) in all (longest "
-            + "\(DurationText.format(waits.max() ?? .zero))), run time \(DurationText.format(runs.reduce(.zero, +))) in all"
+            + "\(DurationText.format(waits.max() ?? .zero))), run time "
+            + "\(DurationText.format(runs.reduce(.zero, +))) in all"
     }
 
-        private func criticalPathLine() -> String? {
+    private func criticalPathLine() -> String? {
         let weights = report.nodes.map { record in
             record.duration.map(\.inSeconds) ?? 0
         }

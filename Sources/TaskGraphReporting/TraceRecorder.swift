@@ -69,7 +69,7 @@ public final class TraceRecorder: EventSink, Sendable {
                 } else {
                     state.open[node]?.jobs.append(Job(id: remote.job, submitted: event.elapsed, status: remote))
                 }
-                        case .nodeFinished(let node, .cached):
+            case .nodeFinished(let node, .cached):
                 // A reused result: an instant on its own row, since nothing ran.
                 state.hasHits = true
                 state.events.append(
@@ -105,7 +105,8 @@ public final class TraceRecorder: EventSink, Sendable {
         let submitted = JSONText.microseconds(job.submitted)
         let started = job.status.queueWait.map { submitted + JSONText.microseconds($0) } ?? submitted
         let ended = job.status.runTime.map { started + JSONText.microseconds($0) } ?? JSONText.microseconds(end)
-        let common = ",\"pid\":1,\"tid\":\(tid),\"args\":{\"job\":\(JSONText.quoted(job.id)),"
+        let common =
+            ",\"pid\":1,\"tid\":\(tid),\"args\":{\"job\":\(JSONText.quoted(job.id)),"
             + "\"state\":\(JSONText.quoted(job.status.state))}}"
         state.events.append(
             "{\"name\":\"queued\",\"cat\":\"queue\",\"ph\":\"X\",\"ts\":\(submitted),"
@@ -119,12 +120,15 @@ public final class TraceRecorder: EventSink, Sendable {
     public func json() -> String {
         state.withLock { state in
             let names = state.lanes.sorted().map { lane in
-                "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(lane + 1),\"args\":{\"name\":\"lane \(lane)\"}}"
+                "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(lane + 1),\"args\":{\"name\":\"lane "
+                    + "\(lane)\"}}"
             }
-            let hits = state.hasHits
+            let hits =
+                state.hasHits
                 ? ["{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"cached\"}}"] : []
             let jobs = state.jobRows.map { row in
-                "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(row.tid),\"args\":{\"name\":\(JSONText.quoted(row.name))}}"
+                "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":\(row.tid),"
+                    + "\"args\":{\"name\":\(JSONText.quoted(row.name))}}"
             }
             let process = "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"taskgraph\"}}"
             return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n"

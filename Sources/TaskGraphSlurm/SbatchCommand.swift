@@ -7,7 +7,9 @@ enum SbatchCommand {
     /// `sbatch --parsable` with the run's job name, the job's log and working directory, the
     /// operation's resource options, then `taskgraph worker` as the job's script, given the
     /// job's `reference` (its job file's path, or what the run's exchange published it as).
-    static func arguments(name: String, reference: String, options: [String], configuration: SlurmConfiguration) -> [String] {
+    static func arguments(name: String, reference: String, options: [String], configuration: SlurmConfiguration)
+        -> [String]
+    {
         common(log: configuration.log(of: name), configuration: configuration) + options
             + ["--wrap=exec " + worker(configuration) + " " + quoted(reference)]
     }
@@ -17,16 +19,24 @@ enum SbatchCommand {
     static func arguments(list: String, count: Int, options: [String], configuration: SlurmConfiguration) -> [String] {
         let stem = String(list.dropLast(".list".count))
         return common(log: "\(stem)_%a.log", configuration: configuration) + ["--array=0-\(count - 1)"] + options
-            + ["--wrap=exec " + worker(configuration) + " \"$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + quoted(list) + ")\""]
+            + [
+                "--wrap=exec " + worker(configuration) + " \"$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + quoted(list)
+                    + ")\""
+            ]
     }
 
     /// A job array `name` (e.g. `array-2`) whose task i runs the job `references[i]`, the
     /// references written into the job's script: for an exchange, where no file is shared.
-    static func arguments(array name: String, references: [String], options: [String], configuration: SlurmConfiguration) -> [String] {
+    static func arguments(
+        array name: String, references: [String], options: [String], configuration: SlurmConfiguration
+    ) -> [String] {
         common(log: configuration.log(of: "\(name)_%a"), configuration: configuration)
             + ["--array=0-\(references.count - 1)"] + options
-            + ["--wrap=set -- " + references.map(quoted).joined(separator: " ") + "; shift \"$SLURM_ARRAY_TASK_ID\"; exec "
-                + worker(configuration) + " \"$1\""]
+            + [
+                "--wrap=set -- " + references.map(quoted).joined(separator: " ")
+                    + "; shift \"$SLURM_ARRAY_TASK_ID\"; exec "
+                    + worker(configuration) + " \"$1\""
+            ]
     }
 
     /// The operation's resources as `sbatch` options, then its extra arguments.

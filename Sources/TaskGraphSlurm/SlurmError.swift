@@ -29,7 +29,8 @@ extension SlurmError: CustomStringConvertible {
             "slurm job \(job) left the queue without a completion record" + (logTail.isEmpty ? "" : "; log: \(logTail)")
         case .operationFailed(let job, let message): "\(message) (slurm job \(job))"
         case .unreadableCompletion(let job, let reason): "slurm job \(job): unreadable completion record: \(reason)"
-        case .outputsUnavailable(let job, let reason): "slurm job \(job): the files it wrote could not be brought here: \(reason)"
+        case .outputsUnavailable(let job, let reason):
+            "slurm job \(job): the files it wrote could not be brought here: \(reason)"
         }
     }
 }

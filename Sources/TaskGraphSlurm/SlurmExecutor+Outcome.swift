@@ -16,11 +16,15 @@ extension SlurmExecutor {
         if entry == nil, completion == nil { entry = await accounting(of: id, resources: resources) }
         let now = ContinuousClock.now
         var status = RemoteJobStatus(
-            job: id, state: entry?.state ?? "UNKNOWN", reason: entry?.reason, queueWait: (job.started ?? now) - job.submitted,
+            job: id, state: entry?.state ?? "UNKNOWN", reason: entry?.reason,
+            queueWait: (job.started ?? now) - job.submitted,
             runTime: now - (job.started ?? now))
         guard let completion else {
             guard let entry else { return (.failure(SlurmError.jobVanished(job: id, logTail: logTail)), status) }
-            return (.failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail)), status)
+            return (
+                .failure(SlurmError.jobEnded(job: id, state: entry.state, reason: entry.reason, logTail: logTail)),
+                status
+            )
         }
         do {
             var completion = try completion.get()
@@ -28,7 +32,8 @@ extension SlurmExecutor {
                 return (.failure(SlurmError.operationFailed(job: id, message: message)), status)
             }
             if case .fused(var steps) = completion, case .failed(let message)? = steps.last {
-                steps[steps.count - 1] = .failed(String(describing: SlurmError.operationFailed(job: id, message: message)))
+                steps[steps.count - 1] = .failed(
+                    String(describing: SlurmError.operationFailed(job: id, message: message)))
                 completion = .fused(steps)
             }
             let records = completion.records
@@ -51,7 +56,9 @@ extension SlurmExecutor {
 
     /// The completion record of `job` (nil when it wrote none; a failure when it cannot be
     /// read), from the job directory or the run's exchange, and the last lines of its log.
-    private func completionAndLogTail(of job: SlurmJobTable.Waiting) async -> (Result<RemoteCompletion, any Error>?, String) {
+    private func completionAndLogTail(of job: SlurmJobTable.Waiting) async -> (
+        Result<RemoteCompletion, any Error>?, String
+    ) {
         let (done, log) = ("\(configuration.jobDirectory)/\(job.name).done", job.log)
         let shared = configuration.exchange == nil
         let read = try? await BlockingIO.run { () -> (Data?, String) in
@@ -71,8 +78,10 @@ extension SlurmExecutor {
 
     /// What `sacct` says of job `id`; nil where the cluster keeps no accounting.
     private func accounting(of id: String, resources: RunResources) async -> QueueSnapshot.Entry? {
-        guard let result = try? await resources.childProcesses.run(
-            arguments: QueueSnapshot.accountingArguments(job: id), environment: configuration.environment, workingDirectory: nil),
+        guard
+            let result = try? await resources.childProcesses.run(
+                arguments: QueueSnapshot.accountingArguments(job: id), environment: configuration.environment,
+                workingDirectory: nil),
             result.status == .exited(0)
         else { return nil }
         return QueueSnapshot(parsingAccounting: String(decoding: result.standardOutput, as: UTF8.self)).entries[id]

@@ -46,16 +46,19 @@ extension SlurmExecutor {
                 let list = "\(configuration.jobDirectory)/\(name).list"
                 let lines = Data(batch.map { $0.reference + "\n" }.joined().utf8)
                 try await resources.blockingIO.run { try FileIO.writeAtomically(lines, to: list) }
-                arguments = SbatchCommand.arguments(list: list, count: batch.count, options: first.options, configuration: configuration)
+                arguments = SbatchCommand.arguments(
+                    list: list, count: batch.count, options: first.options, configuration: configuration)
             } else {
                 arguments = SbatchCommand.arguments(
-                    array: name, references: batch.map(\.reference), options: first.options, configuration: configuration)
+                    array: name, references: batch.map(\.reference), options: first.options,
+                    configuration: configuration)
             }
             logs = batch.indices.map { configuration.log(of: "\(name)_\($0)") }
         }
         let result = try await resources.childProcesses.run(
             arguments: arguments, environment: configuration.environment, workingDirectory: nil)
-        let output = String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let output = String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(
+            in: .whitespacesAndNewlines)
         guard result.status == .exited(0) else {
             let message = String(decoding: result.standardErrorTail, as: UTF8.self)
             throw SlurmError.submissionFailed(message.trimmingCharacters(in: .whitespacesAndNewlines))

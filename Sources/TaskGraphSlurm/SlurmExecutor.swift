@@ -49,16 +49,21 @@ public final class SlurmExecutor: RemoteExecutor {
         }
         let options = SbatchCommand.options(for: settings.cluster)
         let (id, log) = try await withCheckedThrowingContinuation { continuation in
-            submissions.add(SubmissionQueue.Request(name: name, reference: reference, options: options, continuation: continuation))
+            submissions.add(
+                SubmissionQueue.Request(name: name, reference: reference, options: options, continuation: continuation))
         }
         let submitted = (instant: ContinuousClock.now, date: Date().timeIntervalSince1970)
-        context.report(RemoteJobStatus(job: id, state: "SUBMITTED", waiting: true), message: "slurm job \(id) submitted")
+        context.report(
+            RemoteJobStatus(job: id, state: "SUBMITTED", waiting: true), message: "slurm job \(id) submitted")
         let report: @Sendable (RemoteJobStatus, String) -> Void = { context.report($0, message: $1) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                jobs.register(id, SlurmJobTable.Waiting(
-                    name: name, reference: reference, log: log, continuation: continuation, report: report, submitted: submitted.instant,
-                    submittedAt: submitted.date))
+                jobs.register(
+                    id,
+                    SlurmJobTable.Waiting(
+                        name: name, reference: reference, log: log, continuation: continuation, report: report,
+                        submitted: submitted.instant,
+                        submittedAt: submitted.date))
             }
         } onCancel: {
             jobs.cancel(id)
@@ -77,7 +82,8 @@ public final class SlurmExecutor: RemoteExecutor {
 
     /// The queue watch of `run(resources:)`.
     private func watchQueue(resources: RunResources) async {
-        var interval = PollInterval(minimum: configuration.minimumPollInterval, maximum: configuration.maximumPollInterval)
+        var interval = PollInterval(
+            minimum: configuration.minimumPollInterval, maximum: configuration.maximumPollInterval)
         var waited = Duration.zero
         while !Task.isCancelled {
             if jobs.takeArrival() { interval.reset() }
@@ -96,7 +102,12 @@ public final class SlurmExecutor: RemoteExecutor {
     /// as the run is cancelled, beside the engine's unwinding, so the scheduler starts on it at
     /// once. Not cancellable: run it in a task of its own.
     public func cancelAll(resources: RunResources) async {
-        guard cancelledAll.withLock({ done in defer { done = true }; return !done }) else { return }
+        guard
+            cancelledAll.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else { return }
         await cancelJobs(["--name=\(configuration.runName)"], resources: resources)
     }
 
@@ -131,9 +142,11 @@ public final class SlurmExecutor: RemoteExecutor {
         let (waiting, toCancel) = jobs.poll()
         if !toCancel.isEmpty, !cancelledAll.withLock({ $0 }) { await cancelJobs(toCancel, resources: resources) }
         guard !waiting.isEmpty else { return false }
-        guard let result = try? await resources.childProcesses.run(
-            arguments: QueueSnapshot.arguments(runName: configuration.runName), environment: configuration.environment,
-            workingDirectory: nil), result.status == .exited(0)
+        guard
+            let result = try? await resources.childProcesses.run(
+                arguments: QueueSnapshot.arguments(runName: configuration.runName),
+                environment: configuration.environment,
+                workingDirectory: nil), result.status == .exited(0)
         else { return false }
         jobs.queried()
         let snapshot = QueueSnapshot(parsing: String(decoding: result.standardOutput, as: UTF8.self))
@@ -144,9 +157,10 @@ public final class SlurmExecutor: RemoteExecutor {
             if let entry, QueueSnapshot.activeStates.contains(entry.state) {
                 if stateChanged {
                     changed = true
-                    Self.report(RemoteJobStatus(
-                        job: id, state: entry.state, reason: entry.reason,
-                        waiting: QueueSnapshot.waitingStates.contains(entry.state)), to: job)
+                    Self.report(
+                        RemoteJobStatus(
+                            job: id, state: entry.state, reason: entry.reason,
+                            waiting: QueueSnapshot.waitingStates.contains(entry.state)), to: job)
                 }
                 continue
             }

@@ -139,19 +139,19 @@ package enum ActionRecordCoder {
             case 0: break
             case 1:
                 names = []
-                try reader.skipString()  // the result the record holds
+                try reader.skipString() // the result the record holds
             default: return nil
             }
-            try reader.skipString()  // kind
-            try reader.skipString()  // summary
-            try reader.skip(16)  // seconds, recorded at
-            try reader.skipString()  // id
+            try reader.skipString() // kind
+            try reader.skipString() // summary
+            try reader.skip(16) // seconds, recorded at
+            try reader.skipString() // id
             for _ in 0..<(try reader.count(minimumItemSize: ContentDigest.byteCount + 8)) {
                 let name = try reader.entryName()
                 if !names.contains(name) { names.append(name) }
                 try reader.skipString()
             }
-            for _ in 0..<2 {  // validators, components
+            for _ in 0..<2 { // validators, components
                 for _ in 0..<(try reader.count(minimumItemSize: 16)) {
                     try reader.skipString()
                     try reader.skipString()

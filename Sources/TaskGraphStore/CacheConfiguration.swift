@@ -38,7 +38,9 @@ public struct CacheConfiguration: Hashable, Sendable {
     /// The configuration file's path: `$XDG_CONFIG_HOME/taskgraph/config.yaml` (when absolute),
     /// else `$HOME/.config/taskgraph/config.yaml`; nil without either. Reads only `environment`.
     public static func file(environment: [String: String]) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/taskgraph/config.yaml" }
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            return config + "/taskgraph/config.yaml"
+        }
         if let home = environment["HOME"], !home.isEmpty { return home + "/.config/taskgraph/config.yaml" }
         return nil
     }
@@ -54,7 +56,9 @@ public struct CacheConfiguration: Hashable, Sendable {
         do {
             data = try FileIO.read(file)
         } catch {
-            guard case .readFailed(_, let reason) = error else { throw .unreadableConfiguration(file: file, reason: "\(error)") }
+            guard case .readFailed(_, let reason) = error else {
+                throw .unreadableConfiguration(file: file, reason: "\(error)")
+            }
             throw .unreadableConfiguration(file: file, reason: reason)
         }
         return try parse(String(decoding: data, as: UTF8.self), file: file)
@@ -74,7 +78,8 @@ public struct CacheConfiguration: Hashable, Sendable {
             }
             inHeaders = false
             guard let colon = line.firstIndex(of: ":") else {
-                throw .invalidConfiguration(file: file, line: index + 1, reason: "expected 'key: value', found '\(line)'")
+                throw .invalidConfiguration(
+                    file: file, line: index + 1, reason: "expected 'key: value', found '\(line)'")
             }
             let key = line[..<colon].trimmingCharacters(in: .whitespaces)
             let value = unquoted(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
@@ -84,7 +89,8 @@ public struct CacheConfiguration: Hashable, Sendable {
             case "remote_headers": inHeaders = value.isEmpty
             case "remote_upload":
                 guard let upload = ["true": true, "false": false][value] else {
-                    throw .invalidConfiguration(file: file, line: index + 1, reason: "remote_upload: expected true or false, found '\(value)'")
+                    throw .invalidConfiguration(
+                        file: file, line: index + 1, reason: "remote_upload: expected true or false, found '\(value)'")
                 }
                 configuration.remoteUpload = upload
             default: break

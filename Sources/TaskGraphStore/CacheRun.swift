@@ -31,7 +31,8 @@ public struct CacheRun: Hashable, Sendable {
     var line: String {
         let path = String(pipeline.map { $0 == "\t" || $0 == "\n" || $0 == "\r" ? " " : $0 })
         guard let remote else { return "\(date)\t\(hits)\t\(misses)\t\(path)\n" }
-        return "\(date)\t\(hits)\t\(misses)\t\(path)\t\(remote.hits)\t\(remote.misses)\t\(remote.bytesDown)\t\(remote.bytesUp)\n"
+        return "\(date)\t\(hits)\t\(misses)\t\(path)\t"
+            + "\(remote.hits)\t\(remote.misses)\t\(remote.bytesDown)\t\(remote.bytesUp)\n"
     }
 
     /// The runs in a log's text, oldest first; lines that are not runs are skipped.

@@ -29,7 +29,8 @@ extension ContentStore {
             let digest = serialized.digest
             let size = Int64(header.count + serialized.payload.count)
             if Self.keepBlob(digest, layout, size: size) { return (digest, 0) }
-            try StoreIO.writeFile([header, serialized.payload], to: layout.blob(digest), layout, flush: flush, besideIt: true)
+            try StoreIO.writeFile(
+                [header, serialized.payload], to: layout.blob(digest), layout, flush: flush, besideIt: true)
             return (digest, size)
         }
         bytesAdded.withLock { $0 += added }

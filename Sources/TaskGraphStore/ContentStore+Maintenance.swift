@@ -44,7 +44,8 @@ extension ContentStore {
                 usage.bytes + added <= maxSize
             else { return nil }
             if added > 0 { try StoreUsage(bytes: usage.bytes + added, measured: usage.measured).write(layout) }
-            return GarbageCollectionReport(scanned: false, sizeBefore: usage.bytes + added, sizeAfter: usage.bytes + added)
+            return GarbageCollectionReport(
+                scanned: false, sizeBefore: usage.bytes + added, sizeAfter: usage.bytes + added)
         }
         if let estimate { return estimate }
         return try await collectGarbage(
@@ -68,8 +69,10 @@ extension ContentStore {
             let collector = GarbageCollector(
                 maxSize: maxSize, targetSize: targetSize, maxAge: maxAgeSeconds, now: now, grace: Self.gracePeriod)
             let plan = collector.plan(scan)
-            let removed = plan.records.isEmpty && plan.blobs.isEmpty
-                ? collector.execute(plan, scan, layout) : Self.whileRemoving(layout) { collector.execute(plan, scan, layout) }
+            let removed =
+                plan.records.isEmpty && plan.blobs.isEmpty
+                ? collector.execute(plan, scan, layout)
+                : Self.whileRemoving(layout) { collector.execute(plan, scan, layout) }
             let report = GarbageCollectionReport(
                 scanned: true, sizeBefore: scan.totalBytes, sizeAfter: scan.totalBytes - removed.bytes,
                 recordsRemoved: removed.records, blobsRemoved: removed.blobs, temporariesRemoved: removed.strays,
@@ -142,7 +145,9 @@ extension ContentStore {
             if errno == ENOENT { return }
             throw .readFailed(root: layout.root, reason: StoreIO.errorText())
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else { throw .readFailed(root: layout.root, reason: StoreIO.errorText(ENOTDIR)) }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw .readFailed(root: layout.root, reason: StoreIO.errorText(ENOTDIR))
+        }
     }
 
     /// The system's reason inside a Foundation error, e.g. `Permission denied`.

@@ -66,8 +66,9 @@ extension ContentStore {
             guard let update = ComponentMemory.update(components, over: current, pipeline: pipeline) else { return }
             if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }
             // The file went since it was read (`cache clear`): written whole.
-            guard let whole = update.isWholeFile
-                ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
+            guard
+                let whole = update.isWholeFile
+                    ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
             else { return }
             try StoreIO.writeFile(whole.data, to: path, layout, flush: flush)
         }

@@ -10,7 +10,9 @@ extension ContentStore {
         guard let stat = FileStat.of(executable) else { return nil }
         var writer = ResultWriter(capacity: 64)
         writer.append(raw: Array("taskgraph plan 1\0".utf8))
-        for field in [UInt64(bitPattern: stat.size), UInt64(bitPattern: stat.modified), UInt64(bitPattern: stat.changed)] {
+        for field in [
+            UInt64(bitPattern: stat.size), UInt64(bitPattern: stat.modified), UInt64(bitPattern: stat.changed),
+        ] {
             writer.append(field)
         }
         writer.append(stat.inode)
@@ -28,7 +30,9 @@ extension ContentStore {
         let path = layout.plan(invocation)
         let layout = layout
         return try? await BlockingIO.run { () -> Pipeline? in
-            guard let data = try StoreIO.mapped(path, layout), let plan = PlanCoder.decode(data, key: key) else { return nil }
+            guard let data = try StoreIO.mapped(path, layout), let plan = PlanCoder.decode(data, key: key) else {
+                return nil
+            }
             return plan.pipeline(registry: registry)
         }
     }

@@ -37,18 +37,21 @@ extension ContentStore {
         let layout = layout
         let flush = flushesWrites
         let entries = Array(records)
-        let added = (try? await BlockingIO.run { () -> Int64 in
-            let added = Locked<Int64>(0)
-            ParallelBands.forEach(entries.count, threads: Self.recordWriters) { index in
-                let (key, record) = entries[index]
-                guard record.blobs.allSatisfy({ access(layout.blob($0), F_OK) == 0 }) else { return }
-                let data = ActionRecordCoder.encode(record)
-                guard (try? StoreIO.writeFile(data, to: layout.record(key), layout, flush: flush, besideIt: true)) != nil
-                else { return }
-                added.withLock { $0 += Int64(data.count) }
-            }
-            return added.withLock { $0 }
-        }) ?? 0
+        let added =
+            (try? await BlockingIO.run { () -> Int64 in
+                let added = Locked<Int64>(0)
+                ParallelBands.forEach(entries.count, threads: Self.recordWriters) { index in
+                    let (key, record) = entries[index]
+                    guard record.blobs.allSatisfy({ access(layout.blob($0), F_OK) == 0 }) else { return }
+                    let data = ActionRecordCoder.encode(record)
+                    guard
+                        (try? StoreIO.writeFile(data, to: layout.record(key), layout, flush: flush, besideIt: true))
+                            != nil
+                    else { return }
+                    added.withLock { $0 += Int64(data.count) }
+                }
+                return added.withLock { $0 }
+            }) ?? 0
         bytesAdded.withLock { $0 += added }
     }
 

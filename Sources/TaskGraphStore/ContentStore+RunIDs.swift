@@ -13,7 +13,8 @@ extension ContentStore {
         guard let data = await runIDsFile(pipeline: pipeline), data.starts(with: Data(Self.runIDsHeader.utf8)),
             data.last == 0
         else { return nil }
-        let ids = data.dropFirst(Self.runIDsHeader.utf8.count).dropLast().split(separator: 0, omittingEmptySubsequences: false)
+        let ids = data.dropFirst(Self.runIDsHeader.utf8.count).dropLast().split(
+            separator: 0, omittingEmptySubsequences: false)
         return Set(ids.map { String(decoding: $0, as: UTF8.self) })
     }
 

@@ -9,10 +9,11 @@ extension ContentStore {
     /// so the run after a first one would look every operation up.)
     public func upToDateBaseline(watching paths: [String]) async -> UpToDateSnapshot.Baseline {
         let layout = layout
-        return (try? await BlockingIO.run {
-            Self.makeRemovalMarker(layout)
-            return UpToDateSnapshot.baseline(of: paths, markers: [layout.removals])
-        }) ?? UpToDateSnapshot.Baseline(files: [:], isSettled: false)
+        return
+            (try? await BlockingIO.run {
+                Self.makeRemovalMarker(layout)
+                return UpToDateSnapshot.baseline(of: paths, markers: [layout.removals])
+            }) ?? UpToDateSnapshot.Baseline(files: [:], isSettled: false)
     }
 
     /// From now on, notes every file whose digest is used, with its `stat` then: what
@@ -37,12 +38,16 @@ extension ContentStore {
         invocation: ContentDigest, operations: [String: KnownResults.Entry], baseline: UpToDateSnapshot.Baseline,
         previous: UpToDateSnapshot? = nil, reused: [String] = [], checked: Int64 = .min
     ) async -> Bool {
-        guard baseline.isSettled, let observations = statCache.observations, observations.isComplete else { return false }
+        guard baseline.isSettled, let observations = statCache.observations, observations.isComplete else {
+            return false
+        }
         var taken = wallClockNanoseconds()
         if let previous, !reused.isEmpty { taken = min(taken, previous.taken) }
-        guard let snapshot = UpToDateSnapshot.after(
-            operations, observed: observations.files, baseline: baseline, previous: previous, reused: reused, taken: taken,
-            checked: checked)
+        guard
+            let snapshot = UpToDateSnapshot.after(
+                operations, observed: observations.files, baseline: baseline, previous: previous, reused: reused,
+                taken: taken,
+                checked: checked)
         else { return false }
         let path = layout.snapshot(invocation)
         let layout = layout
@@ -63,7 +68,9 @@ extension ContentStore {
         let path = layout.snapshot(invocation)
         let layout = layout
         return try? await BlockingIO.run { () -> (snapshot: UpToDateSnapshot, changed: Set<String>, checked: Int64)? in
-            guard let data = try StoreIO.mapped(path, layout), let snapshot = UpToDateSnapshot.decode(data) else { return nil }
+            guard let data = try StoreIO.mapped(path, layout), let snapshot = UpToDateSnapshot.decode(data) else {
+                return nil
+            }
             let checked = wallClockNanoseconds()
             guard snapshot.isTrusted(now: checked) else { return nil }
             let changed = snapshot.changedPaths()
@@ -79,11 +86,13 @@ extension ContentStore {
     /// (`changed`, found by `upToDateSnapshot(invocation:)`), or nil when one of them may be
     /// among `watched` (the pipeline file, the executable, `PATH`'s directories) or the
     /// store's own state (a record may have been removed): then every operation is looked up.
-    public func knownResults(from snapshot: UpToDateSnapshot, changed: Set<String>, watched: [String]) -> KnownResults? {
+    public func knownResults(from snapshot: UpToDateSnapshot, changed: Set<String>, watched: [String]) -> KnownResults?
+    {
         guard snapshot.hasUnchanged(watched + [layout.removals], changed: changed) else { return nil }
         let files = snapshot.files
         return KnownResults(
-            entries: snapshot.operationEntries, changedAtStart: changed, changedOperations: snapshot.operations(touching: changed)
+            entries: snapshot.operationEntries, changedAtStart: changed,
+            changedOperations: snapshot.operations(touching: changed)
         ) { path in
             UpToDateSnapshot.index(of: path, in: files).map { files[$0].isCurrent() } ?? false
         }

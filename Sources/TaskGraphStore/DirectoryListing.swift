@@ -17,7 +17,9 @@ enum DirectoryListing {
         var part = Part<StoreEntry>()
         forEach(in: directory, layout) { name, _, descriptor in
             guard let info = status(of: name, in: descriptor) else { return }
-            guard let entry = entry(name, info, index) else { return part.strays.append(listedFile(name, info, directory)) }
+            guard let entry = entry(name, info, index) else {
+                return part.strays.append(listedFile(name, info, directory))
+            }
             part.items.append(entry)
         }
         return part
@@ -37,7 +39,9 @@ enum DirectoryListing {
                 return part.items.append(record)
             }
             guard let info = status(of: name, in: descriptor) else { return }
-            guard let entry = entry(name, info, index) else { return part.strays.append(listedFile(name, info, directory)) }
+            guard let entry = entry(name, info, index) else {
+                return part.strays.append(listedFile(name, info, directory))
+            }
             part.items.append(StoreScan.Record(entry: entry, blobs: nil, missesBlob: false))
         }
         return part

@@ -29,7 +29,9 @@ enum FileHasher {
         guard descriptor >= 0 else { throw OperationError.readFailed(path: path, reason: StoreIO.errorText()) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw OperationError.readFailed(path: path, reason: StoreIO.errorText()) }
+        guard fstat(descriptor, &info) == 0 else {
+            throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
+        }
         if let kind = FileIO.nonRegularKind(info.st_mode) { throw OperationError.readFailed(path: path, reason: kind) }
         guard let before = FileStat.of(descriptor: descriptor) else {
             throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
@@ -82,7 +84,8 @@ enum FileHasher {
     /// - Returns: what was hashed and the contents read, or nil when there were more than
     ///   `limit` bytes.
     /// - Throws: `OperationError.readFailed` naming `path`.
-    static func readWhole(_ path: String, limit: Int64, expectedSize: Int64) throws -> (hashed: Hashed, contents: Data)? {
+    static func readWhole(_ path: String, limit: Int64, expectedSize: Int64) throws -> (hashed: Hashed, contents: Data)?
+    {
         var contents = Data(capacity: Int(min(limit, max(0, expectedSize))))
         do {
             let hashed = try hash(path) { chunk in

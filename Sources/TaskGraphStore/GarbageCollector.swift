@@ -30,7 +30,8 @@ struct GarbageCollector {
     static let planLifetime: Double = 7 * 86_400
 
     /// What to remove from the store `scan` found (taken with its records read): leftovers,
-    /// snapshots too old to be trusted, plans not written for `planLifetime`, damaged records, records naming a missing blob or older than `maxAge`, blobs no record
+    /// snapshots too old to be trusted, plans not written for `planLifetime`, damaged records, records naming a missing
+    /// blob or older than `maxAge`, blobs no record
     /// names, then the least recently used records and their blobs until the size is at most
     /// the target.
     func plan(_ scan: StoreScan) -> Plan {
@@ -38,7 +39,8 @@ struct GarbageCollector {
         var size = scan.totalBytes
         plan.strays = scan.strays.filter { isOld($0.modified) && $0.isRegular }
         plan.outdated = scan.snapshotsAndPlans.filter { file in
-            let lifetime = file.directory.hasSuffix("/plans") ? Self.planLifetime : Double(UpToDateSnapshot.trustedFor) / 1e9
+            let lifetime =
+                file.directory.hasSuffix("/plans") ? Self.planLifetime : Double(UpToDateSnapshot.trustedFor) / 1e9
             return now - file.modified >= lifetime && file.isRegular
         }
         size -= (plan.strays + plan.outdated).reduce(0) { $0 + $1.size }

@@ -33,7 +33,8 @@ enum ParallelRemoval {
             defer { close(directory) }
             var count = 0
             var bytes: Int64 = 0
-            for entry in group where entry.name.withCString({ remove($0, in: directory, unlessModifiedAfter: cutoff) }) {
+            for entry in group where entry.name.withCString({ remove($0, in: directory, unlessModifiedAfter: cutoff) })
+            {
                 count += 1
                 bytes += entry.size
             }
@@ -61,7 +62,9 @@ enum ParallelRemoval {
         return removed
     }
 
-    private static func remove(_ name: UnsafePointer<CChar>, in directory: Int32, unlessModifiedAfter cutoff: Double?) -> Bool {
+    private static func remove(_ name: UnsafePointer<CChar>, in directory: Int32, unlessModifiedAfter cutoff: Double?)
+        -> Bool
+    {
         if let cutoff {
             var info = stat()
             guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0, FileStat(info).modifiedSeconds <= cutoff

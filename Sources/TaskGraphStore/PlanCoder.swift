@@ -164,11 +164,13 @@ extension PlanCoder.Decoded {
         }
         let made = actions.withLock { $0 }.compactMap { $0 }
         guard made.count == nodes.count else { return nil }
-        let graph = ExecutionGraph(planned: zip(nodes, made).map { node, action in
-            ExecutionGraph.Node(
-                id: node.id, type: node.type, action: action, dependencies: node.dependencies, settings: node.settings,
-                setup: node.setup, location: node.location)
-        })
+        let graph = ExecutionGraph(
+            planned: zip(nodes, made).map { node, action in
+                ExecutionGraph.Node(
+                    id: node.id, type: node.type, action: action, dependencies: node.dependencies,
+                    settings: node.settings,
+                    setup: node.setup, location: node.location)
+            })
         return Pipeline(
             file: file, name: name, graph: graph, outputDirectory: outputDirectory, pools: pools, warnings: [],
             executor: executor, store: store)

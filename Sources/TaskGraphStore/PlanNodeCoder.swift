@@ -87,7 +87,8 @@ enum PlanNodeCoder {
             settings = try decodeSettings(settingsIndex, strings)
             table.decoded[settingsIndex] = settings
         }
-        let location = try reader.uint8() == 1
+        let location =
+            try reader.uint8() == 1
             ? SourceLocation(file: try shared(), line: Int(try reader.uint32()), column: Int(try reader.uint32())) : nil
         let parameterCount = try reader.count(minimumItemSize: 5)
         var parameters = [String: ParameterValue](minimumCapacity: parameterCount)
@@ -98,7 +99,8 @@ enum PlanNodeCoder {
         let setup = OperationSetup(
             type: type, id: id, parameters: Parameters(parameters), preferredInput: preferredInput,
             environment: environment, pipelineDirectory: try shared(), outputDirectory: try shared())
-        return Node(id: id, type: type, dependencies: dependencies, settings: settings, setup: setup, location: location)
+        return Node(
+            id: id, type: type, dependencies: dependencies, settings: settings, setup: setup, location: location)
     }
 
     /// Fills in each setup's dependencies (the ids of the node's), checking every index.
@@ -109,7 +111,9 @@ enum PlanNodeCoder {
         }
     }
 
-    private static func decodeSettings(_ index: UInt32, _ strings: [String]) throws(ByteReader.Malformed) -> NodeSettings {
+    private static func decodeSettings(_ index: UInt32, _ strings: [String]) throws(ByteReader.Malformed)
+        -> NodeSettings
+    {
         guard Int(index) < strings.count,
             let settings = try? JSONDecoder().decode(NodeSettings.self, from: Data(strings[Int(index)].utf8))
         else { throw ByteReader.Malformed() }
@@ -154,8 +158,12 @@ enum PlanNodeCoder {
         case 1: return .integer(Int(try reader.int64()))
         case 2: return .number(try reader.double())
         case 3: return .boolean(try reader.uint8() == 1)
-        case 4: return .duration(Duration(secondsComponent: try reader.int64(), attosecondsComponent: try reader.int64()))
-        case 5: return .list(try (0..<reader.count(minimumItemSize: 8)).map { _ throws(ByteReader.Malformed) in try reader.string() })
+        case 4:
+            return .duration(Duration(secondsComponent: try reader.int64(), attosecondsComponent: try reader.int64()))
+        case 5:
+            return .list(
+                try (0..<reader.count(minimumItemSize: 8)).map { _ throws(ByteReader.Malformed) in try reader.string() }
+            )
         case 6:
             var pairs: [String: String] = [:]
             for _ in 0..<(try reader.count(minimumItemSize: 16)) { pairs[try reader.string()] = try reader.string() }

@@ -25,7 +25,8 @@ enum RemoteRecordCoder {
         var bytes = data
         if data.starts(with: signedMagic) {
             let header = signedMagic.count + 1
-            guard data.count > header + signatureCount, data[data.startIndex + signedMagic.count] == signedVersion else { return nil }
+            guard data.count > header + signatureCount, data[data.startIndex + signedMagic.count] == signedVersion
+            else { return nil }
             let signature = data.subdata(in: data.startIndex + header..<data.startIndex + header + signatureCount)
             bytes = data.subdata(in: data.startIndex + header + signatureCount..<data.endIndex)
             if let signer, !constantTimeEqual(signer.signature(of: bytes), signature) { return nil }

@@ -123,7 +123,9 @@ final class StatCache: Sendable {
 
     /// `remembered(_:_:)` with the lock held: notes the file as observed and refreshes an
     /// entry's check time once a day.
-    private static func remembered(_ path: String, _ stat: FileStat, now: Int64, in state: inout State) -> ContentDigest? {
+    private static func remembered(_ path: String, _ stat: FileStat, now: Int64, in state: inout State)
+        -> ContentDigest?
+    {
         guard let entry = state.entries[path], entry.stat == stat else { return nil }
         state.observations?.note(path, .init(stat: stat))
         if now - entry.checked > refreshedAfter {

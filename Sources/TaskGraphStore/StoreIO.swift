@@ -85,7 +85,9 @@ enum StoreIO {
     /// Flushes the temporary file open as `descriptor` to disk (unless `flush` is false) and
     /// closes it; either may report that the data could not be written (on NFS, `close` reports
     /// what the server refused). On failure the temporary file is removed.
-    private static func finish(_ descriptor: Int32, _ temporary: String, _ layout: StoreLayout, flush: Bool) throws(StoreError) {
+    private static func finish(_ descriptor: Int32, _ temporary: String, _ layout: StoreLayout, flush: Bool)
+        throws(StoreError)
+    {
         if let failure = flushAndClose(descriptor, flush: flush) { try abandon(temporary, layout, failure) }
     }
 
@@ -170,7 +172,9 @@ enum StoreIO {
             return try FileIO.read(path, limit: .max)
         } catch {
             if FileStat.of(path) == nil, errno == ENOENT { return nil }
-            guard case .readFailed(_, let reason) = error else { throw .readFailed(root: layout.root, reason: "\(error)") }
+            guard case .readFailed(_, let reason) = error else {
+                throw .readFailed(root: layout.root, reason: "\(error)")
+            }
             throw .readFailed(root: layout.root, reason: reason)
         }
     }
@@ -194,7 +198,8 @@ enum StoreIO {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= mappingThreshold,
-            isOnLocalFileSystem(descriptor), let address = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
+            isOnLocalFileSystem(descriptor),
+            let address = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED
         else { return try read(path, layout) }
         return Data(bytesNoCopy: address, count: Int(info.st_size), deallocator: .custom { munmap($0, $1) })
     }
@@ -204,9 +209,9 @@ enum StoreIO {
     /// file system, nor one unknown.
     private static func isOnLocalFileSystem(_ descriptor: Int32) -> Bool {
         #if os(Linux)
-        return localFileSystems.contains(UInt32(truncatingIfNeeded: tg_file_system_type(descriptor)))
+            return localFileSystems.contains(UInt32(truncatingIfNeeded: tg_file_system_type(descriptor)))
         #else
-        return false
+            return false
         #endif
     }
 

@@ -68,9 +68,11 @@ package struct StoreLayout: Sendable {
     /// Whether `name` is the name of a blob or record: exactly 64 lowercase hexadecimal digits.
     /// Temporary files and anything else never are.
     package static func isEntryName(_ name: some Collection<UInt8>) -> Bool {
-        name.count == 2 * ContentDigest.byteCount && name.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-        }
+        name.count == 2 * ContentDigest.byteCount
+            && name.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+            }
     }
 
     private static func fannedOut(_ directory: String, _ hex: String) -> String {

@@ -51,8 +51,10 @@ struct StoreScan: Sendable {
     /// found by name among them (`EntryTable`) as it is read.
     static func take(_ layout: StoreLayout, readingRecords: Bool) -> StoreScan {
         var scan = StoreScan()
-        scan.links = [layout.base, layout.records, layout.blobs, layout.temporary, layout.snapshots, layout.plans,
-            layout.pipelines].filter(StoreDirectory.isLink)
+        scan.links = [
+            layout.base, layout.records, layout.blobs, layout.temporary, layout.snapshots, layout.plans,
+            layout.pipelines,
+        ].filter(StoreDirectory.isLink)
         let recordDirectories = listFanOut(layout.records, layout, into: &scan)
         scan.directories = recordDirectories + listFanOut(layout.blobs, layout, into: &scan)
         let directories = scan.directories
@@ -74,7 +76,8 @@ struct StoreScan: Sendable {
             scan.strays += part.strays
         }
         scan.strays += DirectoryListing.files(in: layout.temporary, layout)
-        scan.snapshotsAndPlans = DirectoryListing.files(in: layout.snapshots, layout)
+        scan.snapshotsAndPlans =
+            DirectoryListing.files(in: layout.snapshots, layout)
             + DirectoryListing.files(in: layout.plans, layout)
         scan.otherBytes = DirectoryListing.files(in: layout.pipelines, layout).reduce(0) { $0 + $1.size }
         for path in [layout.statCache, layout.runLog] { scan.otherBytes += FileStat.of(path)?.size ?? 0 }

@@ -61,9 +61,13 @@ public final class TieredStore: ResultStore {
 
     public func digest(ofFile path: String) async throws -> ContentDigest { try await local.digest(ofFile: path) }
     public func blockingDigest(ofFile path: String) throws -> ContentDigest { try local.blockingDigest(ofFile: path) }
-    public func blockingDigests(ofFiles paths: [String]) throws -> [ContentDigest] { try local.blockingDigests(ofFiles: paths) }
+    public func blockingDigests(ofFiles paths: [String]) throws -> [ContentDigest] {
+        try local.blockingDigests(ofFiles: paths)
+    }
     public func noteUncheckableDependency() { local.noteUncheckableDependency() }
-    public func noteOutputFiles(_ paths: [String], forKey key: ContentDigest) { local.noteOutputFiles(paths, forKey: key) }
+    public func noteOutputFiles(_ paths: [String], forKey key: ContentDigest) {
+        local.noteOutputFiles(paths, forKey: key)
+    }
 
     // MARK: Records
 

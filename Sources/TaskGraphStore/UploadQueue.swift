@@ -69,7 +69,10 @@ final class UploadQueue: Sendable {
     /// - Returns: whether every upload finished.
     func drain(timeout: Duration) async -> Bool {
         await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await self.waitUntilIdle(); return true }
+            group.addTask {
+                await self.waitUntilIdle()
+                return true
+            }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 return false

@@ -6,9 +6,11 @@ import TaskGraphStore
 
 /// Where the cache is, for `run` and the `cache` commands.
 struct CacheArguments: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "The cache directory (default: $TASKGRAPH_CACHE_DIR, else $XDG_CACHE_HOME/taskgraph, else ~/.cache/taskgraph).",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The cache directory (default: $TASKGRAPH_CACHE_DIR, else $XDG_CACHE_HOME/taskgraph, else "
+                + "~/.cache/taskgraph).",
+            valueName: "dir"))
     var cacheDir: String?
 
     /// The store's root directory, absolute.

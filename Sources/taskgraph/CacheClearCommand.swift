@@ -13,7 +13,8 @@ struct CacheClearCommand: AsyncParsableCommand {
         try await CacheArguments.reportingStoreErrors {
             let store = cache.store()
             let cleared = try await store.clear()
-            TextOutput.standardOutput.write("removed \(cleared.records) records and \(cleared.blobs) blobs from \(store.root)\n")
+            TextOutput.standardOutput.write(
+                "removed \(cleared.records) records and \(cleared.blobs) blobs from \(store.root)\n")
             TextOutput.standardOutput.flush()
         }
     }

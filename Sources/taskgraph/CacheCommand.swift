@@ -6,7 +6,8 @@ struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Show, collect, check or empty the cache of earlier results (docs/cache.md).",
-        discussion: "Exit codes: 0 success, 1 the cache or the configuration file cannot be read or written, 64 usage error.",
+        discussion:
+            "Exit codes: 0 success, 1 the cache or the configuration file cannot be read or written, 64 usage error.",
         subcommands: [CacheStatusCommand.self, CacheGCCommand.self, CacheVerifyCommand.self, CacheClearCommand.self])
 }
 
@@ -23,7 +24,9 @@ extension CacheCommand {
     static func warnAboutLinks(_ links: [String]) {
         for link in links {
             TextOutput.standardError.write(
-                "taskgraph: warning: \(link) is a symbolic link inside the cache: not followed, nothing under it was touched\n")
+                "taskgraph: warning: \(link) is a symbolic link inside the cache: not followed, nothing under it was "
+                    + "touched\n"
+            )
         }
         TextOutput.standardError.flush()
     }

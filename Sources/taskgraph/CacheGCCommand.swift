@@ -8,19 +8,24 @@ import TaskGraphStore
 struct CacheGCCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gc",
-        abstract: "Remove least recently used entries beyond the size bound, and entries unused for longer than an age.",
+        abstract:
+            "Remove least recently used entries beyond the size bound, and entries unused for longer than an age.",
         discussion: """
             Also removes damaged records, records naming a missing blob, blobs no record names and \
             leftovers of interrupted writes. Nothing written in the last 10 minutes is removed, so \
             a run beside it is never disturbed.
             """)
 
-    @Option(help: ArgumentHelp(
-        "Keep the cache at or below this size, e.g. 5GiB, 500MB, 1G (default: cache_max_size in the configuration file, else 5GiB).",
-        valueName: "size"))
+    @Option(
+        help: ArgumentHelp(
+            "Keep the cache at or below this size, e.g. 5GiB, 500MB, 1G (default: cache_max_size in the configuration "
+                + "file, else 5GiB).",
+            valueName: "size"))
     var maxSize: String?
 
-    @Option(help: ArgumentHelp("Also remove entries unused for longer than this, e.g. 30d, 12h, 90m.", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "Also remove entries unused for longer than this, e.g. 30d, 12h, 90m.", valueName: "duration"))
     var maxAge: String?
 
     @OptionGroup var cache: CacheArguments
@@ -41,9 +46,11 @@ struct CacheGCCommand: AsyncParsableCommand {
     func run() async throws {
         try await CacheArguments.reportingStoreErrors {
             let bound = try await CacheArguments.maxSize(option: maxSize)
-            let report = try await cache.inspectedStore().collectGarbage(maxSize: bound, maxAge: maxAge.flatMap(Self.age))
+            let report = try await cache.inspectedStore().collectGarbage(
+                maxSize: bound, maxAge: maxAge.flatMap(Self.age))
             CacheCommand.warnAboutLinks(report.linksSkipped)
-            TextOutput.standardOutput.write(Self.render(report) + Self.nothingRemovedReason(report, bound: bound, maxAge: maxAge))
+            TextOutput.standardOutput.write(
+                Self.render(report) + Self.nothingRemovedReason(report, bound: bound, maxAge: maxAge))
             TextOutput.standardOutput.flush()
         }
     }
@@ -56,7 +63,10 @@ struct CacheGCCommand: AsyncParsableCommand {
             CacheCommand.plural(report.temporariesRemoved, "temporary file"),
         ]
         let outdated = report.outdatedRemoved
-        if outdated > 0 { removed.append("\(outdated) outdated snapshot\(outdated == 1 ? "" : "s") or plan\(outdated == 1 ? "" : "s")") }
+        if outdated > 0 {
+            removed.append(
+                "\(outdated) outdated snapshot\(outdated == 1 ? "" : "s") or plan\(outdated == 1 ? "" : "s")")
+        }
         return "removed \(removed.dropLast().joined(separator: ", ")) and \(removed.last!): "
             + "\(ByteCountText.format(report.sizeBefore)) -> \(ByteCountText.format(report.sizeAfter))\n"
     }
@@ -64,7 +74,8 @@ struct CacheGCCommand: AsyncParsableCommand {
     /// Why a collection that removed nothing did not: the size bound, and the grace period that
     /// protects what a run may be using from any age asked for; empty when it removed something.
     static func nothingRemovedReason(_ report: GarbageCollectionReport, bound: Int64, maxAge: String?) -> String {
-        guard report.recordsRemoved + report.blobsRemoved + report.temporariesRemoved + report.outdatedRemoved == 0 else { return "" }
+        guard report.recordsRemoved + report.blobsRemoved + report.temporariesRemoved + report.outdatedRemoved == 0
+        else { return "" }
         let minutes = Int(ContentStore.gracePeriod / 60)
         return "nothing to remove: \(ByteCountText.format(report.sizeBefore)) is within the bound of "
             + "\(ByteCountText.format(bound)), and entries written or used in the last \(minutes) minutes are kept "

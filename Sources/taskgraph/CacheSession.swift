@@ -59,7 +59,9 @@ struct CacheSession {
         let environment = ProcessInfo.processInfo.environment
         do {
             let configuration = try await BlockingIO.run { try CacheConfiguration.load(environment: environment) }
-            guard let settings = try arguments.settings(configuration: configuration, environment: environment) else { return nil }
+            guard let settings = try arguments.settings(configuration: configuration, environment: environment) else {
+                return nil
+            }
             let client = HTTPCacheClient(baseURL: settings.url, headers: settings.headers)
             // Beside what comes before the run's first lookup (its keys' inputs hashed).
             Task { await client.prepare() }
@@ -83,7 +85,8 @@ struct CacheSession {
     /// After a run of `graph`: waits for the remote cache's uploads, then does what
     /// `StoreSession.finish` does. An `interrupted` run (Ctrl-C, SIGTERM) waits for no upload:
     /// those running are aborted.
-    func finish(_ cache: RunCache, report: RunReport, graph: ExecutionGraph, wholeGraph: Bool, interrupted: Bool) async {
+    func finish(_ cache: RunCache, report: RunReport, graph: ExecutionGraph, wholeGraph: Bool, interrupted: Bool) async
+    {
         await drainRemote(interrupted: interrupted)
         await storeSession.finish(cache, report: report, graph: graph, wholeGraph: wholeGraph)
     }
@@ -93,16 +96,18 @@ struct CacheSession {
     private func drainRemote(interrupted: Bool) async {
         guard let remote = storeSession.remote, let (client, settings) = remoteClient else { return }
         let terminal = isatty(STDERR_FILENO) == 1
-        let progress = terminal ? Task {
-            while !Task.isCancelled {
-                let (finished, total) = remote.uploadProgress
-                if total > finished {
-                    TextOutput.standardError.write("\rUploading to the remote cache: \(finished)/\(total)\u{1B}[K")
-                    TextOutput.standardError.flush()
+        let progress =
+            terminal
+            ? Task {
+                while !Task.isCancelled {
+                    let (finished, total) = remote.uploadProgress
+                    if total > finished {
+                        TextOutput.standardError.write("\rUploading to the remote cache: \(finished)/\(total)\u{1B}[K")
+                        TextOutput.standardError.flush()
+                    }
+                    try? await Task.sleep(for: .milliseconds(100))
                 }
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        } : nil
+            } : nil
         let finished = await remote.drain(timeout: interrupted ? .zero : settings.timeout)
         progress?.cancel()
         _ = await progress?.value
@@ -112,7 +117,10 @@ struct CacheSession {
         }
         if !finished, !interrupted {
             let (done, total) = remote.uploadProgress
-            Self.warn("stopped uploading to the remote cache after \(DurationText.format(settings.timeout)) (\(done) of \(total) uploads finished)")
+            Self.warn(
+                "stopped uploading to the remote cache after \(DurationText.format(settings.timeout)) (\(done) of "
+                    + "\(total) uploads finished)"
+            )
         }
         await client.shutDown()
     }

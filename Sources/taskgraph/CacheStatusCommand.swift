@@ -40,10 +40,15 @@ struct CacheStatusCommand: AsyncParsableCommand {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         for run in runs {
             let date = formatter.string(from: Date(timeIntervalSince1970: run.date))
-            text += "  \(date)  \(CacheCommand.plural(run.hits, "hit")), \(CacheCommand.plural(run.misses, "miss"))  \(run.pipeline)\n"
+            text +=
+                "  \(date)  \(CacheCommand.plural(run.hits, "hit")), \(CacheCommand.plural(run.misses, "miss"))  "
+                + "\(run.pipeline)\n"
             if let remote = run.remote {
-                text += "    remote: \(CacheCommand.plural(remote.hits, "hit")), \(CacheCommand.plural(remote.misses, "miss")), "
-                    + "\(ByteCountText.format(Int(remote.bytesDown))) down, \(ByteCountText.format(Int(remote.bytesUp))) up\n"
+                text +=
+                    "    remote: \(CacheCommand.plural(remote.hits, "hit")), "
+                    + "\(CacheCommand.plural(remote.misses, "miss")), "
+                    + "\(ByteCountText.format(Int(remote.bytesDown))) down, "
+                    + "\(ByteCountText.format(Int(remote.bytesUp))) up\n"
             }
         }
         let hits = runs.reduce(0) { $0 + $1.hits }

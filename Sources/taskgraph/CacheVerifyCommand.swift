@@ -21,7 +21,9 @@ struct CacheVerifyCommand: AsyncParsableCommand {
 
     /// `checked 3 blobs and 3 records: removed 1 corrupt blob and 1 record`.
     static func render(_ report: VerificationReport) -> String {
-        "checked \(CacheCommand.plural(report.blobsChecked, "blob")) and \(CacheCommand.plural(report.recordsChecked, "record")): "
-            + "removed \(CacheCommand.plural(report.corruptBlobsRemoved, "corrupt blob")) and \(CacheCommand.plural(report.recordsRemoved, "record"))\n"
+        "checked \(CacheCommand.plural(report.blobsChecked, "blob")) and "
+            + "\(CacheCommand.plural(report.recordsChecked, "record")): "
+            + "removed \(CacheCommand.plural(report.corruptBlobsRemoved, "corrupt blob")) and "
+            + "\(CacheCommand.plural(report.recordsRemoved, "record"))\n"
     }
 }

@@ -9,15 +9,29 @@ struct ClusterArguments: ParsableArguments {
         case slurm
     }
 
-    @Option(help: "Where operations run: local (this process) or slurm (jobs of a Slurm cluster; README, \"Running on a Slurm cluster\"); overrides executor: in the file (default local).")
+    @Option(
+        help:
+            """
+            Where operations run: local (this process) or slurm (jobs of a Slurm cluster; README, \"Running on a Slurm \
+            cluster\"); overrides executor: in the file (default local).
+            """
+    )
     var executor: Executor?
 
-    @Option(help: ArgumentHelp(
-        "The store on a file system every node mounts (overrides store: in the file; default: the cache directory).",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The store on a file system every node mounts (overrides store: in the file; default: the cache "
+                + "directory).",
+            valueName: "dir"))
     var store: String?
 
-    @Flag(help: "On a cluster: run every linear chain of operations as one job, as if each had fuse: true (docs/cluster.md, \"Fusion\").")
+    @Flag(
+        help:
+            """
+            On a cluster: run every linear chain of operations as one job, as if each had fuse: true (docs/cluster.md, \
+            \"Fusion\").
+            """
+    )
     var fuse = false
 
     /// How jobs travel when no store on a shared file system is named (`sharedStore`) and the
@@ -25,9 +39,13 @@ struct ClusterArguments: ParsableArguments {
     /// nil: through the job directory in the store.
     /// - Throws: `ValidationError` when that remote cache takes no uploads.
     func exchange(session: CacheSession, sharedStore: String?) throws -> RemoteCacheJobExchange? {
-        guard sharedStore == nil, let store = session.storeSession.remote, let (client, settings) = session.remoteClient else { return nil }
+        guard sharedStore == nil, let store = session.storeSession.remote, let (client, settings) = session.remoteClient
+        else { return nil }
         guard settings.uploads else {
-            throw ValidationError("without --store, cluster jobs go through the remote cache, which needs uploads (not --remote-upload=false)")
+            throw ValidationError(
+                "without --store, cluster jobs go through the remote cache, which needs uploads (not "
+                    + "--remote-upload=false)"
+            )
         }
         return RemoteCacheJobExchange(store: store, client: client, url: settings.url)
     }

@@ -13,7 +13,9 @@ struct ClusterSession {
     /// `<store>/jobs/<run name>`, created now, unless jobs go through `exchange` (nodes that share
     /// no file system with this one). `fusingEveryChain` (`--fuse`) runs every linear chain as
     /// one job.
-    static func open(storeRoot: String, fusingEveryChain: Bool, exchange: (any JobExchange)? = nil) async throws -> ClusterSession {
+    static func open(storeRoot: String, fusingEveryChain: Bool, exchange: (any JobExchange)? = nil) async throws
+        -> ClusterSession
+    {
         let runName = "taskgraph-" + UUID().uuidString.lowercased().prefix(13).replacingOccurrences(of: "-", with: "")
         let jobDirectory = "\(storeRoot)/jobs/\(runName)"
         if exchange == nil {
@@ -23,14 +25,16 @@ struct ClusterSession {
                     atPath: jobDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
         }
-        let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let program =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var configuration = SlurmConfiguration(
             runName: runName, jobDirectory: jobDirectory, storeRoot: storeRoot, workerProgram: program,
             environment: ProcessInfo.processInfo.environment)
         configuration.fusesEveryChain = fusingEveryChain
         configuration.exchange = exchange
         TextOutput.standardError.write(
-            "slurm: run \(runName), " + (exchange == nil ? "job files in \(jobDirectory)" : "jobs through the remote cache") + "\n")
+            "slurm: run \(runName), "
+                + (exchange == nil ? "job files in \(jobDirectory)" : "jobs through the remote cache") + "\n")
         TextOutput.standardError.flush()
         return ClusterSession(executor: SlurmExecutor(configuration: configuration))
     }
@@ -44,7 +48,10 @@ struct ClusterSession {
         let cancelling = Locked<Task<Void, Never>?>(nil)
         let result = await withTaskCancellationHandler {
             await withTaskGroup(of: Result?.self) { group in
-                group.addTask { await executor.run(resources: resources); return nil }
+                group.addTask {
+                    await executor.run(resources: resources)
+                    return nil
+                }
                 let result = await work()
                 group.cancelAll()
                 return result
@@ -72,10 +79,14 @@ struct ClusterSession {
         let jobs = statistics.submitted == 1 ? "1 job" : "\(statistics.submitted) jobs"
         let queries = statistics.queries == 1 ? "1 queue query" : "\(statistics.queries) queue queries"
         let calls = statistics.submissions == 1 ? "1 sbatch call" : "\(statistics.submissions) sbatch calls"
-        TextOutput.standardError.write("slurm: \(jobs) submitted, \(queries) (run \(configuration.runName), \(calls))"
-            + (failed || cancelled ? "; " + (configuration.exchange == nil
-                ? "job files and logs in \(configuration.jobDirectory)" : "logs in /tmp/\(configuration.runName)-* on the nodes") : "")
-            + "\n")
+        TextOutput.standardError.write(
+            "slurm: \(jobs) submitted, \(queries) (run \(configuration.runName), \(calls))"
+                + (failed || cancelled
+                    ? "; "
+                        + (configuration.exchange == nil
+                            ? "job files and logs in \(configuration.jobDirectory)"
+                            : "logs in /tmp/\(configuration.runName)-* on the nodes") : "")
+                + "\n")
         TextOutput.standardError.flush()
     }
 }

@@ -9,7 +9,8 @@ enum DryRun {
     /// - Throws: `ValidationError` for a `--force` id that selects nothing.
     static func render(_ graph: ExecutionGraph, session: CacheSession, reuse: ReuseArguments) async throws -> String {
         let decisions = try await session.decisions(for: graph, reuse: reuse)
-        let statuses = Dictionary(decisions.map { ($0.id, ExplanationPrinter.brief($0.decision)) }) { first, _ in first }
+        let statuses = Dictionary(decisions.map { ($0.id, ExplanationPrinter.brief($0.decision)) }) { first, _ in first
+        }
         let cached = decisions.filter { (try? $0.decision.get().status) == .hit }.count
         let plan = PlanPrinter(graph: graph).render { statuses[$0] ?? "run" }
         return plan + "\(graph.nodes.count - cached) to run, \(cached) cached\n"

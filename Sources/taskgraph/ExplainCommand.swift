@@ -32,15 +32,19 @@ struct ExplainCommand: AsyncParsableCommand {
 
     func run() async throws {
         let loaded = try await PipelineLoading.load(file, options: try pipeline.pipelineOptions())
-        let shown = operations.isEmpty ? nil : try InstanceSelection.ids(operations, in: loaded.graph, option: "explain")
+        let shown =
+            operations.isEmpty ? nil : try InstanceSelection.ids(operations, in: loaded.graph, option: "explain")
         let session = await CacheSession.open(location, pipelineFile: file, storeRoot: loaded.store)
-        let decisions = try await session.decisions(for: loaded.graph, reuse: reuse).filter { shown?.contains($0.id) ?? true }
+        let decisions = try await session.decisions(for: loaded.graph, reuse: reuse).filter {
+            shown?.contains($0.id) ?? true
+        }
         TextOutput.standardOutput.write(ExplanationPrinter.render(decisions))
         // Instances a fan-out adds from a result are not in the graph until it runs.
         if operations.isEmpty, !loaded.graph.addsNodesWhileRunning,
             let previous = await session.store.lastRunIDs(pipeline: session.pipeline)
         {
-            TextOutput.standardOutput.write(ExplanationPrinter.removed(previous.subtracting(loaded.graph.nodes.map(\.id))))
+            TextOutput.standardOutput.write(
+                ExplanationPrinter.removed(previous.subtracting(loaded.graph.nodes.map(\.id))))
         }
         TextOutput.standardOutput.flush()
     }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 /// The process's limit on open files, which the command-line tool (the owner of the process,
@@ -19,8 +19,8 @@ enum FileDescriptorLimit {
     }
 
     #if canImport(Glibc)
-    private static let resourceLimitOpenFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        private static let resourceLimitOpenFiles = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
     #else
-    private static let resourceLimitOpenFiles = RLIMIT_NOFILE
+        private static let resourceLimitOpenFiles = RLIMIT_NOFILE
     #endif
 }

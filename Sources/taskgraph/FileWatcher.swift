@@ -54,8 +54,12 @@ final class FileWatcher: Sendable {
         try await BlockingIO.run { [self] in
             var changed = Set<String>()
             while !stop() {
-                let waitMilliseconds = changed.isEmpty ? 50 : Int32(quietPeriod.components.seconds * 1000
-                    + quietPeriod.components.attoseconds / 1_000_000_000_000_000)
+                let waitMilliseconds =
+                    changed.isEmpty
+                    ? 50
+                    : Int32(
+                        quietPeriod.components.seconds * 1000
+                            + quietPeriod.components.attoseconds / 1_000_000_000_000_000)
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
                 let ready = poll(&poller, 1, waitMilliseconds)
                 if ready > 0 {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 
 extension GraphRenderer.Format: ExpressibleByArgument {}
@@ -19,7 +19,9 @@ struct GraphCommand: AsyncParsableCommand {
     @Option(help: "Output format: dot or mermaid.")
     var format: GraphRenderer.Format = .dot
 
-    @Option(help: ArgumentHelp("Colour operations by how they ended in a run recorded with 'run --events'.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Colour operations by how they ended in a run recorded with 'run --events'.", valueName: "file"))
     var events: String?
 
     @OptionGroup var pipeline: PipelineArguments

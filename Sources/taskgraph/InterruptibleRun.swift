@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 import UnixSignals
 

@@ -14,7 +14,8 @@ struct LintArguments: ParsableArguments {
     @Option(
         name: .customLong("lint"),
         help: ArgumentHelp(
-            "Trace the files each exec that runs reads and writes; report those under the pipeline or output directory it does not declare: as warnings (--lint, --lint=warn) or as failures (--lint=error).",
+            "Trace the files each exec that runs reads and writes; report those under the pipeline or output directory "
+                + "it does not declare: as warnings (--lint, --lint=warn) or as failures (--lint=error).",
             valueName: "mode"))
     var mode: Mode?
 
@@ -34,14 +35,17 @@ struct LintArguments: ParsableArguments {
     func fileAccessLint(for graph: ExecutionGraph) async throws -> FileAccessLint? {
         guard let mode else { return nil }
         let tracer = try await BlockingIO.run { () -> String? in
-            let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let executable =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
             let tracer = PathResolver.resolve(
                 FileAccessLint.tracerLibraryName, in: (executable as NSString).deletingLastPathComponent)
             return FileKind(at: tracer) == .regular ? tracer : nil
         }
         guard let tracer else {
             throw ValidationError(
-                "--lint: the file-access tracer \(FileAccessLint.tracerLibraryName) is not beside the taskgraph executable; "
+                "--lint: the file-access tracer \(FileAccessLint.tracerLibraryName) is not beside the taskgraph "
+                    + "executable; "
                     + "'swift build' builds it there ('swift build --product TaskGraphFileTrace' alone)")
         }
         return FileAccessLint(mode: mode == .error ? .error : .warn, tracerLibrary: tracer, graph: graph)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 
 /// `taskgraph list-ops`: every operation type with its parameters.
@@ -10,7 +10,8 @@ struct ListOpsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list-ops",
         abstract: "List every operation type with what it consumes, produces and its parameters.",
-        discussion: "Then the keys every pipeline file and every operation can set, as 'taskgraph help keys' prints them.")
+        discussion:
+            "Then the keys every pipeline file and every operation can set, as 'taskgraph help keys' prints them.")
 
     func run() async throws {
         let catalog = OperationCatalog(registry: .builtIn)

@@ -7,7 +7,9 @@ import TaskGraphReporting
 struct LogArguments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "Show exec programs' lines prefixed with the operation id: as they arrive (prefixed), each operation's together when it ends (grouped), only failed operations' (errors), or none. Standard output a dependent reads as data is not shown.",
+            "Show exec programs' lines prefixed with the operation id: as they arrive (prefixed), each operation's "
+                + "together when it ends (grouped), only failed operations' (errors), or none. Standard output a "
+                + "dependent reads as data is not shown.",
             valueName: "mode"))
     var logs: ProgramOutputLog.Mode = .prefixed
 

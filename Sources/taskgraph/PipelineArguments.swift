@@ -1,13 +1,16 @@
 import ArgumentParser
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 
 /// Options shared by the commands that read a pipeline file.
 struct PipelineArguments: ParsableArguments {
-    @Option(name: .customLong("var"), help: ArgumentHelp("Set a variable (repeatable); a list variable takes comma-separated items.", valueName: "name=value"))
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp(
+            "Set a variable (repeatable); a list variable takes comma-separated items.", valueName: "name=value"))
     var variables: [String] = []
 
     @Option(help: ArgumentHelp("Set a pool's depth (repeatable), e.g. --pool net=8.", valueName: "name=N"))
@@ -28,13 +31,14 @@ struct PipelineArguments: ParsableArguments {
 
     /// `--pool` depths by name.
     func parsedPools() throws -> [String: Int] {
-        try Dictionary(pool.map { entry in
-            let (name, value) = try Self.split(entry, option: "--pool")
-            guard let depth = Int(value), depth >= 1 else {
-                throw ValidationError("--pool \(entry): the depth must be a whole number of at least 1")
-            }
-            return (name, depth)
-        }, uniquingKeysWith: { _, last in last })
+        try Dictionary(
+            pool.map { entry in
+                let (name, value) = try Self.split(entry, option: "--pool")
+                guard let depth = Int(value), depth >= 1 else {
+                    throw ValidationError("--pool \(entry): the depth must be a whole number of at least 1")
+                }
+                return (name, depth)
+            }, uniquingKeysWith: { _, last in last })
     }
 
     /// The options for loading pipelines.

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 
 /// Loading pipelines off the cooperative pool and printing their diagnostics.
@@ -32,7 +32,8 @@ enum PipelineLoading {
     /// - Throws: `ValidationError` for the first such diagnostic.
     static func checkVariableOptions(_ diagnostics: [Diagnostic], options: PipelineOptions) throws {
         let prefix = "--var "
-        guard let error = diagnostics.first(where: { $0.severity == .error && $0.location.file.hasPrefix(prefix) }) else { return }
+        guard let error = diagnostics.first(where: { $0.severity == .error && $0.location.file.hasPrefix(prefix) })
+        else { return }
         let name = String(error.location.file.dropFirst(prefix.count))
         throw ValidationError("--var \(name)=\(options.variables[name] ?? ""): \(error.message)")
     }

@@ -8,27 +8,37 @@ import TaskGraphStore
 /// The remote cache a `run` shares results through (docs/cache.md, "Remote cache"): each
 /// option overrides `$TASKGRAPH_REMOTE_CACHE` and the user's configuration file.
 struct RemoteCacheArguments: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "A remote cache on Bazel's HTTP protocol (default: $TASKGRAPH_REMOTE_CACHE, else remote_cache in ~/.config/taskgraph/config.yaml).",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "A remote cache on Bazel's HTTP protocol (default: $TASKGRAPH_REMOTE_CACHE, else remote_cache in "
+                + "~/.config/taskgraph/config.yaml).",
+            valueName: "url"))
     var remoteCache: String?
 
-    @Option(help: ArgumentHelp(
-        "Whether results are uploaded to the remote cache (default: remote_upload in the configuration, else true).",
-        valueName: "bool"))
+    @Option(
+        help: ArgumentHelp(
+            "Whether results are uploaded to the remote cache (default: remote_upload in the configuration, "
+                + "else true).",
+            valueName: "bool"))
     var remoteUpload: Bool?
 
-    @Option(help: ArgumentHelp(
-        "A header sent with every remote cache request, e.g. 'Authorization: Bearer …'; may be repeated. Never printed.",
-        valueName: "header"))
+    @Option(
+        help: ArgumentHelp(
+            "A header sent with every remote cache request, e.g. 'Authorization: Bearer …'; may be repeated. Never "
+                + "printed.",
+            valueName: "header"))
     var remoteHeader: [String] = []
 
-    @Option(help: ArgumentHelp(
-        "The environment variable holding the key remote records are signed with (HMAC-SHA256); unsigned records are then ignored.",
-        valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The environment variable holding the key remote records are signed with (HMAC-SHA256); unsigned records "
+                + "are then ignored.",
+            valueName: "name"))
     var remoteCacheKeyEnv: String?
 
-    @Option(help: ArgumentHelp("The longest wait for uploads at the end of a run, e.g. 30s (default 60s).", valueName: "duration"))
+    @Option(
+        help: ArgumentHelp(
+            "The longest wait for uploads at the end of a run, e.g. 30s (default 60s).", valueName: "duration"))
     var remoteTimeout: String?
 
     func validate() throws {
@@ -45,10 +55,13 @@ struct RemoteCacheArguments: ParsableArguments {
     func settings(
         configuration: CacheConfiguration, environment: [String: String]
     ) throws(RemoteCacheSetupError) -> RemoteCacheSettings? {
-        guard let url = remoteCache ?? environment["TASKGRAPH_REMOTE_CACHE"].flatMap({ $0.isEmpty ? nil : $0 })
-            ?? configuration.remoteCache
+        guard
+            let url = remoteCache ?? environment["TASKGRAPH_REMOTE_CACHE"].flatMap({ $0.isEmpty ? nil : $0 })
+                ?? configuration.remoteCache
         else { return nil }
-        guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else { throw .notHTTP(url) }
+        guard url.lowercased().hasPrefix("http://") || url.lowercased().hasPrefix("https://") else {
+            throw .notHTTP(url)
+        }
         let headers = try (configuration.remoteHeaders + remoteHeader).map { header throws(RemoteCacheSetupError) in
             try Self.substituted(header, environment: environment)
         }

@@ -63,7 +63,8 @@ enum RemoteJobError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .malformedReference(let reference): "'\(reference)' is neither a job file (NAME.job) nor a job in the remote cache (sha256:…/NAME)"
+        case .malformedReference(let reference):
+            "'\(reference)' is neither a job file (NAME.job) nor a job in the remote cache (sha256:…/NAME)"
         case .missingJob(let digest): "the remote cache holds no job \(digest)"
         }
     }

@@ -15,7 +15,9 @@ struct ReportCommand: AsyncParsableCommand {
             events cannot be read or are not a taskgraph event stream (nothing is written).
             """)
 
-    @Argument(help: "The JSON Lines event file written by 'taskgraph run --events'.", completion: .file(extensions: ["jsonl"]))
+    @Argument(
+        help: "The JSON Lines event file written by 'taskgraph run --events'.", completion: .file(extensions: ["jsonl"])
+    )
     var events: String
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the HTML report to this file.", valueName: "file"))
@@ -30,7 +32,9 @@ struct ReportCommand: AsyncParsableCommand {
             TextOutput.standardError.flush()
             throw ExitCode(CLIExitCode.operationFailed)
         }
-        try await RunDestinations.checkDistinct([(name: "the events file", path: events), (name: "--output", path: output)])
+        try await RunDestinations.checkDistinct([
+            (name: "the events file", path: events), (name: "--output", path: output),
+        ])
         let path = events
         let run: RecordedRun
         do {

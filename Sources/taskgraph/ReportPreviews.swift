@@ -19,7 +19,8 @@ enum ReportPreviews {
     static func make(graph: ExecutionGraph, report: RunReport) async -> [ReportPreview] {
         var previews: [ReportPreview] = []
         var spent = 0
-        for (node, record) in zip(graph.nodes, report.nodes) where node.type == "save" && record.outcome.kind.isSuccess {
+        for (node, record) in zip(graph.nodes, report.nodes) where node.type == "save" && record.outcome.kind.isSuccess
+        {
             guard previews.count < maximumCount, spent < budget, let path = savedImagePath(of: node) else { continue }
             guard let jpeg = try? await thumbnail(of: path), spent + jpeg.count <= budget else { continue }
             spent += jpeg.count

@@ -9,7 +9,8 @@ struct ReuseArguments: ParsableArguments {
     @Option(
         name: .customLong("force"),
         help: ArgumentHelp(
-            "Reuse no stored result for this operation (tilt or tilt[lake]; repeatable) or what depends on it: they run again. --force alone: for every operation.",
+            "Reuse no stored result for this operation (tilt or tilt[lake]; repeatable) or what depends on it: they "
+                + "run again. --force alone: for every operation.",
             valueName: "id"),
         completion: OperationIDCompletion.kind)
     var forced: [String] = []

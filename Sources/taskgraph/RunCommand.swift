@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 import TaskGraphStore
 
@@ -28,32 +28,43 @@ struct RunCommand: AsyncParsableCommand {
     var file: String
 
     @Argument(
-        help: ArgumentHelp("Run only these operations (ids such as tilt or tilt[lake]) and what they need.", valueName: "id"),
+        help: ArgumentHelp(
+            "Run only these operations (ids such as tilt or tilt[lake]) and what they need.", valueName: "id"),
         completion: OperationIDCompletion.kind)
     var targets: [String] = []
 
     @Option(
         name: [.customShort("j", allowingJoined: true), .long],
         help: ArgumentHelp(
-            "Maximum operations running at once in the default pool, -j 2 or -j2 (default: core count; with --executor slurm, jobs queued or running at once, default 100).",
+            "Maximum operations running at once in the default pool, -j 2 or -j2 (default: core count; with --executor "
+                + "slurm, jobs queued or running at once, default 100).",
             valueName: "n"))
     var jobs: Int?
 
     @Flag(help: "Cancel everything on the first failure (default: finish independent branches).")
     var failFast = false
 
-    @Flag(name: [.customShort("n"), .long], help: "Print the plan, level by level, each operation with what a run would do (run and why, or cached); run nothing.")
+    @Flag(
+        name: [.customShort("n"), .long],
+        help:
+            """
+            Print the plan, level by level, each operation with what a run would do (run and why, or cached); run \
+            nothing.
+            """
+    )
     var dryRun = false
 
     @Option(
-        parsing: .upToNextOption, help: ArgumentHelp("Run only these operations and what they need (as ids after the file).", valueName: "id"),
+        parsing: .upToNextOption,
+        help: ArgumentHelp("Run only these operations and what they need (as ids after the file).", valueName: "id"),
         completion: OperationIDCompletion.kind)
     var only: [String] = []
 
     @Flag(help: "Plain log lines even on a terminal.")
     var noProgress = false
 
-    @Option(help: ArgumentHelp("Write every event as JSON Lines to this file (schema: docs/events.md).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Write every event as JSON Lines to this file (schema: docs/events.md).", valueName: "file"))
     var events: String?
 
     @Flag(help: "Write the JSON Lines events to standard output.")
@@ -103,11 +114,12 @@ struct RunCommand: AsyncParsableCommand {
         let start = await upToDate?.start()
         if upToDate != nil, start == nil { return }
         let pipelineOptions = try pipeline.pipelineOptions()
-        let loaded = if let upToDate {
-            try await upToDate.loadPipeline(file, options: pipelineOptions)
-        } else {
-            try await PipelineLoading.load(file, options: pipelineOptions)
-        }
+        let loaded =
+            if let upToDate {
+                try await upToDate.loadPipeline(file, options: pipelineOptions)
+            } else {
+                try await PipelineLoading.load(file, options: pipelineOptions)
+            }
         _ = try InstanceSelection.ids(only, in: loaded.graph, option: "--only")
         let graph: ExecutionGraph
         do {
@@ -117,7 +129,8 @@ struct RunCommand: AsyncParsableCommand {
         }
         if dryRun {
             let session = await CacheSession.open(
-                cache.location, maxSize: cache.cacheMaxSize, pipelineFile: file, storeRoot: cluster.store ?? loaded.store)
+                cache.location, maxSize: cache.cacheMaxSize, pipelineFile: file,
+                storeRoot: cluster.store ?? loaded.store)
             TextOutput.standardOutput.write(try await DryRun.render(graph, session: session, reuse: cache.reuse))
             TextOutput.standardOutput.flush()
             return
@@ -127,10 +140,12 @@ struct RunCommand: AsyncParsableCommand {
         if let report { try await RunDestinations.checkFile(report, option: "--report") }
         let onCluster = cluster.runsOnCluster(loaded)
         if onCluster, lint.mode != nil {
-            throw ValidationError("--lint traces the programs this process runs; it does not go with the slurm executor")
+            throw ValidationError(
+                "--lint traces the programs this process runs; it does not go with the slurm executor")
         }
         let fileAccessLint = try await lint.fileAccessLint(for: graph)
-        let options = EngineOptions(jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
+        let options = EngineOptions(
+            jobs: jobs ?? (onCluster ? 100 : EngineOptions.defaultJobs), pools: loaded.pools, failFast: failFast)
         let presenter: RunPresenter
         do {
             presenter = try RunPresenter(
@@ -143,28 +158,35 @@ struct RunCommand: AsyncParsableCommand {
         let session = await CacheSession.open(
             cache.location, maxSize: cache.cacheMaxSize, pipelineFile: file, storeRoot: cluster.store ?? loaded.store,
             flushingWrites: onCluster, prepared: upToDate?.store, remote: cache.remote)
-        let clusterSession = onCluster
+        let clusterSession =
+            onCluster
             ? try await ClusterSession.open(
                 storeRoot: session.store.root, fusingEveryChain: cluster.fuse,
                 exchange: try cluster.exchange(session: session, sharedStore: cluster.store ?? loaded.store)) : nil
         var startedFrom: (observing: Bool, known: KnownResults?)?
         if let upToDate, let start { startedFrom = upToDate.check.observe(session.storeSession, from: start) }
-        let runCache = session.storeSession.runCache(reuse: !cache.reuse.noCache, forcing: forcing, known: startedFrom?.known)
+        let runCache = session.storeSession.runCache(
+            reuse: !cache.reuse.noCache, forcing: forcing, known: startedFrom?.known)
         let resources = RunResources(
             blockingThreads: Engine.blockingThreads(for: options), fileAccessLint: fileAccessLint,
             streamedOutput: logs.streamedOutput(for: graph))
         let control = RunControl()
         let outcome = await presenter.displaying {
-            await JobControl.run(control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }) {
-                await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() }) {
+            await JobControl.run(
+                control, hideDisplay: { presenter.hideDisplay() }, showDisplay: { presenter.showDisplay() }
+            ) {
+                await InterruptibleRun.run(resources: resources, restoringTerminalWith: { presenter.restoreTerminal() })
+                {
                     var options = options
                     options.remote = clusterSession?.executor
                     let engine = Engine(options: options)
                     guard let clusterSession else {
-                        return await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
+                        return await engine.run(
+                            graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
                     }
                     return await clusterSession.running(resources: resources) {
-                        await engine.run(graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
+                        await engine.run(
+                            graph, events: presenter.sink, resources: resources, cache: runCache, control: control)
                     }
                 }
             }
@@ -195,11 +217,14 @@ struct RunCommand: AsyncParsableCommand {
         }
         if explain {
             let decisions = runCache.decisions
-            TextOutput.standardOutput.write(ExplanationPrinter.render(ran.nodes.compactMap { node in
-                decisions[node.id].map { (node.id, .success($0)) }
-            }))
+            TextOutput.standardOutput.write(
+                ExplanationPrinter.render(
+                    ran.nodes.compactMap { node in
+                        decisions[node.id].map { (node.id, .success($0)) }
+                    }))
             if let previousIDs {
-                TextOutput.standardOutput.write(ExplanationPrinter.removed(previousIDs.subtracting(ran.nodes.map(\.id))))
+                TextOutput.standardOutput.write(
+                    ExplanationPrinter.removed(previousIDs.subtracting(ran.nodes.map(\.id))))
             }
             TextOutput.standardOutput.flush()
         }
@@ -209,7 +234,8 @@ struct RunCommand: AsyncParsableCommand {
         // took a tenth of a short run's time after a change.
         TextOutput.standardOutput.flush()
         TextOutput.standardError.flush()
-        Self.exit(withError: outcome.report.hasFailures || !outputsWritten ? ExitCode(CLIExitCode.operationFailed) : nil)
+        Self.exit(
+            withError: outcome.report.hasFailures || !outputsWritten ? ExitCode(CLIExitCode.operationFailed) : nil)
     }
 
     /// `run FILE ID... --force`, which forced only the ids and their dependents before ids after

@@ -1,8 +1,8 @@
 import Foundation
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 
 /// Chooses how a run is shown (live display on a terminal, plain lines otherwise), adds the
@@ -31,7 +31,8 @@ struct RunPresenter {
         let output = TextOutput.standardError
         let live = output.isTerminal && !plain && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         var sinks: [any EventSink] = []
-        let command = eventsPath != nil || recordsReport ? RedactedCommandLine.redact(CommandLine.arguments, graph: graph) : []
+        let command =
+            eventsPath != nil || recordsReport ? RedactedCommandLine.redact(CommandLine.arguments, graph: graph) : []
         // Programs' lines first: a failed operation's come before the line saying it failed.
         if live {
             let display = LiveStatusDisplay(graph: graph, output: output)
@@ -39,7 +40,10 @@ struct RunPresenter {
             sinks += [ProgramOutputLog(graph: graph, mode: logs, write: display.print), display]
         } else {
             display = nil
-            sinks += [ProgramOutputLog(graph: graph, mode: logs, write: output.write), PlainLogReporter(graph: graph, output: output)]
+            sinks += [
+                ProgramOutputLog(graph: graph, mode: logs, write: output.write),
+                PlainLogReporter(graph: graph, output: output),
+            ]
         }
         if let eventsPath {
             let events = eventsPath == "-" ? TextOutput.standardOutput : try TextOutput(creatingFile: eventsPath)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 
 /// `taskgraph schema`: the JSON Schema of pipeline files, for editors.

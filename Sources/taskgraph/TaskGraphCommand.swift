@@ -2,9 +2,9 @@ import ArgumentParser
 import CSystemShims
 import Foundation
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 import UnixSignals
 
@@ -26,7 +26,8 @@ struct TaskGraphCommand: AsyncParsableCommand {
     static let version = "0.1.0"
 
     /// Answers `taskgraph --version` at once (scripts and editors call it to probe for the tool);
-    /// otherwise keeps freed memory for reuse (`tg_keep_freed_memory`), raises the open-file limit, traps SIGINT, SIGTERM and SIGHUP before anything else (so every command cleans up on them, then
+    /// otherwise keeps freed memory for reuse (`tg_keep_freed_memory`), raises the open-file limit, traps SIGINT,
+    /// SIGTERM and SIGHUP before anything else (so every command cleans up on them, then
     /// dies by them), ignores SIGPIPE (a closed output pipe cancels a run like them), flushes
     /// standard output and error at `exit`, traps the job-control signals (SIGTSTP, SIGCONT, SIGUSR1), then parses the
     /// arguments (after writing a bare `--lint` and `--force` and `help keys` as the parser takes
@@ -37,7 +38,7 @@ struct TaskGraphCommand: AsyncParsableCommand {
             return
         }
         #if canImport(Glibc)
-        tg_keep_freed_memory()
+            tg_keep_freed_memory()
         #endif
         FileDescriptorLimit.raiseToHardLimit()
         signal(SIGPIPE, SIG_IGN)

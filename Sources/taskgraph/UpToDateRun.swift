@@ -24,7 +24,8 @@ struct UpToDateRun {
     /// messages name locations a plan read back does not keep), or a `PATH` with relative directories.
     init?(_ command: RunCommand) {
         guard !command.dryRun, !command.json, !command.explain, command.events == nil, command.trace == nil,
-            command.report == nil, !command.cache.reuse.noCache, !command.cache.reuse.forcesAny, command.cluster.executor == nil,
+            command.report == nil, !command.cache.reuse.noCache, !command.cache.reuse.forcesAny,
+            command.cluster.executor == nil,
             command.cluster.store == nil, command.lint.mode == nil, let process = UpToDateCheck.currentProcess()
         else { return nil }
         let pipeline = PathResolver.resolve(command.file, in: process.directory)
@@ -52,7 +53,10 @@ struct UpToDateRun {
         let count = start.operations
         let operations = "\(count) operation\(count == 1 ? "" : "s")"
         let output = TextOutput.standardError
-        output.write("[    0.0s] run       \(operations)\n[    0.0s] cached    \(operations): nothing changed since the last run\n")
+        output.write(
+            "[    0.0s] run       \(operations)\n[    0.0s] cached    \(operations): nothing changed since the "
+                + "last run\n"
+        )
         output.write("\n\(count) cached in \(DurationText.format(ContinuousClock.now - started))\n")
         output.flush()
         return nil

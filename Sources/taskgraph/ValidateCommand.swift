@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import TaskGraphCore
+import TaskGraphCrypto
 import TaskGraphImaging
 import TaskGraphNetwork
-import TaskGraphCrypto
 import TaskGraphReporting
 
 /// `taskgraph validate`: checks pipeline files without running anything.
@@ -13,7 +13,9 @@ struct ValidateCommand: AsyncParsableCommand {
         abstract: "Check pipeline files and print every problem, without running anything.",
         discussion: "Exit 0 when every file is valid, 2 otherwise.")
 
-    @Argument(help: "Pipeline files (default: every *.yaml and *.yml under ./pipelines).", completion: .file(extensions: ["yaml", "yml"]))
+    @Argument(
+        help: "Pipeline files (default: every *.yaml and *.yml under ./pipelines).",
+        completion: .file(extensions: ["yaml", "yml"]))
     var files: [String] = []
 
     @OptionGroup var pipeline: PipelineArguments

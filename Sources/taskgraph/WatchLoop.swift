@@ -48,7 +48,9 @@ struct WatchLoop {
                     if cancelled.withLock({ $0 }) { break }
                     if changed.isEmpty {
                         Self.say("watching for changes (Ctrl-C ends)")
-                        changed = try await watcher.nextChange(quietPeriod: Self.quietPeriod) { cancelled.withLock { $0 } }
+                        changed = try await watcher.nextChange(quietPeriod: Self.quietPeriod) {
+                            cancelled.withLock { $0 }
+                        }
                     }
                 }
                 return .success(())
@@ -100,7 +102,8 @@ struct WatchLoop {
         let file = self.file
         let options = self.options
         let pipeline = try? await BlockingIO.run { try Pipeline.load(file: file, options: options) }
-        let written = Set(pipeline?.graph.nodes.flatMap { ($0.action as? any CacheableAction)?.outputFiles ?? [] } ?? [])
+        let written = Set(
+            pipeline?.graph.nodes.flatMap { ($0.action as? any CacheableAction)?.outputFiles ?? [] } ?? [])
         let skipped = ((pipeline.map { [$0.outputDirectory] } ?? []) + ignoring.map(Self.absolute)).map { $0 + "/" }
         let watcher = try FileWatcher { path in
             let name = path.split(separator: "/").last ?? ""

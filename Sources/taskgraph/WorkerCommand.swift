@@ -22,13 +22,19 @@ struct WorkerCommand: AsyncParsableCommand {
             goes there too.
             """)
 
-    @Option(help: ArgumentHelp("The store shared with the driver (default: this machine's cache in front of the remote cache).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The store shared with the driver (default: this machine's cache in front of the remote cache).",
+            valueName: "dir"))
     var store: String?
 
     @OptionGroup var cache: CacheArguments
     @OptionGroup var remoteCache: RemoteCacheArguments
 
-    @Argument(help: "The job file (NAME.job), or with a remote cache and no --store, the job's reference in it (sha256:…/NAME).")
+    @Argument(
+        help:
+            "The job file (NAME.job), or with a remote cache and no --store, the job's reference in it (sha256:…/NAME)."
+    )
     var job: String
 
     func run() async throws {
@@ -103,13 +109,16 @@ struct WorkerCommand: AsyncParsableCommand {
 
     /// `completion` once every blob it names (and a keyed job's record) is on the server, or a
     /// failure saying why not: the driver must never be told of a result it cannot download.
-    private static func upload(_ completion: RemoteCompletion, of job: RemoteJob, to remote: RemoteStore) async -> RemoteCompletion {
+    private static func upload(_ completion: RemoteCompletion, of job: RemoteJob, to remote: RemoteStore) async
+        -> RemoteCompletion
+    {
         // A keyed job's record went up with its blobs when the worker wrote it.
         if job.key == nil { for record in completion.records { remote.store.uploadBlobs(of: record) } }
         let finished = await remote.store.drain(timeout: remote.timeout)
         guard completion.records.isEmpty || (finished && !remote.store.hasFailed) else {
-            return .failed("the results could not be uploaded to the remote cache"
-                + (finished ? "" : " within \(DurationText.format(remote.timeout))"))
+            return .failed(
+                "the results could not be uploaded to the remote cache"
+                    + (finished ? "" : " within \(DurationText.format(remote.timeout))"))
         }
         return completion
     }

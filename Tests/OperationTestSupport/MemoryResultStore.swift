@@ -26,7 +26,8 @@ public final class MemoryResultStore: ResultStore {
 
     public func record(for key: ContentDigest) async -> ActionRecord? {
         contents.withLock { contents in
-            guard let record = contents.records[key], contents.results[record.result] != nil || record.resultKind == StoredResult.kind,
+            guard let record = contents.records[key],
+                contents.results[record.result] != nil || record.resultKind == StoredResult.kind,
                 record.outputFiles.allSatisfy({ contents.files[$0.digest] != nil })
             else { return nil }
             return record

@@ -1,5 +1,4 @@
 import Foundation
-
 import TaskGraphCore
 
 /// The action of one operation of `type`, made as the planner would set it up.

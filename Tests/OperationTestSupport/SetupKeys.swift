@@ -3,7 +3,9 @@ import TaskGraphCore
 
 /// The key of a node with `setup`, made by `registry`, as a run would compute it: its inputs'
 /// results have the digests `inputs` gives, its files are hashed.
-public func key(of setup: OperationSetup, registry: OperationRegistry, inputs: [(id: String, digest: ContentDigest)] = [])
+public func key(
+    of setup: OperationSetup, registry: OperationRegistry, inputs: [(id: String, digest: ContentDigest)] = []
+)
     async throws -> ContentDigest
 {
     var graph = ExecutionGraph()
@@ -78,7 +80,8 @@ public func otherValue(of type: ParameterType, than value: ParameterValue?) -> P
     case .duration: .duration(value == .duration(.seconds(7)) ? .seconds(8) : .seconds(7))
     case .choice(let words): .string(words.first { .string($0) != value } ?? words[0])
     case .stringList: .list((value.flatMap { if case .list(let list) = $0 { list } else { nil } } ?? []) + ["none-*.x"])
-    case .stringMap: .map((value.flatMap { if case .map(let map) = $0 { map } else { nil } } ?? [:]).merging(["EXTRA": "1"]) { $1 })
+    case .stringMap:
+        .map((value.flatMap { if case .map(let map) = $0 { map } else { nil } } ?? [:]).merging(["EXTRA": "1"]) { $1 })
     case .outputPath: .string(value == .string("other.out") ? "another.out" : "other.out")
     case .inputPath: .string(value == .string("other.in") ? "another.in" : "other.in")
     }

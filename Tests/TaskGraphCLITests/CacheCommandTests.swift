@@ -34,7 +34,7 @@ import Testing
                 let digest = ContentDigest.sha256(of: blob)
                 let blobPath = try write(blob, to: "blobs", named: digest.hex, age: 40 * 86_400)
                 var record = Data("TGAR".utf8) + [3] + digest.bytes
-                record.append(0)  // the result is in its blob
+                record.append(0) // the result is in its blob
                 appendString("bytes", to: &record)
                 appendString("1.0 kB", to: &record)
                 record.append(contentsOf: withUnsafeBytes(of: Double(0.5).bitPattern.bigEndian, Array.init))
@@ -77,16 +77,18 @@ import Testing
         let scratch = try Scratch()
         var environment = scratch.environment
         environment["TASKGRAPH_CACHE_DIR"] = scratch.cache
-        let result = try await TaskGraphProcess.run(["cache", "status"], in: scratch.directory, environment: environment)
+        let result = try await TaskGraphProcess.run(
+            ["cache", "status"], in: scratch.directory, environment: environment)
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            cache: \(scratch.cache)
-            size: 0 B of 5.4 GB
-            records: 0
-            blobs: 0
-            recent runs: none
+        #expect(
+            result.stdout == """
+                cache: \(scratch.cache)
+                size: 0 B of 5.4 GB
+                records: 0
+                blobs: 0
+                recent runs: none
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: scratch.cache), "status creates nothing")
     }
 
@@ -95,21 +97,24 @@ import Testing
         try scratch.fill(3)
         try Data("1795000000\t4\t1\t/work/a.yaml\n1795003600.5\t5\t0\t/work/b.yaml\n".utf8)
             .write(to: URL(fileURLWithPath: scratch.cache + "/v1/runs"))
-        try FileManager.default.createDirectory(atPath: scratch.directory.path + "/config/taskgraph", withIntermediateDirectories: true)
-        try Data("cache_max_size: 20GiB\n".utf8).write(to: URL(fileURLWithPath: scratch.directory.path + "/config/taskgraph/config.yaml"))
+        try FileManager.default.createDirectory(
+            atPath: scratch.directory.path + "/config/taskgraph", withIntermediateDirectories: true)
+        try Data("cache_max_size: 20GiB\n".utf8).write(
+            to: URL(fileURLWithPath: scratch.directory.path + "/config/taskgraph/config.yaml"))
         let result = try await scratch.run(["cache", "status"])
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            cache: \(scratch.cache)
-            size: 3.6 kB of 21.5 GB
-            records: 3
-            blobs: 3
-            recent runs (latest last):
-              2026-11-18 11:06:40  4 hits, 1 miss  /work/a.yaml
-              2026-11-18 12:06:40  5 hits, 0 misses  /work/b.yaml
-            hits over these 2 runs: 9 of 10 (90 %)
+        #expect(
+            result.stdout == """
+                cache: \(scratch.cache)
+                size: 3.6 kB of 21.5 GB
+                records: 3
+                blobs: 3
+                recent runs (latest last):
+                  2026-11-18 11:06:40  4 hits, 1 miss  /work/a.yaml
+                  2026-11-18 12:06:40  5 hits, 0 misses  /work/b.yaml
+                hits over these 2 runs: 9 of 10 (90 %)
 
-            """)
+                """)
     }
 
     @Test func gcEvictsTheLeastRecentlyUsed() async throws {
@@ -165,10 +170,13 @@ import Testing
     @Test func aWrongConfigurationFileIsNamed() async throws {
         let scratch = try Scratch()
         let config = scratch.directory.path + "/config/taskgraph/config.yaml"
-        try FileManager.default.createDirectory(atPath: scratch.directory.path + "/config/taskgraph", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: scratch.directory.path + "/config/taskgraph", withIntermediateDirectories: true)
         try Data("# settings\ncache_max_size: lots\n".utf8).write(to: URL(fileURLWithPath: config))
         let result = try await scratch.run(["cache", "gc"])
         #expect(result.status == 1)
-        #expect(result.stderr == "taskgraph: error: \(config):2: cache_max_size: 'lots' is not a size such as 5GiB, 500MB or 1G\n")
+        #expect(
+            result.stderr
+                == "taskgraph: error: \(config):2: cache_max_size: 'lots' is not a size such as 5GiB, 500MB or 1G\n")
     }
 }

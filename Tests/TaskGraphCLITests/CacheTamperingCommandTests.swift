@@ -15,7 +15,8 @@ import Testing
         let directory = try fixtureDirectory(["hello.yaml"])
         let cache = directory.path + "/cache"
         let environment: [String: String?] = ["TASKGRAPH_CACHE_DIR": cache]
-        let run = try await TaskGraphProcess.run(["run", "hello.yaml", "--output", "out"], in: directory, environment: environment)
+        let run = try await TaskGraphProcess.run(
+            ["run", "hello.yaml", "--output", "out"], in: directory, environment: environment)
         #expect(run.status == 0)
         let outside = directory.path + "/documents"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
@@ -28,9 +29,11 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: cache + "/v1/tmp", withDestinationPath: outside)
         try FileManager.default.createSymbolicLink(atPath: cache + "/v1/blobs/zz", withDestinationPath: outside)
         let warnings = [cache + "/v1/tmp", cache + "/v1/blobs/zz"].map {
-            "taskgraph: warning: \($0) is a symbolic link inside the cache: not followed, nothing under it was touched\n"
+            "taskgraph: warning: \($0) is a symbolic link inside the cache: not followed, nothing under it was "
+                + "touched\n"
         }.joined()
-        let gc = try await TaskGraphProcess.run(["cache", "gc", "--max-age", "0d"], in: directory, environment: environment)
+        let gc = try await TaskGraphProcess.run(
+            ["cache", "gc", "--max-age", "0d"], in: directory, environment: environment)
         #expect(gc.status == 0)
         #expect(gc.stderr == warnings)
         let verify = try await TaskGraphProcess.run(["cache", "verify"], in: directory, environment: environment)
@@ -45,7 +48,9 @@ import Testing
         for command in ["status", "gc", "verify", "clear"] {
             let result = try await TaskGraphProcess.run(["cache", command, "--cache-dir", "notes.txt"], in: directory)
             #expect(result.status == 1)
-            #expect(result.stderr == "taskgraph: error: cannot read the cache at \(directory.path)/notes.txt: Not a directory\n")
+            #expect(
+                result.stderr
+                    == "taskgraph: error: cannot read the cache at \(directory.path)/notes.txt: Not a directory\n")
             #expect(result.stdout == "")
         }
         #expect(try String(contentsOf: directory.appendingPathComponent("notes.txt"), encoding: .utf8) == "my notes")

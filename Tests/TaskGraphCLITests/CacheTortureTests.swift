@@ -8,7 +8,9 @@ import Testing
         .appendingPathComponent("../../scripts/cache-torture.py").standardizedFileURL
 
     @Test func killedRunsNeverLeadToAFalseHit() async throws {
-        let (status, output) = try await runPython([Self.script.path, "--binary", TaskGraphProcess.binary.path, "--rounds", "3"])
+        let (status, output) = try await runPython([
+            Self.script.path, "--binary", TaskGraphProcess.binary.path, "--rounds", "3",
+        ])
         #expect(status == 0, "\(output)")
         #expect(output.contains("cache-torture: 3 rounds, 3 passed, 0 failed"), "\(output)")
     }
@@ -19,19 +21,20 @@ import Testing
 func runPython(_ arguments: [String]) async throws -> (status: Int32, output: String) {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async {
-            continuation.resume(with: Result {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3"] + arguments
-                let output = Pipe()
-                process.standardOutput = output
-                process.standardError = output
-                process.standardInput = FileHandle.nullDevice
-                try process.run()
-                let text = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                return (process.terminationStatus, String(decoding: text, as: UTF8.self))
-            })
+            continuation.resume(
+                with: Result {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                    process.arguments = ["python3"] + arguments
+                    let output = Pipe()
+                    process.standardOutput = output
+                    process.standardError = output
+                    process.standardInput = FileHandle.nullDevice
+                    try process.run()
+                    let text = output.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return (process.terminationStatus, String(decoding: text, as: UTF8.self))
+                })
         }
     }
 }

@@ -6,9 +6,12 @@ import Testing
 /// time. Each test here failed on the runner before these rules (a stale binary, a skipped
 /// deploy).
 @Suite struct CacheTrustTests {
-    private func run(_ arguments: [String], in directory: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
+    private func run(_ arguments: [String], in directory: URL) async throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try await TaskGraphProcess.run(
-            arguments, in: directory, environment: ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path])
+            arguments, in: directory,
+            environment: ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path])
     }
 
     /// Runs `bin/app` in `directory` and returns what it printed.
@@ -25,11 +28,14 @@ import Testing
 
     @Test func aRebuiltObjectFileRelinksAndRetests() async throws {
         let directory = try fixtureDirectory()
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("src"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("src"), withIntermediateDirectories: true)
         for folder in ["obj", "bin"] {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
-        try write("""
+        try write(
+            """
             version: 1
             name: build
             vars:
@@ -44,7 +50,9 @@ import Testing
               link: {op: exec, needs: compile, command: [cc, obj/main.o, obj/util.o, -o, bin/app], outputs: [bin/app]}
               test: {op: exec, needs: link, command: [bin/app], cache: true}
             """, to: "build.yaml", in: directory)
-        try write("#include <stdio.h>\nint answer(void);\nint main(void) { printf(\"%d\\n\", answer()); return 0; }\n", to: "src/main.c", in: directory)
+        try write(
+            "#include <stdio.h>\nint answer(void);\nint main(void) { printf(\"%d\\n\", answer()); return 0; }\n",
+            to: "src/main.c", in: directory)
         try write("int answer(void) { return 41; }\n", to: "src/util.c", in: directory)
         let first = try await run(["run", "build.yaml", "--no-progress"], in: directory)
         #expect(first.status == 0, "\(first.stderr)")
@@ -53,27 +61,33 @@ import Testing
         try write("int answer(void) { return 42; }\n", to: "src/util.c", in: directory)
         let second = try await run(["run", "build.yaml", "--no-progress", "--explain"], in: directory)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stdout == """
-            compile[main]: cached
-            compile[util]: run: file changed: src/util.c
-            link: run: input changed: compile[util] <- file changed: src/util.c in compile[util]
-            test: run: program changed: bin/app
+        #expect(
+            second.stdout == """
+                compile[main]: cached
+                compile[util]: run: file changed: src/util.c
+                link: run: input changed: compile[util] <- file changed: src/util.c in compile[util]
+                test: run: program changed: bin/app
 
-            """)
+                """)
         #expect(try answer(in: directory) == "42\n")
 
         let third = try await run(["run", "build.yaml", "--no-progress", "--explain"], in: directory)
-        #expect(third.stdout == "compile[main]: cached\ncompile[util]: cached\nlink: cached\ntest: cached\n", "\(third.stderr)")
+        #expect(
+            third.stdout == "compile[main]: cached\ncompile[util]: cached\nlink: cached\ntest: cached\n",
+            "\(third.stderr)")
     }
 
     @Test func filesMakeDependenciesWithoutNeeds() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: files
             operations:
-              report: {op: exec, command: [sh, -c, 'cat made/*.txt > report.txt'], inputs: ["made/*.txt"], outputs: [report.txt]}
-              make: {op: exec, command: [sh, -c, 'mkdir -p made; cat in.txt > made/one.txt'], inputs: [in.txt], outputs: [made/one.txt]}
+              report: {op: exec, command: [sh, -c, 'cat made/*.txt > report.txt'], inputs: ["made/*.txt"], outputs:\
+             [report.txt]}
+              make: {op: exec, command: [sh, -c, 'mkdir -p made; cat in.txt > made/one.txt'], inputs: [in.txt],\
+             outputs: [made/one.txt]}
             """, to: "files.yaml", in: directory)
         try write("first\n", to: "in.txt", in: directory)
         let first = try await run(["run", "files.yaml", "--no-progress"], in: directory)
@@ -82,11 +96,12 @@ import Testing
 
         try write("second\n", to: "in.txt", in: directory)
         let second = try await run(["run", "files.yaml", "--no-progress", "--explain"], in: directory)
-        #expect(second.stdout == """
-            report: run: file changed: made/one.txt
-            make: run: file changed: in.txt
+        #expect(
+            second.stdout == """
+                report: run: file changed: made/one.txt
+                make: run: file changed: in.txt
 
-            """, "\(second.stderr)")
+                """, "\(second.stderr)")
         #expect(lines(of: "report.txt", in: directory) == ["second"])
 
         let graph = try await run(["graph", "files.yaml"], in: directory)
@@ -95,7 +110,8 @@ import Testing
 
     @Test func aCycleThroughFilesIsAnErrorBeforeAnythingRuns() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: loop
             operations:
@@ -104,13 +120,14 @@ import Testing
             """, to: "loop.yaml", in: directory)
         let result = try await run(["validate", "loop.yaml"], in: directory)
         #expect(result.status == 2)
-        #expect(result.stderr == """
-            loop.yaml:4:66: error: dependency cycle: a -> b -> a
-            loop.yaml:4:66: note: 'a' reads 'b.txt', which 'b' writes
-            loop.yaml:5:66: note: 'b' reads 'a.txt', which 'a' writes
-            1 error in 1 of 1 file: invalid
+        #expect(
+            result.stderr == """
+                loop.yaml:4:66: error: dependency cycle: a -> b -> a
+                loop.yaml:4:66: note: 'a' reads 'b.txt', which 'b' writes
+                loop.yaml:5:66: note: 'b' reads 'a.txt', which 'a' writes
+                1 error in 1 of 1 file: invalid
 
-            """)
+                """)
     }
 
     @Test func anExecThatDeclaresNoFilesRunsEveryTime() async throws {
@@ -136,7 +153,10 @@ import Testing
         #expect(explanations == [always + "notify: run: new\n", always + "notify: cached\n"])
 
         // Asked for, it is reused.
-        try write(pipeline.replacingOccurrences(of: "echo published >> publish.log']}", with: "echo published >> publish.log'], cache: true}"), to: "deploy.yaml", in: directory)
+        try write(
+            pipeline.replacingOccurrences(
+                of: "echo published >> publish.log']}", with: "echo published >> publish.log'], cache: true}"),
+            to: "deploy.yaml", in: directory)
         for _ in 0..<2 {
             let result = try await run(["run", "deploy.yaml", "--no-progress"], in: directory)
             #expect(result.status == 0, "\(result.stderr)")
@@ -154,7 +174,8 @@ import Testing
         for name in ["a", "b"] {
             let copy = root.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-            try write("""
+            try write(
+                """
                 version: 1
                 name: copy
                 operations:

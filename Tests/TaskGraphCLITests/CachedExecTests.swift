@@ -14,7 +14,8 @@ import Testing
 
     @Test func anExecWithDeclaredInputsRunsAgainOnlyWhenTheirContentChanges() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: copy
             operations:
@@ -51,7 +52,8 @@ import Testing
 
     @Test func anUndeclaredVariableNeitherReachesTheProgramNorItsKey() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: env
             operations:
@@ -70,7 +72,8 @@ import Testing
 
     @Test func aRunInterruptedByCtrlCResumesWhereItStopped() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: resume
             operations:
@@ -84,7 +87,8 @@ import Testing
         let cache = directory.appendingPathComponent("cache").path
         let interrupted = try TaskGraphProcess(
             ["run", "resume.yaml", "--no-progress"], in: directory, environment: ["TASKGRAPH_CACHE_DIR": cache])
-        for _ in 0..<400 where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("slow.started").path) {
+        for _ in 0..<400
+        where !FileManager.default.fileExists(atPath: directory.appendingPathComponent("slow.started").path) {
             try await Task.sleep(for: .milliseconds(25))
         }
         interrupted.sendToGroup(SIGINT)
@@ -92,12 +96,13 @@ import Testing
         try write("", to: "go", in: directory)
         let resumed = try await run(["run", "resume.yaml", "--no-progress", "--explain"], in: directory)
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(resumed.stdout == """
-            first: cached
-            second: cached
-            slow: run: not cacheable: exec declares no inputs or outputs; set cache: true to reuse it
+        #expect(
+            resumed.stdout == """
+                first: cached
+                second: cached
+                slow: run: not cacheable: exec declares no inputs or outputs; set cache: true to reuse it
 
-            """, "\(resumed.stderr)")
+                """, "\(resumed.stderr)")
         #expect(lines(of: "runs.log", in: directory) == ["first", "second", "slow"])
     }
 
@@ -105,7 +110,8 @@ import Testing
     /// (explained by that), and never has a record of its own in the store.
     @Test func aGroupFollowsWhatItNeedsAndIsNotStored() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: all
             operations:
@@ -127,15 +133,19 @@ import Testing
         }
         try write("two\n", to: "in.txt", in: directory)
         let changed = try await run(["run", "all.yaml", "--no-progress", "--explain"], in: directory)
-        #expect(changed.stdout == "copy: run: file changed: in.txt\nall: run: input changed: copy <- file changed: in.txt in copy\n")
-        let records = FileManager.default.enumerator(atPath: directory.appendingPathComponent("cache/v1/records").path)?
+        #expect(
+            changed.stdout
+                == "copy: run: file changed: in.txt\nall: run: input changed: copy <- file changed: in.txt in copy\n")
+        let records =
+            FileManager.default.enumerator(atPath: directory.appendingPathComponent("cache/v1/records").path)?
             .compactMap { $0 as? String }.filter { $0.count > 64 } ?? []
         #expect(records.count == 2, "one record per content of in.txt, none for the group: \(records)")
     }
 
     @Test func aStoreThatCannotBeWrittenOnlyWarns() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: hello
             operations:
@@ -145,13 +155,16 @@ import Testing
         // A store below a regular file cannot be created, whoever runs the test.
         try write("", to: "not-a-directory", in: directory)
         let store = directory.appendingPathComponent("not-a-directory/cache").path
-        let result = try await run(["run", "hello.yaml", "--no-progress", "--output", "out"], in: directory, cache: store)
+        let result = try await run(
+            ["run", "hello.yaml", "--no-progress", "--output", "out"], in: directory, cache: store)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("warning   greet: caching skipped for greet: "), "\(result.stderr)")
         // Once for everything kept after the run: key components, statistics, digests and ids.
-        #expect(result.stderr.split(separator: "\n").filter { $0.hasPrefix("taskgraph: warning: ") } == [
-            "taskgraph: warning: the cache was not updated after the run: cannot write to the cache at \(store): Not a directory"
-        ], "\(result.stderr)")
+        #expect(
+            result.stderr.split(separator: "\n").filter { $0.hasPrefix("taskgraph: warning: ") } == [
+                "taskgraph: warning: the cache was not updated after the run: cannot write to the cache at \(store): "
+                    + "Not a directory"
+            ], "\(result.stderr)")
         #expect(lines(of: "out/greeting.txt", in: directory) == ["hello"])
     }
 
@@ -165,7 +178,8 @@ import Testing
             ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs \"$0\"", full.path], in: directory,
             executable: URL(fileURLWithPath: "/usr/bin/unshare"))
         try #require(probe.status == 0, "no mount namespaces here: \(probe.stderr)")
-        try write("""
+        try write(
+            """
             version: 1
             name: big
             operations:
@@ -173,14 +187,18 @@ import Testing
               keep: {op: save, needs: make, path: zeros.bin}
             """, to: "big.yaml", in: directory)
         let result = try await TaskGraphProcess.run(
-            ["-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs \"$0\" && exec \"$1\" run big.yaml --no-progress --output out",
-             full.path, TaskGraphProcess.binary.path],
+            [
+                "-rm", "sh", "-c",
+                "mount -t tmpfs -o size=64k tmpfs \"$0\" && exec \"$1\" run big.yaml --no-progress --output out",
+                full.path, TaskGraphProcess.binary.path,
+            ],
             in: directory, environment: ["TASKGRAPH_CACHE_DIR": full.path + "/cache"],
             executable: URL(fileURLWithPath: "/usr/bin/unshare"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("caching skipped for make: "), "\(result.stderr)")
         #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
-        let written = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("out/zeros.bin").path)
+        let written = try FileManager.default.attributesOfItem(
+            atPath: directory.appendingPathComponent("out/zeros.bin").path)
         #expect(written[.size] as? Int == 1_000_000)
     }
 }

@@ -92,7 +92,7 @@ import Testing
         process.send(SIGINT)
         let termination = await process.waitForTermination()
         #expect(termination == .killed(by: SIGINT))
-        #expect(ContinuousClock.now - start < .seconds(15))  // hang guard: the grace period is 20 s
+        #expect(ContinuousClock.now - start < .seconds(15)) // hang guard: the grace period is 20 s
         try await Task.sleep(for: .milliseconds(100))
         for pid in pids { #expect(!isAlive(pid)) }
     }
@@ -102,7 +102,8 @@ import Testing
     /// dies by SIGPIPE, as a pipeline's writer does.
     @Test func aClosedOutputPipeCancelsTheRunThenDiesBySIGPIPE() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             operations:
               slow:

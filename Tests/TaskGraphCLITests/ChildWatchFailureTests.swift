@@ -46,12 +46,14 @@ import Testing
         var sawReaperFailure = false
         for limit in 7...64 {
             // Only standard input, output and error are inherited, whatever the test runner holds.
-            let script = #"exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; ulimit -n "#
+            let script =
+                #"exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; ulimit -n "#
                 + "\(limit)" + #"; exec "$0" run watch.yaml --no-cache --no-progress --output out"#
             let process = try await Self.run(script: script, in: directory)
             let termination = await process.waitForTermination()
             let stderr = process.standardError
-            #expect(termination == .exited(0) || termination == .exited(1) || termination == .exited(2),
+            #expect(
+                termination == .exited(0) || termination == .exited(1) || termination == .exited(2),
                 "limit \(limit): \(termination)\n\(stderr)")
             if let failure = Self.failure(in: process), reaperFailures.contains(failure) {
                 sawReaperFailure = true

@@ -7,7 +7,8 @@ import Testing
 @Suite struct CommandLineSecretsTests {
     @Test func secretsGivenWithVarAreRedactedInTheEventsAndTheReport() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             vars:
               source: "http://127.0.0.1:1/x"
@@ -21,8 +22,10 @@ import Testing
                   Authorization: "${auth}"
             """, to: "fetch.yaml", in: directory)
         let result = try await TaskGraphProcess.run(
-            ["run", "fetch.yaml", "--no-progress", "--var", "source=http://bob:hunter2@127.0.0.1:1/x",
-             "--var=auth=Bearer sekrit99", "--var", "t=tok12345", "--events", "run.jsonl", "--report", "run.html"],
+            [
+                "run", "fetch.yaml", "--no-progress", "--var", "source=http://bob:hunter2@127.0.0.1:1/x",
+                "--var=auth=Bearer sekrit99", "--var", "t=tok12345", "--events", "run.jsonl", "--report", "run.html",
+            ],
             in: directory)
         #expect(result.status == 1, "the server does not exist: \(result.stderr)")
         let events = try String(contentsOf: directory.appendingPathComponent("run.jsonl"), encoding: .utf8)
@@ -32,7 +35,11 @@ import Testing
             #expect(!page.contains(secret), "\(secret) in the report")
         }
         let started = try #require(events.split(separator: "\n").first)
-        #expect(started.hasSuffix(
-            #""command":["\#(TaskGraphProcess.binary.path)","run","fetch.yaml","--no-progress","--var","source=http://127.0.0.1:1/x","--var=auth=***","--var","t=***","--events","run.jsonl","--report","run.html"]}"#))
+        #expect(
+            started.hasSuffix(
+                #""command":["\#(TaskGraphProcess.binary.path)","run","fetch.yaml","--no-progress","--var","#
+                    + #""source=http://127.0.0.1:1/x","--var=auth=***","--var","t=***","--events","run.jsonl","#
+                    + #""--report","run.html"]}"#
+            ))
     }
 }

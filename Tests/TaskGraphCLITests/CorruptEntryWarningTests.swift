@@ -7,7 +7,8 @@ import Testing
 @Suite struct CorruptEntryWarningTests {
     @Test func aDamagedOutputBlobIsReportedInThePlainLogOnce() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             operations:
               make:
@@ -16,14 +17,16 @@ import Testing
                 outputs: [made.txt]
             """, to: "make.yaml", in: directory)
         let environment: [String: String?] = ["TASKGRAPH_CACHE_DIR": directory.path + "/cache"]
-        let first = try await TaskGraphProcess.run(["run", "make.yaml", "--no-progress"], in: directory, environment: environment)
+        let first = try await TaskGraphProcess.run(
+            ["run", "make.yaml", "--no-progress"], in: directory, environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         let digest = ContentDigest.sha256(of: Data("made\n".utf8))
         let blob = directory.path + "/cache/v1/blobs/" + digest.hex.prefix(2) + "/" + digest.hex
         #expect(FileManager.default.fileExists(atPath: blob))
         try Data("tampered\n".utf8).write(to: URL(fileURLWithPath: blob))
         try FileManager.default.removeItem(at: directory.appendingPathComponent("made.txt"))
-        let second = try await TaskGraphProcess.run(["run", "make.yaml", "--no-progress"], in: directory, environment: environment)
+        let second = try await TaskGraphProcess.run(
+            ["run", "make.yaml", "--no-progress"], in: directory, environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         let warning = "warning   make: corrupt cache entry \(digest), recomputed\n"
         #expect(second.stderr.components(separatedBy: warning).count == 2, "\(second.stderr)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// SIGINT during a download: `taskgraph` aborts the transfer, dies by SIGINT and leaves no file
 /// behind.
@@ -9,7 +9,8 @@ import TestSupport
         let server = try await TestServerProcess.start()
         defer { withExtendedLifetime(server) {} }
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             operations:
               fetch: {op: download, url: "http://127.0.0.1:\(server.port)/drip/1000/50"}
@@ -25,9 +26,11 @@ import TestSupport
         let termination = await process.waitForTermination()
         let elapsed = ContinuousClock.now - start
         #expect(termination == .killed(by: SIGINT))
-        // A hang guard: the latency itself is measured by bench/run-cancel.sh, since this suite runs beside CPU-heavy tests.
+        // A hang guard: the latency itself is measured by bench/run-cancel.sh, since this suite runs beside CPU-heavy
+        // tests.
         #expect(elapsed < .seconds(10), "exit took \(elapsed)")
-        let written = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
+        let written =
+            (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out").path)) ?? []
         #expect(written == [])
         #expect(process.standardError.contains("fetch      cancelled"))
     }

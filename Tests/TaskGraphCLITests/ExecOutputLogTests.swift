@@ -25,7 +25,9 @@ import Testing
         }
     }
 
-    private func run(_ logs: [String], _ pipeline: String = pipeline) async throws -> (status: Int32, shown: [Substring]) {
+    private func run(_ logs: [String], _ pipeline: String = pipeline) async throws -> (
+        status: Int32, shown: [Substring]
+    ) {
         let directory = try fixtureDirectory()
         try write(pipeline, to: "talk.yaml", in: directory)
         let result = try await TaskGraphProcess.run(
@@ -49,14 +51,18 @@ import Testing
     }
 
     @Test func errorsShowsOnlyFailedStepsLinesBeforeTheFailure() async throws {
-        let result = try await run(["--logs", "errors"], Self.pipeline + """
+        let result = try await run(
+            ["--logs", "errors"],
+            Self.pipeline + """
 
-              broken: {op: exec, command: [sh, -c, 'echo working; sleep 0.3; echo "no such file" >&2; exit 3']}
-            """)
+                  broken: {op: exec, command: [sh, -c, 'echo working; sleep 0.3; echo "no such file" >&2; exit 3']}
+                """)
         #expect(result.status == 1)
-        #expect(result.shown == [
-            "broken | working", "broken | no such file", "FAILED    broken: 'sh' exited with status 3: no such file",
-        ])
+        #expect(
+            result.shown == [
+                "broken | working", "broken | no such file",
+                "FAILED    broken: 'sh' exited with status 3: no such file",
+            ])
     }
 
     @Test func noneShowsNoLines() async throws {
@@ -67,11 +73,14 @@ import Testing
 
     /// A failed step shows its lines up to a bound, then the last ones with how much it wrote.
     @Test func aFailedStepsLongOutputIsShownAsItsTailWithTheByteCount() async throws {
-        let result = try await run(["--logs", "errors"], """
+        let result = try await run(
+            ["--logs", "errors"],
+            """
             version: 1
             name: long
             operations:
-              long: {op: exec, command: [python3, -c, 'import sys; [print("%04d" % i + "x" * 94, file=sys.stderr) for i in range(1000)]; sys.exit(1)']}
+              long: {op: exec, command: [python3, -c, 'import sys; [print("%04d" % i + "x" * 94, file=sys.stderr) for\
+             i in range(1000)]; sys.exit(1)']}
             """)
         #expect(result.status == 1)
         #expect(result.shown.first == "long | … 99.0 kB of output, the last 65.4 kB:")
@@ -83,7 +92,8 @@ import Testing
     /// modes: its standard output (unless a dependent reads it), then its standard error.
     @Test func aReusedStepReplaysItsRecordedLines() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: replay
             operations:
@@ -109,7 +119,8 @@ import Testing
     /// own: the display erases its frame before them and draws it again after.
     @Test func linesArePrintedAboveTheLiveDisplay() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: slow
             operations:
@@ -123,7 +134,8 @@ import Testing
         #expect(shown.count == 2)
         #expect(shown.first?.hasPrefix("one\r\n") == true && shown.last?.hasPrefix("two\r\n") == true)
         for before in screen.components(separatedBy: "say | ").dropLast() {
-            #expect(before.hasSuffix("\r\u{1B}[J") || before.hasSuffix("one\r\n"), "\(before.suffix(20).debugDescription)")
+            #expect(
+                before.hasSuffix("\r\u{1B}[J") || before.hasSuffix("one\r\n"), "\(before.suffix(20).debugDescription)")
         }
     }
 }

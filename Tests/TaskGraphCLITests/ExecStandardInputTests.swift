@@ -8,7 +8,8 @@ import Testing
     /// `download -> exec [jq, -c, .photos] -> save`, with python3 for jq.
     @Test func aDownloadedDocumentReachesTheProgramAndItsKey() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: photos
             operations:
@@ -31,12 +32,14 @@ import Testing
             #expect(lines(of: "out/photos.txt", in: directory) == [Substring(photos)])
             explained.append(result.stdout)
         }
-        #expect(explained == [
-            "data: run: new\nsummary: run: new\nkeep: run: new\n",
-            "data: cached\nsummary: cached\nkeep: cached\n",
-            "data: run: file changed: photos.json\nsummary: run: input changed: data <- file changed: photos.json in data\n"
-                + "keep: run: input changed: summary <- file changed: photos.json in data\n",
-        ])
+        #expect(
+            explained == [
+                "data: run: new\nsummary: run: new\nkeep: run: new\n",
+                "data: cached\nsummary: cached\nkeep: cached\n",
+                "data: run: file changed: photos.json\nsummary: run: input changed: data <- file changed: photos.json "
+                    + "in data\n"
+                    + "keep: run: input changed: summary <- file changed: photos.json in data\n",
+            ])
     }
 
     /// `load -> exec [convert, -, …] -> save`: a decoded image reaches the program encoded in
@@ -45,7 +48,8 @@ import Testing
         let directory = try fixtureDirectory()
         let image = Image(width: 4, height: 2, color: [200, 100, 50])
         try await ImageCodec.encode(image, as: .png).write(to: directory.appendingPathComponent("in.png"))
-        try write("""
+        try write(
+            """
             version: 1
             name: convert
             operations:
@@ -64,7 +68,8 @@ import Testing
               keep-signature: {op: save, needs: signature, path: signature.txt}
               keep-copy: {op: save, needs: copy, path: copy.jpg}
             """, to: "convert.yaml", in: directory)
-        let result = try await TaskGraphProcess.run(["run", "convert.yaml", "--no-progress", "--output", "out"], in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["run", "convert.yaml", "--no-progress", "--output", "out"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(lines(of: "out/signature.txt", in: directory) == ["89504e470d0a1a0a"])
         let copy = try Data(contentsOf: directory.appendingPathComponent("out/copy.jpg"))
@@ -78,7 +83,8 @@ import Testing
     @Test func aProgramWritingMegabytesBeforeReadingMegabytesFinishes() async throws {
         let directory = try fixtureDirectory()
         try Data(repeating: UInt8(ascii: "x"), count: 8 << 20).write(to: directory.appendingPathComponent("big.bin"))
-        try write("""
+        try write(
+            """
             version: 1
             name: big
             operations:
@@ -87,10 +93,12 @@ import Testing
                 op: exec
                 needs: big
                 stdin: true
-                command: [python3, -c, 'import sys; sys.stdout.write("y" * 4000000); sys.stdout.write(" %d" % len(sys.stdin.buffer.read()))']
+                command: [python3, -c, 'import sys; sys.stdout.write("y" * 4000000); sys.stdout.write(" %d" %\
+             len(sys.stdin.buffer.read()))']
               keep: {op: save, needs: count, path: count.txt}
             """, to: "big.yaml", in: directory)
-        let result = try await TaskGraphProcess.run(["run", "big.yaml", "--no-progress", "--output", "out"], in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["run", "big.yaml", "--no-progress", "--output", "out"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         let saved = try String(contentsOf: directory.appendingPathComponent("out/count.txt"), encoding: .utf8)
         #expect(saved.hasSuffix("y 8388608"))
@@ -101,7 +109,8 @@ import Testing
     @Test func aProgramThatReadsNothingSucceeds() async throws {
         let directory = try fixtureDirectory()
         try Data(repeating: 0, count: 1 << 20).write(to: directory.appendingPathComponent("big.bin"))
-        try write("""
+        try write(
+            """
             version: 1
             name: ignore
             operations:
@@ -114,7 +123,8 @@ import Testing
 
     @Test func validateWarnsAboutDataAnExecNeedsButDoesNotRead() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: summary
             operations:
@@ -127,17 +137,21 @@ import Testing
         try write("", to: "in.png", in: directory)
         let result = try await TaskGraphProcess.run(["validate", "summary.yaml"], in: directory)
         #expect(result.status == 0)
-        #expect(result.stderr == """
-            summary.yaml:7:31: warning: operation 'summary': 'exec' needs 'data', whose result is bytes, but does not read it; set 'stdin: true' to read it
-            summary.yaml:7:37: warning: operation 'summary': 'exec' needs 'gray', whose result is image, but does not read it; set 'stdin: true' to read it
-            1 file valid, 2 warnings
+        #expect(
+            result.stderr == """
+                summary.yaml:7:31: warning: operation 'summary': 'exec' needs 'data', whose result is bytes, but does\
+                 not read it; set 'stdin: true' to read it
+                summary.yaml:7:37: warning: operation 'summary': 'exec' needs 'gray', whose result is image, but does\
+                 not read it; set 'stdin: true' to read it
+                1 file valid, 2 warnings
 
-            """)
+                """)
     }
 
     @Test func stdinWithoutADependencyProvidingBytesIsAnError() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: alone
             operations:
@@ -147,11 +161,14 @@ import Testing
             """, to: "alone.yaml", in: directory)
         let result = try await TaskGraphProcess.run(["validate", "alone.yaml"], in: directory)
         #expect(result.status == 2)
-        #expect(result.stderr == """
-            alone.yaml:5:15: error: operation 'alone': 'exec' consumes bytes or image, but the operation has no 'needs'
-            alone.yaml:6:28: error: operation 'after': 'exec' consumes bytes or image, but no dependency provides it ('first' (group) provides nothing)
-            2 errors in 1 of 1 file: invalid
+        #expect(
+            result.stderr == """
+                alone.yaml:5:15: error: operation 'alone': 'exec' consumes bytes or image, but the operation has no\
+                 'needs'
+                alone.yaml:6:28: error: operation 'after': 'exec' consumes bytes or image, but no dependency provides\
+                 it ('first' (group) provides nothing)
+                2 errors in 1 of 1 file: invalid
 
-            """)
+                """)
     }
 }

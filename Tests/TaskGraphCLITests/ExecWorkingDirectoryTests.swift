@@ -9,7 +9,8 @@ import Testing
         let directory = try fixtureDirectory()
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("build/src"), withIntermediateDirectories: true)
-        try write("""
+        try write(
+            """
             version: 1
             name: build
             operations:
@@ -34,7 +35,8 @@ import Testing
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("pipelines"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
-        try write("""
+        try write(
+            """
             version: 1
             name: where
             operations:
@@ -53,10 +55,11 @@ import Testing
             #expect(lines(of: "out/where.txt", in: directory) == [Substring(start.path)])
             explained.append(result.stdout)
         }
-        #expect(explained == [
-            "where: run: new\nkeep: run: new\n",
-            "where: cached\nkeep: cached\n",
-            "where: run: command changed\nkeep: run: input changed: where <- command changed in where\n",
-        ])
+        #expect(
+            explained == [
+                "where: run: new\nkeep: run: new\n",
+                "where: cached\nkeep: cached\n",
+                "where: run: command changed\nkeep: run: input changed: where <- command changed in where\n",
+            ])
     }
 }

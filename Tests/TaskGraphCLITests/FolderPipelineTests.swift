@@ -15,7 +15,8 @@ import Testing
         let directory = try fixtureDirectory()
         let pipelines = Self.repository.appendingPathComponent("pipelines")
         for name in ["folder.yaml", "folder"] {
-            try FileManager.default.copyItem(at: pipelines.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+            try FileManager.default.copyItem(
+                at: pipelines.appendingPathComponent(name), to: directory.appendingPathComponent(name))
         }
         return (directory, ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path])
     }
@@ -27,11 +28,15 @@ import Testing
         #expect(first.stderr.contains("\n17 ok in "), "\(first.stderr)")
         let out = directory.appendingPathComponent("out")
         for size in ["160", "480"] {
-            #expect(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("thumbnails/\(size)").path).sorted()
-                == ["mountains.jpg", "seedling.jpg", "sunset.jpg"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(
+                    atPath: out.appendingPathComponent("thumbnails/\(size)").path
+                ).sorted()
+                    == ["mountains.jpg", "seedling.jpg", "sunset.jpg"])
         }
         try FileManager.default.copyItem(
-            at: directory.appendingPathComponent("folder/sunset.jpg"), to: directory.appendingPathComponent("folder/dusk.jpg"))
+            at: directory.appendingPathComponent("folder/sunset.jpg"),
+            to: directory.appendingPathComponent("folder/dusk.jpg"))
         let second = try await TaskGraphProcess.run(arguments + ["--explain"], in: directory, environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stderr.contains("\n7 ok, 15 cached in "), "\(second.stderr)")
@@ -40,12 +45,13 @@ import Testing
         let ran = second.stdout.split(separator: "\n").filter {
             !$0.hasSuffix(": cached") && !$0.contains(": run: recomputed: not stored (")
         }
-        #expect(ran == [
-            "load[dusk]: run: new", "thumb[dusk,160]: run: new", "thumb[dusk,480]: run: new",
-            "save-thumb[dusk,160]: run: new", "save-thumb[dusk,480]: run: new",
-            "contact-sheet: run: input changed: thumb[dusk,160] <- thumb[dusk,160] produced a different result",
-            "save-contact-sheet: run: input changed: contact-sheet <- thumb[dusk,160] produced a different result",
-        ], "\(second.stdout)")
+        #expect(
+            ran == [
+                "load[dusk]: run: new", "thumb[dusk,160]: run: new", "thumb[dusk,480]: run: new",
+                "save-thumb[dusk,160]: run: new", "save-thumb[dusk,480]: run: new",
+                "contact-sheet: run: input changed: thumb[dusk,160] <- thumb[dusk,160] produced a different result",
+                "save-contact-sheet: run: input changed: contact-sheet <- thumb[dusk,160] produced a different result",
+            ], "\(second.stdout)")
     }
 
     @Test func explainNamesTheInstancesOfAPhotoRemovedFromTheFolder() async throws {
@@ -56,13 +62,14 @@ import Testing
         let second = try await TaskGraphProcess.run(arguments + ["--explain"], in: directory, environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         let removed = second.stdout.split(separator: "\n").filter { $0.contains(": removed: ") }
-        #expect(removed == [
-            "load[sunset]: removed: the last run had it, the pipeline no longer does",
-            "save-thumb[sunset,160]: removed: the last run had it, the pipeline no longer does",
-            "save-thumb[sunset,480]: removed: the last run had it, the pipeline no longer does",
-            "thumb[sunset,160]: removed: the last run had it, the pipeline no longer does",
-            "thumb[sunset,480]: removed: the last run had it, the pipeline no longer does",
-        ], "\(second.stdout)")
+        #expect(
+            removed == [
+                "load[sunset]: removed: the last run had it, the pipeline no longer does",
+                "save-thumb[sunset,160]: removed: the last run had it, the pipeline no longer does",
+                "save-thumb[sunset,480]: removed: the last run had it, the pipeline no longer does",
+                "thumb[sunset,160]: removed: the last run had it, the pipeline no longer does",
+                "thumb[sunset,480]: removed: the last run had it, the pipeline no longer does",
+            ], "\(second.stdout)")
         // Said once: the next run's graph is the one it compares with.
         let third = try await TaskGraphProcess.run(arguments + ["--explain"], in: directory, environment: environment)
         #expect(!third.stdout.contains(": removed: "), "\(third.stdout)")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphImaging
+import Testing
 
 /// `run --report` and `taskgraph report`, loaded in a real headless Chromium: the page's own
 /// marker (`<body data-ready="1" data-errors="0">`, set by its script once everything is drawn,
@@ -21,7 +21,9 @@ import TaskGraphImaging
     /// Checks the page's own marker of a finished, error-free load.
     private func expectLoadedCleanly(_ dom: String) {
         #expect(dom.contains("data-ready=\"1\""), "the page's script did not finish")
-        #expect(dom.contains("data-errors=\"0\""), "script errors: \(dom.components(separatedBy: "id=\"report-errors\"").last ?? "")")
+        #expect(
+            dom.contains("data-errors=\"0\""),
+            "script errors: \(dom.components(separatedBy: "id=\"report-errors\"").last ?? "")")
     }
 
     /// Whether a screenshot shows something: more than 2 % of its pixels are not the background.
@@ -41,8 +43,10 @@ import TaskGraphImaging
         let browser = try HeadlessBrowser()
         let directory = try fixtureDirectory()
         let run = try await TaskGraphProcess.run(
-            ["run", Self.repository.appendingPathComponent("pipelines/photos.yaml").path, "--output", "out",
-             "--report", "report.html", "--events", "events.jsonl"], in: directory)
+            [
+                "run", Self.repository.appendingPathComponent("pipelines/photos.yaml").path, "--output", "out",
+                "--report", "report.html", "--events", "events.jsonl",
+            ], in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         let page = directory.appendingPathComponent("report.html")
         let html = try String(contentsOf: page, encoding: .utf8)
@@ -73,7 +77,8 @@ import TaskGraphImaging
         let browser = try HeadlessBrowser()
         let directory = try fixtureDirectory(["failing.yaml"])
         let run = try await TaskGraphProcess.run(
-            ["run", "failing.yaml", "--output", "out", "--report", "run.html", "--events", "events.jsonl"], in: directory)
+            ["run", "failing.yaml", "--output", "out", "--report", "run.html", "--events", "events.jsonl"],
+            in: directory)
         #expect(run.status == 1)
         let replay = try await TaskGraphProcess.run(["report", "events.jsonl", "-o", "replay.html"], in: directory)
         #expect(replay.status == 0, "\(replay.stderr)")
@@ -85,12 +90,15 @@ import TaskGraphImaging
         #expect(dom.contains("first line | disk on fire"))
         for id in ["fine", "broken", "after-broken"] { #expect(dom.contains(id)) }
         // Failures first in the table too.
-        let rows = dom.components(separatedBy: "<div class=\"row\" data-id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+        let rows = dom.components(separatedBy: "<div class=\"row\" data-id=\"").dropFirst().map {
+            $0.prefix { $0 != "\"" }
+        }
         #expect(rows.first == "broken")
         // Both pages come from the same events; only the writers' clocks may differ by a moment.
         let timestamps = try Regex(#"\d{4}-\d\d-\d\dT[0-9:.]+Z"#)
         let pages = try ["run.html", "replay.html"].map {
-            try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8).replacing(timestamps, with: "")
+            try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8).replacing(
+                timestamps, with: "")
         }
         #expect(pages[0] == pages[1])
         let screenshot = directory.appendingPathComponent("failure.png")
@@ -102,16 +110,29 @@ import TaskGraphImaging
         let browser = try HeadlessBrowser()
         let directory = try fixtureDirectory()
         // 600 recorded operations: fetch[i] and work[i] needing it; work[7] failed.
-        var lines = [#"{"event":"run_started","time":0,"timestamp":"2026-11-24T06:00:00.000Z","schema_version":1,"pipeline":"wide","operations":600}"#]
+        var lines = [
+            #"{"event":"run_started","time":0,"timestamp":"2026-11-24T06:00:00.000Z","schema_version":1,"#
+                + #""pipeline":"wide","operations":600}"#
+        ]
         for item in 0..<300 {
             for (name, needs) in [("fetch", ""), ("work", "\"fetch[\(item)]\"")] {
                 let time = Double(item) * 0.01
-                let ending = name == "work" && item == 7 ? #""event":"failed","reason":"boom""# : #""event":"succeeded""#
-                lines.append(#"{"event":"started","time":\#(time),"timestamp":"2026-11-24T06:00:00.000Z","id":"\#(name)[\#(item)]","type":"exec","attempt":1,"lane":\#(item % 2)}"#)
-                lines.append(#"{\#(ending),"time":\#(time + 0.005),"timestamp":"2026-11-24T06:00:00.000Z","id":"\#(name)[\#(item)]","type":"exec","needs":[\#(needs)]}"#)
+                let ending =
+                    name == "work" && item == 7 ? #""event":"failed","reason":"boom""# : #""event":"succeeded""#
+                lines.append(
+                    #"{"event":"started","time":\#(time),"timestamp":"2026-11-24T06:00:00.000Z","#
+                        + #""id":"\#(name)[\#(item)]","type":"exec","attempt":1,"lane":\#(item % 2)}"#
+                )
+                lines.append(
+                    #"{\#(ending),"time":\#(time + 0.005),"timestamp":"2026-11-24T06:00:00.000Z","#
+                        + #""id":"\#(name)[\#(item)]","type":"exec","needs":[\#(needs)]}"#
+                )
             }
         }
-        lines.append(#"{"event":"run_finished","time":4,"timestamp":"2026-11-24T06:00:04.000Z","wall_time":4,"cancelled":false,"counts":{}}"#)
+        lines.append(
+            #"{"event":"run_finished","time":4,"timestamp":"2026-11-24T06:00:04.000Z","wall_time":4,"cancelled":false,"#
+                + #""counts":{}}"#
+        )
         try write(lines.joined(separator: "\n") + "\n", to: "events.jsonl", in: directory)
         let report = try await TaskGraphProcess.run(["report", "events.jsonl", "-o", "wide.html"], in: directory)
         #expect(report.status == 0, "\(report.stderr)")
@@ -128,7 +149,8 @@ import TaskGraphImaging
         try write("{\"event\":\"run_started\"}\nnot json\n", to: "broken.jsonl", in: directory)
         let broken = try await TaskGraphProcess.run(["report", "broken.jsonl", "-o", "page.html"], in: directory)
         #expect(broken.status == 2)
-        #expect(broken.stderr == "taskgraph: broken.jsonl:2: not a taskgraph event (a JSON object with an \"event\" key)\n")
+        #expect(
+            broken.stderr == "taskgraph: broken.jsonl:2: not a taskgraph event (a JSON object with an \"event\" key)\n")
         let missing = try await TaskGraphProcess.run(["report", "absent.jsonl", "-o", "page.html"], in: directory)
         #expect(missing.status == 2)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("page.html").path))
@@ -138,6 +160,7 @@ import TaskGraphImaging
         #expect(noDirectory.stderr.contains("--report: directory 'nowhere' does not exist"))
         let isDirectory = try await TaskGraphProcess.run(["report", "absent.jsonl", "-o", "."], in: directory)
         #expect(isDirectory.status == 1)
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path), "nothing may run")
+        #expect(
+            !FileManager.default.fileExists(atPath: directory.appendingPathComponent("out").path), "nothing may run")
     }
 }

@@ -18,7 +18,8 @@ struct HeadlessBrowser {
     /// `$TASKGRAPH_CHROMIUM`, else `chromium` or `chromium-browser` on the PATH.
     init() throws {
         let environment = ProcessInfo.processInfo.environment
-        let candidates = [environment["TASKGRAPH_CHROMIUM"]].compactMap { $0 }
+        let candidates =
+            [environment["TASKGRAPH_CHROMIUM"]].compactMap { $0 }
             + (environment["PATH"] ?? "/usr/bin").split(separator: ":").flatMap { directory in
                 ["chromium", "chromium-browser"].map { "\(directory)/\($0)" }
             }
@@ -35,7 +36,9 @@ struct HeadlessBrowser {
 
     /// A PNG screenshot of the page in a `width`×`height` window, written to `file`.
     func screenshot(of page: URL, to file: URL, width: Int = 1280, height: Int = 900) async throws {
-        let result = try await run(["--hide-scrollbars", "--screenshot=\(file.path)", "--window-size=\(width),\(height)", page.absoluteString])
+        let result = try await run([
+            "--hide-scrollbars", "--screenshot=\(file.path)", "--window-size=\(width),\(height)", page.absoluteString,
+        ])
         #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot: \(result.stderr.suffix(2000))")
     }
 
@@ -43,7 +46,8 @@ struct HeadlessBrowser {
         // A profile of its own: concurrent tests' browsers must not share (and lock) one.
         let profile = try fixtureDirectory()
         let result = try await TaskGraphProcess.run(
-            ["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=\(profile.path)"] + arguments,
+            ["--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--user-data-dir=\(profile.path)"]
+                + arguments,
             in: profile, executable: executable)
         #expect(result.status == 0, "chromium exited with \(result.status): \(result.stderr.suffix(2000))")
         return (result.stdout, result.stderr)

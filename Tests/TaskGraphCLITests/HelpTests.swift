@@ -55,13 +55,17 @@ import Testing
     @Test func helpKeysPrintsThePipelineKeysAsListOpsEndsWithThem() async throws {
         let keys = try await help(["help", "keys"])
         #expect(keys.status == 0)
-        #expect(keys.stdout.hasPrefix("""
-            Top-level keys:
-              version (integer): Format version; must be 1.
-              name (string): Pipeline name (default: the file name).
+        #expect(
+            keys.stdout.hasPrefix(
+                """
+                Top-level keys:
+                  version (integer): Format version; must be 1.
+                  name (string): Pipeline name (default: the file name).
 
-            """))
-        #expect(keys.stdout.contains("\nOperation keys (besides each type's parameters, which list-ops lists):\n  op (string): "))
+                """))
+        #expect(
+            keys.stdout.contains(
+                "\nOperation keys (besides each type's parameters, which list-ops lists):\n  op (string): "))
         #expect(try await help(["keys"]).stdout == keys.stdout)
         let listOps = try await help(["list-ops"])
         #expect(listOps.stdout.contains("\nexec: "))
@@ -71,26 +75,30 @@ import Testing
     @Test func explainHelpDescribesExplain() async throws {
         let result = try await help(["explain", "--help"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("""
-            OVERVIEW: Say, for every operation, whether a run would reuse its stored result
-            or run it, and why.
+        #expect(
+            result.stdout.hasPrefix(
+                """
+                OVERVIEW: Say, for every operation, whether a run would reuse its stored result
+                or run it, and why.
 
-            Nothing runs and nothing is written: explain reads the pipeline, the files its
-            operations declare and the cache, and prints one line per operation, `cached`
-            or `run:` and the reason, as `run --explain` does after a run. --no-cache and
-            --force explain a run with those options. An operation whose input would run is
-            explained by that input's change, traced to its root cause; it may still turn
-            out cached when the input's result comes out the same.
+                Nothing runs and nothing is written: explain reads the pipeline, the files its
+                operations declare and the cache, and prints one line per operation, `cached`
+                or `run:` and the reason, as `run --explain` does after a run. --no-cache and
+                --force explain a run with those options. An operation whose input would run is
+                explained by that input's change, traced to its root cause; it may still turn
+                out cached when the input's result comes out the same.
 
-            """))
-        #expect(result.stdout.contains("""
-              --no-cache              Reuse no stored result: every operation runs (its
-                                      result is still recorded).
-              --force <id>            Reuse no stored result for this operation (tilt or
-                                      tilt[lake]; repeatable) or what depends on it: they
-                                      run again. --force alone: for every operation.
+                """))
+        #expect(
+            result.stdout.contains(
+                """
+                  --no-cache              Reuse no stored result: every operation runs (its
+                                          result is still recorded).
+                  --force <id>            Reuse no stored result for this operation (tilt or
+                                          tilt[lake]; repeatable) or what depends on it: they
+                                          run again. --force alone: for every operation.
 
-            """))
+                """))
         #expect(!result.stdout.contains("--cache-max-size"))
     }
 }

@@ -20,7 +20,8 @@ import Testing
     private func pipelineDirectory() throws -> URL {
         let directory = try fixtureDirectory()
         for folder in ["lib", "data"] {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         try write("hello\n", to: "data/in.txt", in: directory)
         try write(Self.template, to: "lib/copy.yaml", in: directory)
@@ -30,7 +31,8 @@ import Testing
     /// Paths in an included file start at the pipeline file's directory, as if written there.
     @Test func runsOneTemplateTwiceWithItsPathsFromThePipelineFile() async throws {
         let directory = try pipelineDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             include:
               first: lib/copy.yaml
@@ -40,7 +42,8 @@ import Testing
                 op: group
                 needs: [first.keep, second.keep]
             """, to: "pipeline.yaml", in: directory)
-        let result = try await TaskGraphProcess.run(["run", "pipeline.yaml", "--output", "out", "--no-progress"], in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["run", "pipeline.yaml", "--output", "out", "--no-progress"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(lines(of: "out/copy.txt", in: directory) == ["hello"])
         #expect(lines(of: "out/other.txt", in: directory) == ["hello"])
@@ -60,7 +63,9 @@ import Testing
             // Files changed within the file system's timestamp granularity are not trusted by `stat`.
             try await Task.sleep(for: .milliseconds(2_200))
         }
-        try write(Self.template.replacingOccurrences(of: "name: copy", with: "name: edited"), to: "lib/copy.yaml", in: directory)
+        try write(
+            Self.template.replacingOccurrences(of: "name: copy", with: "name: edited"), to: "lib/copy.yaml",
+            in: directory)
         let result = try await TaskGraphProcess.run(arguments, in: directory, environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(lines(of: "out/edited.txt", in: directory) == ["hello"])
@@ -68,8 +73,11 @@ import Testing
 
     @Test func validateNamesTheIncludedFileOfEachMistake() async throws {
         let directory = try pipelineDirectory()
-        try write(Self.template.replacingOccurrences(of: "path: data/in.txt", with: "path: data/none.txt"), to: "lib/copy.yaml", in: directory)
-        try write("""
+        try write(
+            Self.template.replacingOccurrences(of: "path: data/in.txt", with: "path: data/none.txt"),
+            to: "lib/copy.yaml", in: directory)
+        try write(
+            """
             version: 1
             include:
               first: lib/copy.yaml
@@ -79,20 +87,23 @@ import Testing
             """, to: "pipeline.yaml", in: directory)
         let result = try await TaskGraphProcess.run(["validate", "pipeline.yaml"], in: directory)
         #expect(result.status == 2)
-        #expect(result.stderr == """
-            lib/copy.yaml:7:11: error: operation 'first.read': 'path' names 'data/none.txt', which does not exist
-            pipeline.yaml:4:16: error: include cycle: pipeline.yaml -> pipeline.yaml
-            pipeline.yaml:4:16: note: 'pipeline.yaml' includes 'pipeline.yaml' here
-            pipeline.yaml:6:27: error: operation 'all' needs 'first.kept', which does not exist; did you mean 'first.keep'?
-            3 errors in 1 of 1 file: invalid
+        #expect(
+            result.stderr == """
+                lib/copy.yaml:7:11: error: operation 'first.read': 'path' names 'data/none.txt', which does not exist
+                pipeline.yaml:4:16: error: include cycle: pipeline.yaml -> pipeline.yaml
+                pipeline.yaml:4:16: note: 'pipeline.yaml' includes 'pipeline.yaml' here
+                pipeline.yaml:6:27: error: operation 'all' needs 'first.kept', which does not exist; did you mean\
+                 'first.keep'?
+                3 errors in 1 of 1 file: invalid
 
-            """)
+                """)
         try write("version: 1\ninclude:\n  first: lib/copy.yaml\n", to: "pipeline.yaml", in: directory)
         let missing = try await TaskGraphProcess.run(["validate", "pipeline.yaml"], in: directory)
-        #expect(missing.stderr == """
-            lib/copy.yaml:7:11: error: operation 'first.read': 'path' names 'data/none.txt', which does not exist
-            1 error in 1 of 1 file: invalid
+        #expect(
+            missing.stderr == """
+                lib/copy.yaml:7:11: error: operation 'first.read': 'path' names 'data/none.txt', which does not exist
+                1 error in 1 of 1 file: invalid
 
-            """)
+                """)
     }
 }

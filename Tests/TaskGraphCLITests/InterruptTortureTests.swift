@@ -15,9 +15,10 @@ import Testing
     /// choosing (seen: 26 s from SIGINT to exit, and a `validate` finishing as if never
     /// signalled), so this timing-driven test runs in the plain pass only
     /// (`scripts/sanitize.sh` sets TASKGRAPH_TEST_SANITIZER).
-    @Test(.disabled(
-        if: ProcessInfo.processInfo.environment["TASKGRAPH_TEST_SANITIZER"] == "thread",
-        "ThreadSanitizer delays signal handling"))
+    @Test(
+        .disabled(
+            if: ProcessInfo.processInfo.environment["TASKGRAPH_TEST_SANITIZER"] == "thread",
+            "ThreadSanitizer delays signal handling"))
     func interruptedRunsExitCleanlyAndLeaveNothingBehind() async throws {
         let result = try await runPython([
             Self.script.path, "--binary", TaskGraphProcess.binary.path, "--runs", "6", "--double-runs", "2",

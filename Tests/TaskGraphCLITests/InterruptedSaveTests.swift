@@ -28,7 +28,8 @@ import Testing
             let directory = try fixtureDirectory()
             try write(Self.pipeline, to: "big.yaml", in: directory)
             let output = directory.appendingPathComponent("out")
-            let process = try TaskGraphProcess(["run", "big.yaml", "--jobs", "3", "--output", output.path], in: directory)
+            let process = try TaskGraphProcess(
+                ["run", "big.yaml", "--jobs", "3", "--output", output.path], in: directory)
             let signalled = await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
                     continuation.resume(returning: Self.watchAndSignal(process, output: output, gaps: gaps))
@@ -43,7 +44,8 @@ import Testing
 
     /// How many `keep` saves the summary shows cancelled.
     private static func cancelledSaves(_ process: TaskGraphProcess) -> Int {
-        process.standardError.split(separator: "\n").filter { $0.hasPrefix("keep[") && $0.contains(" cancelled ") }.count
+        process.standardError.split(separator: "\n").filter { $0.hasPrefix("keep[") && $0.contains(" cancelled ") }
+            .count
     }
 
     /// Blocking: waits (at most 60 s) for a temporary file in `output`, then sends the signals.
@@ -76,7 +78,8 @@ import Testing
     }
 
     @Test func sigintStopsTheWritesAndRemovesTheTemporaryFiles() async throws {
-        guard let (process, output, termination) = try await interruptSaving(gaps: [.zero], cancellingASave: true) else {
+        guard let (process, output, termination) = try await interruptSaving(gaps: [.zero], cancellingASave: true)
+        else {
             return
         }
         #expect(termination == .killed(by: SIGINT))

@@ -5,9 +5,11 @@ import Testing
 @Suite struct MissingFilesCommandTests {
     @Test func everyMissingFileAndProgramAtItsEntry() async throws {
         let directory = try fixtureDirectory()
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("data"), withIntermediateDirectories: true)
         try write("present\n", to: "data/present.txt", in: directory)
-        try write("""
+        try write(
+            """
             version: 1
             operations:
               photo:
@@ -33,16 +35,19 @@ import Testing
             """, to: "pipeline.yaml", in: directory)
         let result = try await TaskGraphProcess.run(["validate", "pipeline.yaml"], in: directory)
         #expect(result.status == 2)
-        #expect(result.stderr == """
-            pipeline.yaml:5:11: error: operation 'photo': 'path' names 'data/missing.jpg', which does not exist
-            pipeline.yaml:9:15: error: operation 'open': 'key_file' names 'keys/demo.key', which does not exist
-            pipeline.yaml:12:15: error: operation 'build': program 'no-such-program-here' not found on PATH
-            pipeline.yaml:13:32: error: operation 'build': 'inputs' names 'data/absent.txt', which does not exist
-            pipeline.yaml:13:61: error: operation 'build': 'inputs' names 'data', which is a directory
-            pipeline.yaml:21:15: warning: operation 'use': program './tool' does not exist yet; declare it in the 'outputs' of the operation that writes it
-            pipeline.yaml:22:24: warning: operation 'use': 'inputs' names 'undeclared.txt', which does not exist yet; declare it in the 'outputs' of the operation that writes it
-            5 errors, 2 warnings in 1 of 1 file: invalid
+        #expect(
+            result.stderr == """
+                pipeline.yaml:5:11: error: operation 'photo': 'path' names 'data/missing.jpg', which does not exist
+                pipeline.yaml:9:15: error: operation 'open': 'key_file' names 'keys/demo.key', which does not exist
+                pipeline.yaml:12:15: error: operation 'build': program 'no-such-program-here' not found on PATH
+                pipeline.yaml:13:32: error: operation 'build': 'inputs' names 'data/absent.txt', which does not exist
+                pipeline.yaml:13:61: error: operation 'build': 'inputs' names 'data', which is a directory
+                pipeline.yaml:21:15: warning: operation 'use': program './tool' does not exist yet; declare it in the\
+                 'outputs' of the operation that writes it
+                pipeline.yaml:22:24: warning: operation 'use': 'inputs' names 'undeclared.txt', which does not exist\
+                 yet; declare it in the 'outputs' of the operation that writes it
+                5 errors, 2 warnings in 1 of 1 file: invalid
 
-            """)
+                """)
     }
 }

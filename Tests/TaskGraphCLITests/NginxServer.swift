@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real nginx (Debian's `nginx-light`, which has the WebDAV module) serving a remote cache on
@@ -20,7 +21,8 @@ final class NginxServer: @unchecked Sendable {
     init() throws {
         prefix = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-nginx-\(UUID().uuidString)")
         for directory in ["data", "logs", "tmp"] {
-            try FileManager.default.createDirectory(at: prefix.appendingPathComponent(directory), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: prefix.appendingPathComponent(directory), withIntermediateDirectories: true)
         }
         port = try Self.freePort()
         let root = prefix.path

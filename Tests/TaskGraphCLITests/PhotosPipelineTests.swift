@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import TaskGraphImaging
 import TestSupport
+import Testing
 
 /// The project's main job, end to end: `pipelines/photos.yaml`, offline and from a real HTTP
 /// server on 127.0.0.1.
@@ -10,7 +10,8 @@ import TestSupport
         .deletingLastPathComponent().appendingPathComponent("../..").standardized
     private static let pipeline = repository.appendingPathComponent("pipelines/photos.yaml").path
     private static let photos = ["mountains", "sunset", "seedling"]
-    private static let outputs = photos.map { "\($0).jpg" } + photos.map { "thumbnails/\($0).jpg" } + ["contact-sheet.jpg"]
+    private static let outputs =
+        photos.map { "\($0).jpg" } + photos.map { "thumbnails/\($0).jpg" } + ["contact-sheet.jpg"]
 
     private func run(_ extra: [String], output: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
         try await TaskGraphProcess.run(
@@ -33,7 +34,8 @@ import TestSupport
         // 3 columns of 360 px cells and 16 px padding; one row of 270 px pictures plus captions.
         #expect((sheet.width, sheet.height) == (1144, 329))
 
-        let server = try await TestServerProcess.start(files: Self.repository.appendingPathComponent("pipelines/photos"))
+        let server = try await TestServerProcess.start(
+            files: Self.repository.appendingPathComponent("pipelines/photos"))
         defer { withExtendedLifetime(server) {} }
         let online = directory.appendingPathComponent("online")
         let served = try await run(["--var", "source=http://127.0.0.1:\(server.port)/slow-file/0"], output: online)

@@ -6,7 +6,8 @@ import Testing
 @Suite struct PriorityCommandTests {
     @Test func oneLaneStartsTenReadyOperationsByPriority() async throws {
         let directory = try fixtureDirectory(["priorities.yaml"])
-        let result = try await TaskGraphProcess.run(["run", "priorities.yaml", "--jobs", "1", "--json", "--no-cache"], in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["run", "priorities.yaml", "--jobs", "1", "--json", "--no-cache"], in: directory)
         #expect(result.status == 0)
         let started = result.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"event":"started""#) }
         let ids = started.compactMap { line in line.firstMatch(of: #/"id":"([a-z])"/#).map { String($0.1) } }
@@ -16,16 +17,18 @@ import Testing
 
     @Test func dryRunShowsPriorities() async throws {
         let directory = try fixtureDirectory(["priorities.yaml"])
-        let result = try await TaskGraphProcess.run(["run", "priorities.yaml", "--dry-run", "--only", "b", "d"], in: directory)
-        #expect(result.stdout == """
-            plan: 2 operations in 1 level
-            level 1:
-              b  (exec, command=[true], grace_period=2s, priority=very-high)
-                run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
-              d  (exec, command=[true], grace_period=2s, priority=50)
-                run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
-            2 to run, 0 cached
+        let result = try await TaskGraphProcess.run(
+            ["run", "priorities.yaml", "--dry-run", "--only", "b", "d"], in: directory)
+        #expect(
+            result.stdout == """
+                plan: 2 operations in 1 level
+                level 1:
+                  b  (exec, command=[true], grace_period=2s, priority=very-high)
+                    run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
+                  d  (exec, command=[true], grace_period=2s, priority=50)
+                    run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
+                2 to run, 0 cached
 
-            """)
+                """)
     }
 }

@@ -59,8 +59,11 @@ extension RemoteCacheTests {
         server.stop()
         let result = try await run(["worker", "--remote-cache", server.url("cache"), "job-1.job"], in: node)
         #expect(result.status == 1)
-        #expect(try completion("job-1.done", in: node) == .failed("the results could not be uploaded to the remote cache"))
-        #expect(result.stderr.hasSuffix("taskgraph: error: count: the results could not be uploaded to the remote cache\n"), "\(result.stderr)")
+        #expect(
+            try completion("job-1.done", in: node) == .failed("the results could not be uploaded to the remote cache"))
+        #expect(
+            result.stderr.hasSuffix("taskgraph: error: count: the results could not be uploaded to the remote cache\n"),
+            "\(result.stderr)")
     }
 
     @Test func aWorkerNeedsASharedStoreOrARemoteCache() async throws {
@@ -68,7 +71,9 @@ extension RemoteCacheTests {
         try writeJob("job-1.job", of: "count", in: node)
         let result = try await run(["worker", "job-1.job"], in: node)
         #expect(result.status == 64)
-        #expect(result.stderr.contains("the worker needs --store (a store shared with the driver) or a remote cache"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("the worker needs --store (a store shared with the driver) or a remote cache"),
+            "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: node.appendingPathComponent("job-1.done").path))
     }
 }

@@ -8,7 +8,8 @@ import Testing
 @Suite(.serialized) struct RemoteCacheTests {
     private static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().appendingPathComponent("../..").standardized
-    private static let photoOutputs = ["mountains", "sunset", "seedling"].flatMap { ["\($0).jpg", "thumbnails/\($0).jpg"] }
+    private static let photoOutputs =
+        ["mountains", "sunset", "seedling"].flatMap { ["\($0).jpg", "thumbnails/\($0).jpg"] }
         + ["contact-sheet.jpg"]
     /// A small pipeline: a program's output file and a saved result.
     static let countPipeline = """
@@ -27,10 +28,12 @@ import Testing
     /// A checkout of the photos pipeline at `name` below `root`, with its own home.
     private func photosCheckout(_ name: String, in root: URL) throws -> URL {
         let directory = root.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
         let pipelines = Self.repository.appendingPathComponent("pipelines")
         for item in ["photos.yaml", "photos"] {
-            try FileManager.default.copyItem(at: pipelines.appendingPathComponent(item), to: directory.appendingPathComponent(item))
+            try FileManager.default.copyItem(
+                at: pipelines.appendingPathComponent(item), to: directory.appendingPathComponent(item))
         }
         return directory
     }
@@ -38,7 +41,8 @@ import Testing
     /// A checkout of the count pipeline at `name` below `root`, with its own home.
     func countCheckout(_ name: String, in root: URL) throws -> URL {
         let directory = root.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
         try write(Self.countPipeline, to: "count.yaml", in: directory)
         try write("twelve bytes", to: "data.txt", in: directory)
         return directory
@@ -77,7 +81,8 @@ import Testing
         let root = try fixtureDirectory()
         let machineA = try photosCheckout("a", in: root)
         let machineB = try photosCheckout("b/another/checkout", in: root)
-        let cold = try await run(["run", "photos.yaml", "--no-progress", "--remote-cache", server.url("cache")], in: machineA)
+        let cold = try await run(
+            ["run", "photos.yaml", "--no-progress", "--remote-cache", server.url("cache")], in: machineA)
         #expect(cold.status == 0, "\(cold.stderr)")
         #expect(warnings(cold.stderr).isEmpty, "\(cold.stderr)")
         #expect(server.requests().filter { $0.method == "PUT" && $0.path.hasPrefix("/cache/ac/") }.count == 26)
@@ -91,21 +96,24 @@ import Testing
         for output in Self.photoOutputs {
             let path = "out/photos/" + output
             #expect(
-                try Data(contentsOf: machineA.appendingPathComponent(path)) == Data(contentsOf: machineB.appendingPathComponent(path)),
+                try Data(contentsOf: machineA.appendingPathComponent(path))
+                    == Data(contentsOf: machineB.appendingPathComponent(path)),
                 "\(path)")
         }
         let requests = server.requests().dropFirst(before)
         #expect(!requests.contains { $0.method == "PUT" })
         // The saved files came down, and besides them only small results (a save's, naming
         // its file): no image an intermediate operation computed.
-        let saved = Set(try Self.photoOutputs.map {
-            ContentDigest.sha256(of: try Data(contentsOf: machineB.appendingPathComponent("out/photos/" + $0))).hex
-        })
+        let saved = Set(
+            try Self.photoOutputs.map {
+                ContentDigest.sha256(of: try Data(contentsOf: machineB.appendingPathComponent("out/photos/" + $0))).hex
+            })
         let downloaded = requests.filter { $0.method == "GET" && $0.path.hasPrefix("/cache/cas/") }
             .map { String($0.path.dropFirst("/cache/cas/".count)) }
         #expect(saved.isSubset(of: Set(downloaded)))
         for hex in downloaded where !saved.contains(hex) {
-            let size = try FileManager.default.attributesOfItem(atPath: server.stored("cache/cas/" + hex).path)[.size] as? Int
+            let size =
+                try FileManager.default.attributesOfItem(atPath: server.stored("cache/cas/" + hex).path)[.size] as? Int
             #expect(size ?? 0 < 1024, "an intermediate result was downloaded: \(hex)")
         }
     }
@@ -119,9 +127,11 @@ import Testing
 
         let result = try await run(["run", "count.yaml", "--no-progress", "--explain"] + remote, in: machineB)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(warnings(result.stderr) == [
-            "taskgraph: warning: remote cache entry for keep is damaged (blob sha256:\(ContentDigest.sha256(of: good).hex) does not match its digest), recomputed",
-        ], "\(result.stderr)")
+        #expect(
+            warnings(result.stderr) == [
+                "taskgraph: warning: remote cache entry for keep is damaged (blob "
+                    + "sha256:\(ContentDigest.sha256(of: good).hex) does not match its digest), recomputed"
+            ], "\(result.stderr)")
         #expect(try Data(contentsOf: machineB.appendingPathComponent("out/count.txt")) == good)
         #expect(try Data(contentsOf: blob) == good)
     }
@@ -130,7 +140,8 @@ import Testing
         let server = try NginxServer()
         let machine = try countCheckout("laptop", in: try fixtureDirectory())
         let result = try await run(
-            ["run", "count.yaml", "--no-progress", "--remote-cache", server.url("cache"), "--remote-upload=false"], in: machine)
+            ["run", "count.yaml", "--no-progress", "--remote-cache", server.url("cache"), "--remote-upload=false"],
+            in: machine)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(server.requests().map(\.method) == ["GET", "GET"])
     }
@@ -139,29 +150,35 @@ import Testing
         let server = try NginxServer()
         server.stop()
         let machine = try countCheckout("laptop", in: try fixtureDirectory())
-        let result = try await run(["run", "count.yaml", "--no-progress", "--remote-cache", server.url("cache")], in: machine)
+        let result = try await run(
+            ["run", "count.yaml", "--no-progress", "--remote-cache", server.url("cache")], in: machine)
         #expect(result.status == 0, "\(result.stderr)")
         let shown = warnings(result.stderr)
         #expect(shown.count == 1, "\(result.stderr)")
-        #expect(shown.first?.hasPrefix("taskgraph: warning: the remote cache failed (GET ac/") == true, "\(result.stderr)")
+        #expect(
+            shown.first?.hasPrefix("taskgraph: warning: the remote cache failed (GET ac/") == true, "\(result.stderr)")
         #expect(shown.first?.hasSuffix("; continuing with the local store") == true, "\(result.stderr)")
         #expect(lines(of: "out/count.txt", in: machine) == ["12 bytes"])
     }
 
     @Test func aURLThatIsNotHTTPGivesOneWarningAndTheRunSucceeds() async throws {
         let machine = try countCheckout("laptop", in: try fixtureDirectory())
-        let result = try await run(["run", "count.yaml", "--no-progress", "--remote-cache", "ftp://host/cache"], in: machine)
+        let result = try await run(
+            ["run", "count.yaml", "--no-progress", "--remote-cache", "ftp://host/cache"], in: machine)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(warnings(result.stderr) == [
-            "taskgraph: warning: the remote cache 'ftp://host/cache' is not an http:// or https:// URL; running without the remote cache",
-        ], "\(result.stderr)")
+        #expect(
+            warnings(result.stderr) == [
+                "taskgraph: warning: the remote cache 'ftp://host/cache' is not an http:// or https:// URL; running "
+                    + "without the remote cache"
+            ], "\(result.stderr)")
         #expect(lines(of: "out/count.txt", in: machine) == ["12 bytes"])
     }
 
     @Test func aServerStoppedDuringTheRunGivesOneWarningAndTheRunSucceeds() async throws {
         let server = try NginxServer()
         let machine = try countCheckout("laptop", in: try fixtureDirectory())
-        try write("""
+        try write(
+            """
             version: 1
             name: stop
             operations:
@@ -169,11 +186,13 @@ import Testing
               stop:
                 op: exec
                 needs: first
-                command: [sh, -c, 'kill $(cat \(server.prefix.path)/nginx.pid); while kill -0 $(cat \(server.prefix.path)/nginx.pid) 2>/dev/null; do sleep 0.05; done; echo stopped > stopped.txt']
+                command: [sh, -c, 'kill $(cat \(server.prefix.path)/nginx.pid); while kill -0 $(cat\
+             \(server.prefix.path)/nginx.pid) 2>/dev/null; do sleep 0.05; done; echo stopped > stopped.txt']
                 outputs: [stopped.txt]
               after: {op: exec, needs: stop, command: [sh, -c, 'echo after > after.txt'], outputs: [after.txt]}
             """, to: "stop.yaml", in: machine)
-        let result = try await run(["run", "stop.yaml", "--no-progress", "--remote-cache", server.url("cache")], in: machine)
+        let result = try await run(
+            ["run", "stop.yaml", "--no-progress", "--remote-cache", server.url("cache")], in: machine)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(warnings(result.stderr).count == 1, "\(result.stderr)")
         #expect(lines(of: "after.txt", in: machine) == ["after"])
@@ -183,33 +202,46 @@ import Testing
         let server = try NginxServer()
         let root = try fixtureDirectory()
         let remote = ["--remote-cache", server.url("cache"), "--remote-cache-key-env", "CACHE_KEY"]
-        _ = try await run(["run", "count.yaml", "--no-progress", "--remote-cache", server.url("cache")], in: try countCheckout("unsigned", in: root))
+        _ = try await run(
+            ["run", "count.yaml", "--no-progress", "--remote-cache", server.url("cache")],
+            in: try countCheckout("unsigned", in: root))
         let signed = try countCheckout("signed", in: root)
-        let refused = try await run(["run", "count.yaml", "--no-progress", "--explain"] + remote, in: signed, environment: ["CACHE_KEY": "k1"])
+        let refused = try await run(
+            ["run", "count.yaml", "--no-progress", "--explain"] + remote, in: signed, environment: ["CACHE_KEY": "k1"])
         #expect(refused.stdout == "count: run: new\nkeep: run: new\n", "\(refused.stderr)")
         let trusted = try await run(
-            ["run", "count.yaml", "--no-progress", "--explain"] + remote, in: try countCheckout("trusted", in: root), environment: ["CACHE_KEY": "k1"])
+            ["run", "count.yaml", "--no-progress", "--explain"] + remote, in: try countCheckout("trusted", in: root),
+            environment: ["CACHE_KEY": "k1"])
         #expect(trusted.stdout.hasPrefix("count: cached"), "\(trusted.stderr)")
         let otherKey = try await run(
-            ["run", "count.yaml", "--no-progress", "--explain"] + remote, in: try countCheckout("other", in: root), environment: ["CACHE_KEY": "k2"])
+            ["run", "count.yaml", "--no-progress", "--explain"] + remote, in: try countCheckout("other", in: root),
+            environment: ["CACHE_KEY": "k2"])
         #expect(otherKey.stdout == "count: run: new\nkeep: run: new\n", "\(otherKey.stderr)")
     }
 
     @Test func aCacheWantingATokenWorksWithTheHeaderAndWarnsOnceWithout() async throws {
         let server = try NginxServer()
         let root = try fixtureDirectory()
-        let without = try await run(["run", "count.yaml", "--no-progress", "--remote-cache", server.url("private")], in: try countCheckout("a", in: root))
+        let without = try await run(
+            ["run", "count.yaml", "--no-progress", "--remote-cache", server.url("private")],
+            in: try countCheckout("a", in: root))
         #expect(without.status == 0, "\(without.stderr)")
-        #expect(warnings(without.stderr) == [
-            "taskgraph: warning: the remote cache failed (GET ac/\(try recordKey(in: server)) answered HTTP 401); continuing with the local store",
-        ], "\(without.stderr)")
-        let header = ["--remote-cache", server.url("private"), "--remote-header", "Authorization: Bearer secret", "--events", "events.jsonl"]
+        #expect(
+            warnings(without.stderr) == [
+                "taskgraph: warning: the remote cache failed (GET ac/\(try recordKey(in: server)) answered HTTP 401); "
+                    + "continuing with the local store"
+            ], "\(without.stderr)")
+        let header = [
+            "--remote-cache", server.url("private"), "--remote-header", "Authorization: Bearer secret", "--events",
+            "events.jsonl",
+        ]
         let first = try countCheckout("b", in: root)
         let writer = try await run(["run", "count.yaml", "--no-progress"] + header, in: first)
         #expect(warnings(writer.stderr).isEmpty, "\(writer.stderr)")
         let events = try String(contentsOf: first.appendingPathComponent("events.jsonl"), encoding: .utf8)
         #expect(!events.contains("secret") && events.contains("Authorization: ***"), "\(events)")
-        let reader = try await run(["run", "count.yaml", "--no-progress", "--explain"] + header, in: try countCheckout("c", in: root))
+        let reader = try await run(
+            ["run", "count.yaml", "--no-progress", "--explain"] + header, in: try countCheckout("c", in: root))
         #expect(reader.stdout.hasPrefix("count: cached"), "\(reader.stderr)")
     }
 
@@ -235,6 +267,7 @@ import Testing
 
     /// The first record key the server was asked for.
     private func recordKey(in server: NginxServer) throws -> String {
-        String(server.requests().first { $0.path.hasPrefix("/private/ac/") }?.path.dropFirst("/private/ac/".count) ?? "")
+        String(
+            server.requests().first { $0.path.hasPrefix("/private/ac/") }?.path.dropFirst("/private/ac/".count) ?? "")
     }
 }

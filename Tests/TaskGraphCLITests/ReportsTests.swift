@@ -46,7 +46,8 @@ import Testing
 
     @Test func timedOutEventGivesItsLimitAndGraphReadsItBack() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             operations:
               stuck: {op: exec, command: [sleep, "30"], timeout: 200ms}
@@ -68,7 +69,8 @@ import Testing
 
     @Test func execEventsCarryTheChildsResourceFigures() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             operations:
               hungry: {op: exec, command: [python3, -c, "b = b'x' * (300 << 20)"]}
@@ -96,14 +98,22 @@ import Testing
         let trace = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let events = try #require(trace["traceEvents"] as? [[String: Any]])
         let complete = events.filter { $0["ph"] as? String == "X" }
-        #expect(complete.compactMap { $0["name"] as? String }.sorted() == ["all", "greet[ann]", "greet[bob]", "keep[ann]", "keep[bob]"])
-        #expect(complete.allSatisfy { ($0["dur"] as? Int ?? 0) >= 1 && ($0["args"] as? [String: Any])?["state"] as? String == "succeeded" })
+        #expect(
+            complete.compactMap { $0["name"] as? String }.sorted() == [
+                "all", "greet[ann]", "greet[bob]", "keep[ann]", "keep[bob]",
+            ])
+        #expect(
+            complete.allSatisfy {
+                ($0["dur"] as? Int ?? 0) >= 1 && ($0["args"] as? [String: Any])?["state"] as? String == "succeeded"
+            })
     }
 
     @Test func graphColoursARecordedRun() async throws {
         let directory = try fixtureDirectory(["failing.yaml"])
-        _ = try await TaskGraphProcess.run(["run", "failing.yaml", "--events", "events.jsonl", "--output", "out"], in: directory)
-        let result = try await TaskGraphProcess.run(["graph", "failing.yaml", "--format", "mermaid", "--events", "events.jsonl"], in: directory)
+        _ = try await TaskGraphProcess.run(
+            ["run", "failing.yaml", "--events", "events.jsonl", "--output", "out"], in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["graph", "failing.yaml", "--format", "mermaid", "--events", "events.jsonl"], in: directory)
         #expect(result.status == 0)
         #expect(result.stdout.hasSuffix("  style n0 fill:#b7e4c7\n  style n1 fill:#f4a6a6\n  style n2 fill:#dee2e6\n"))
     }
@@ -118,6 +128,7 @@ import Testing
         let op = try #require(properties["op"] as? [String: Any])
         #expect((op["enum"] as? [String])?.contains("exec") == true)
         #expect((schema["required"] as? [String]) == ["version"])
-        #expect((schema["anyOf"] as? [[String: [String]]]) == [["required": ["operations"]], ["required": ["include"]]])
+        #expect(
+            (schema["anyOf"] as? [[String: [String]]]) == [["required": ["operations"]], ["required": ["include"]]])
     }
 }

@@ -51,7 +51,9 @@ import Testing
         let result = try await TaskGraphProcess.run(
             ["run", "hello.yaml", "--output", "out", "--no-progress", "--trace", "trace.fifo"], in: directory)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("taskgraph: cannot write the trace: cannot write 'trace.fifo': no process reads the FIFO\n"))
+        #expect(
+            result.stderr.contains(
+                "taskgraph: cannot write the trace: cannot write 'trace.fifo': no process reads the FIFO\n"))
         #expect(type(of: fifo) == S_IFIFO)
     }
 
@@ -67,29 +69,39 @@ import Testing
             ["run", "hello.yaml", "--output", "out", "--no-progress", "--report", "full", "--events", "run.jsonl"],
             in: directory)
         #expect(report.status == 1)
-        #expect(report.stderr.contains("taskgraph: cannot write the report: cannot write 'full': No space left on device\n"))
+        #expect(
+            report.stderr.contains("taskgraph: cannot write the report: cannot write 'full': No space left on device\n")
+        )
         let later = try await TaskGraphProcess.run(["report", "run.jsonl", "-o", "full"], in: directory)
         #expect(later.status == 1)
         #expect(later.stderr == "taskgraph: cannot write the report: cannot write 'full': No space left on device\n")
         let json = try await TaskGraphProcess.run(
             ["run", "hello.yaml", "--output", "out", "--no-progress", "--json", "--trace", "full"], in: directory)
         #expect(json.status == 1)
-        #expect(json.stderr.contains("taskgraph: cannot write the trace: cannot write 'full': No space left on device\n"))
+        #expect(
+            json.stderr.contains("taskgraph: cannot write the trace: cannot write 'full': No space left on device\n"))
         #expect(type(of: full) == S_IFCHR)
     }
 
     @Test func thePipelineFileOrOneFileNamedTwiceIsRefusedBeforeAnythingRuns() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
         let pipeline = try String(contentsOf: directory.appendingPathComponent("hello.yaml"), encoding: .utf8)
-        #expect(link(directory.appendingPathComponent("hello.yaml").path, directory.appendingPathComponent("alias.yaml").path) == 0)
+        #expect(
+            link(
+                directory.appendingPathComponent("hello.yaml").path, directory.appendingPathComponent("alias.yaml").path
+            ) == 0)
         let refusals: [([String], String)] = [
             (["--events", "hello.yaml"], "the pipeline file and --events name the same file 'hello.yaml'"),
             (["--trace", "./alias.yaml"], "the pipeline file and --trace name the same file './alias.yaml'"),
-            (["--events", "run.jsonl", "--report", "sub/../run.jsonl"], "--events and --report name the same file 'sub/../run.jsonl'"),
+            (
+                ["--events", "run.jsonl", "--report", "sub/../run.jsonl"],
+                "--events and --report name the same file 'sub/../run.jsonl'"
+            ),
             (["--trace", "t.json", "--report", "t.json"], "--trace and --report name the same file 't.json'"),
         ]
         for (arguments, message) in refusals {
-            let result = try await TaskGraphProcess.run(["run", "hello.yaml", "--output", "out"] + arguments, in: directory)
+            let result = try await TaskGraphProcess.run(
+                ["run", "hello.yaml", "--output", "out"] + arguments, in: directory)
             #expect(result.status == 64)
             #expect(result.stderr == "Error: \(message); it would be overwritten\n" + Self.usage)
         }
@@ -101,8 +113,9 @@ import Testing
         let events = try String(contentsOf: directory.appendingPathComponent("run.jsonl"), encoding: .utf8)
         let report = try await TaskGraphProcess.run(["report", "run.jsonl", "-o", "run.jsonl"], in: directory)
         #expect(report.status == 64)
-        #expect(report.stderr.hasPrefix(
-            "Error: the events file and --output name the same file 'run.jsonl'; it would be overwritten\n"))
+        #expect(
+            report.stderr.hasPrefix(
+                "Error: the events file and --output name the same file 'run.jsonl'; it would be overwritten\n"))
         #expect(try String(contentsOf: directory.appendingPathComponent("run.jsonl"), encoding: .utf8) == events)
     }
 }

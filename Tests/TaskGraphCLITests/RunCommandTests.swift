@@ -11,7 +11,8 @@ import Testing
         #expect(ann == "hello ann\n")
         #expect(bob == "hello bob\n")
         #expect(result.stderr.contains("5 ok in "))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("out/greetings").path)
+        let leftovers = try FileManager.default.contentsOfDirectory(
+            atPath: directory.appendingPathComponent("out/greetings").path)
         #expect(leftovers.sorted() == ["ann.txt", "bob.txt"])
     }
 
@@ -34,32 +35,35 @@ import Testing
 
     @Test func dryRunPrintsThePlanByLevel() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
-        let result = try await TaskGraphProcess.run(["run", "hello.yaml", "--dry-run", "--output", "/tmp/x"], in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["run", "hello.yaml", "--dry-run", "--output", "/tmp/x"], in: directory)
         #expect(result.status == 0)
-        #expect(result.stdout == """
-            plan: 5 operations in 3 levels
-            level 1:
-              greet[ann]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", ann], grace_period=2s)
-                run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
-              greet[bob]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", bob], grace_period=2s)
-                run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
-            level 2:
-              keep[ann]  (save, path=greetings/ann.txt)
-                run (input changed: greet[ann])
-              keep[bob]  (save, path=greetings/bob.txt)
-                run (input changed: greet[bob])
-            level 3:
-              all  (group)
-                run (input changed: keep[ann])
-            5 to run, 0 cached
+        #expect(
+            result.stdout == """
+                plan: 5 operations in 3 levels
+                level 1:
+                  greet[ann]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", ann], grace_period=2s)
+                    run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
+                  greet[bob]  (exec, command=[sh, -c, printf 'hello %s\\n' "$0", bob], grace_period=2s)
+                    run (not cacheable: exec declares no inputs or outputs; set cache: true to reuse it)
+                level 2:
+                  keep[ann]  (save, path=greetings/ann.txt)
+                    run (input changed: greet[ann])
+                  keep[bob]  (save, path=greetings/bob.txt)
+                    run (input changed: greet[bob])
+                level 3:
+                  all  (group)
+                    run (input changed: keep[ann])
+                5 to run, 0 cached
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/x/greetings"))
     }
 
     @Test func onlyRunsTheNamedOperationsAndTheirDependencies() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
-        let result = try await TaskGraphProcess.run(["run", "hello.yaml", "--only", "keep[bob]", "--output", "out"], in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["run", "hello.yaml", "--only", "keep[bob]", "--output", "out"], in: directory)
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/greetings/bob.txt").path))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/greetings/ann.txt").path))

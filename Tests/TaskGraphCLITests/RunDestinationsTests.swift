@@ -20,23 +20,29 @@ import Testing
         let directory = try fixtureDirectory(["hello.yaml"])
         let file = directory.appendingPathComponent("taken").path
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
-        try await expectRefused(["--output", "taken"], "cannot use output directory '\(file)': Not a directory", in: directory)
         try await expectRefused(
-            ["--output", "taken/sub"], "cannot use output directory '\(file)/sub': '\(file)' is not a directory", in: directory)
+            ["--output", "taken"], "cannot use output directory '\(file)': Not a directory", in: directory)
+        try await expectRefused(
+            ["--output", "taken/sub"], "cannot use output directory '\(file)/sub': '\(file)' is not a directory",
+            in: directory)
     }
 
     @Test func aTraceThatIsADirectoryOrInAMissingOneIsRefusedLikeEvents() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("traces"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("traces"), withIntermediateDirectories: true)
         try await expectRefused(["--trace", "traces"], "--trace: 'traces' is a directory", in: directory)
-        try await expectRefused(["--trace", "missing/t.json"], "--trace: directory 'missing' does not exist", in: directory)
+        try await expectRefused(
+            ["--trace", "missing/t.json"], "--trace: directory 'missing' does not exist", in: directory)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("missing").path))
     }
 
     @Test func aMisspeltOnlyGetsASuggestionAndAnOperationNameSelectsItsInstances() async throws {
         let directory = try fixtureDirectory(["hello.yaml"])
-        try await expectRefused(["--only", "kep"], "--only: no operation 'kep' in the pipeline; did you mean 'keep'?", in: directory)
-        let result = try await TaskGraphProcess.run(["run", "hello.yaml", "--only", "keep", "--output", "out"], in: directory)
+        try await expectRefused(
+            ["--only", "kep"], "--only: no operation 'kep' in the pipeline; did you mean 'keep'?", in: directory)
+        let result = try await TaskGraphProcess.run(
+            ["run", "hello.yaml", "--only", "keep", "--output", "out"], in: directory)
         #expect(result.status == 0)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("out/greetings/ann.txt").path))
     }
@@ -47,15 +53,17 @@ import Testing
         let elsewhere = try fixtureDirectory()
         let link = directory.appendingPathComponent("out/greetings").path
         try? FileManager.default.removeItem(atPath: link)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("out"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("out"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: elsewhere.path)
         let result = try await TaskGraphProcess.run(
             ["run", "hello.yaml", "--output", "out", "--no-progress"], in: directory, environment: environment)
         #expect(result.status == 1)
         for name in ["ann", "bob"] {
-            #expect(result.stderr.contains(
-                "FAILED    keep[\(name)]: cannot write '\(link)/\(name).txt': '\(link)' is a symbolic link; "
-                    + "paths in the output directory may not pass through one\n"))
+            #expect(
+                result.stderr.contains(
+                    "FAILED    keep[\(name)]: cannot write '\(link)/\(name).txt': '\(link)' is a symbolic link; "
+                        + "paths in the output directory may not pass through one\n"))
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path) == [])
     }

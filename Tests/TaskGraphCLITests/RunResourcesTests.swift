@@ -73,7 +73,8 @@ import Testing
     /// of 256 open files, 200 at once fit only because taskgraph raises it to the hard limit.
     @Test func manyChildrenFitUnderALowSoftOpenFileLimit() async throws {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             vars:
               items: [\((0..<200).map { "i\($0)" }.joined(separator: ", "))]
@@ -81,8 +82,10 @@ import Testing
               nap: {foreach: "${items}", op: exec, command: [/bin/sleep, "1"]}
             """, to: "many.yaml", in: directory)
         let result = try await TaskGraphProcess.run(
-            ["-c", "ulimit -Sn 256 && exec \"$0\" run many.yaml --jobs 200 --output out --no-progress --no-cache",
-             TaskGraphProcess.binary.path],
+            [
+                "-c", "ulimit -Sn 256 && exec \"$0\" run many.yaml --jobs 200 --output out --no-progress --no-cache",
+                TaskGraphProcess.binary.path,
+            ],
             in: directory, executable: URL(fileURLWithPath: "/bin/bash"))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("200 ok"))
@@ -103,7 +106,7 @@ import Testing
         await withCheckedContinuation { continuation in
             Thread.detachNewThread {
                 var observation = Observation()
-                let deadline = ContinuousClock.now + .seconds(120)  // hang guard
+                let deadline = ContinuousClock.now + .seconds(120) // hang guard
                 while process.isRunning, ContinuousClock.now < deadline {
                     observation.mostThreads = max(observation.mostThreads, threadCount(of: process.pid) ?? 0)
                     if observation.childrenWhenCopied == nil, FileManager.default.fileExists(atPath: copied.path) {

@@ -17,7 +17,8 @@ import Testing
         let directory = try fixtureDirectory(["slow.yaml"])
         // The inner shell runs the loop; the outer one reports how the inner one ended (its trap
         // only keeps it alive to do so: it still waits for the inner shell first).
-        let loop = #"for i in 1 2 3; do echo "iteration $i"; "$0" run slow.yaml --output out; done; echo "loop finished""#
+        let loop =
+            #"for i in 1 2 3; do echo "iteration $i"; "$0" run slow.yaml --output out; done; echo "loop finished""#
         let script = #"trap 'echo "outer shell got SIGINT"' INT; bash -c "$1" "$0"; echo "loop shell status $?""#
         // Started as from a terminal: the test runner's threads block SIGINT, and a process
         // inherits that; env's --default-signal unblocks it.

@@ -6,7 +6,8 @@ import Testing
 /// with the script's message: nothing is skipped.
 struct SlurmCluster: SuiteTrait, TestScoping {
     /// The repository's root.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+        .standardized
 
     /// The environment clients need (`SLURM_CONF`), set while the suite runs.
     nonisolated(unsafe) static var environment: [String: String?] = [:]
@@ -19,7 +20,9 @@ struct SlurmCluster: SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let started = try await Self.script("start")
-        guard started.status == 0, let line = started.stdout.split(separator: "\n").last, line.hasPrefix("export SLURM_CONF=") else {
+        guard started.status == 0, let line = started.stdout.split(separator: "\n").last,
+            line.hasPrefix("export SLURM_CONF=")
+        else {
             Issue.record("scripts/slurm-cluster.sh start failed: \(started.stderr)")
             return
         }

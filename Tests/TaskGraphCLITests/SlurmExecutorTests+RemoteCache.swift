@@ -31,26 +31,37 @@ extension SlurmExecutorTests {
         let server = try NginxServer()
         let (driver, driverStore) = try workspace(copying: ["photos.yaml", "photos"])
         let workerStore = try fixtureDirectory()
-        let local = try await TaskGraphProcess.run(["run", "photos.yaml", "--output", "local", "--no-progress"], in: driver)
+        let local = try await TaskGraphProcess.run(
+            ["run", "photos.yaml", "--output", "local", "--no-progress"], in: driver)
         #expect(local.status == 0, "\(local.stderr)")
         let arguments = ["photos.yaml"] + (fused ? ["--fuse"] : [])
-        let first = try await runThroughCache(arguments + ["--output", "cluster"], in: driver, server: server, store: driverStore, workerStore: workerStore)
+        let first = try await runThroughCache(
+            arguments + ["--output", "cluster"], in: driver, server: server, store: driverStore,
+            workerStore: workerStore)
         #expect(first.status == 0, "\(first.stderr)")
-        #expect(first.stderr.contains(/slurm: run taskgraph-[0-9a-f]+, jobs through the remote cache\n/), "\(first.stderr)")
-        #expect(line("slurm: \(jobs) jobs", in: first.stderr)?.hasPrefix("slurm: \(jobs) jobs submitted, ") == true, "\(first.stderr)")
+        #expect(
+            first.stderr.contains(/slurm: run taskgraph-[0-9a-f]+, jobs through the remote cache\n/), "\(first.stderr)")
+        #expect(
+            line("slurm: \(jobs) jobs", in: first.stderr)?.hasPrefix("slurm: \(jobs) jobs submitted, ") == true,
+            "\(first.stderr)")
         #expect(first.stderr.contains("\n26 ok in "), "\(first.stderr)")
         try expectPhotosOfALocalRun(in: driver, output: "cluster")
         // No job directory on the driver's side; the workers' store is their own.
         #expect(!FileManager.default.fileExists(atPath: driverStore.appendingPathComponent("jobs").path))
         #expect(!(try FileManager.default.contentsOfDirectory(atPath: workerStore.path)).isEmpty)
-        let completions = server.requests().filter { $0.method == "GET" && $0.path.hasPrefix("/cache/ac/") && $0.status == 200 }
+        let completions = server.requests().filter {
+            $0.method == "GET" && $0.path.hasPrefix("/cache/ac/") && $0.status == 200
+        }
         #expect(completions.count >= jobs, "\(completions.count) completion records read")
 
         // Another driver with an empty store: every result is a remote hit, no job is submitted.
         let second = try await runThroughCache(
-            arguments + ["--output", "again"], in: driver, server: server, store: try fixtureDirectory(), workerStore: workerStore)
+            arguments + ["--output", "again"], in: driver, server: server, store: try fixtureDirectory(),
+            workerStore: workerStore)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(line("slurm: 0 jobs", in: second.stderr)?.hasPrefix("slurm: 0 jobs submitted, ") == true, "\(second.stderr)")
+        #expect(
+            line("slurm: 0 jobs", in: second.stderr)?.hasPrefix("slurm: 0 jobs submitted, ") == true, "\(second.stderr)"
+        )
         #expect(second.stderr.contains("\n26 cached in "), "\(second.stderr)")
         try expectPhotosOfALocalRun(in: driver, output: "again")
     }
@@ -58,7 +69,8 @@ extension SlurmExecutorTests {
     @Test func aFailureOnANodeWithoutASharedStoreIsReportedFromItsCompletionRecord() async throws {
         let server = try NginxServer()
         let (driver, driverStore) = try workspace()
-        try write("""
+        try write(
+            """
             version: 1
             name: failing
             operations:
@@ -66,10 +78,16 @@ extension SlurmExecutorTests {
               after: {op: save, needs: broken, path: after.txt}
             """, to: "failing.yaml", in: driver)
         let result = try await runThroughCache(
-            ["failing.yaml", "--output", "out"], in: driver, server: server, store: driverStore, workerStore: try fixtureDirectory())
+            ["failing.yaml", "--output", "out"], in: driver, server: server, store: driverStore,
+            workerStore: try fixtureDirectory())
         #expect(result.status == 1)
-        #expect(line("broken ", in: result.stderr) == "broken failed T T T 'sh' exited with status 3 (slurm job N)", "\(result.stderr)")
+        #expect(
+            line("broken ", in: result.stderr) == "broken failed T T T 'sh' exited with status 3 (slurm job N)",
+            "\(result.stderr)")
         #expect(line("after ", in: result.stderr) == "after skipped - - - 'broken' failed")
-        #expect(result.stderr.contains(/\nslurm: 1 job submitted, .*; logs in \/tmp\/taskgraph-[0-9a-f]+-\* on the nodes\n/), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                /\nslurm: 1 job submitted, .*; logs in \/tmp\/taskgraph-[0-9a-f]+-\* on the nodes\n/),
+            "\(result.stderr)")
     }
 }

@@ -18,7 +18,8 @@ import Testing
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         var processes: [Int32: (state: String, parent: String)] = [:]
         for entry in entries {
-            guard let pid = Int32(entry), let fields = statFields(pid), fields.count > 2, fields[2] == String(group) else {
+            guard let pid = Int32(entry), let fields = statFields(pid), fields.count > 2, fields[2] == String(group)
+            else {
                 continue
             }
             processes[pid] = (fields[0], fields[1])
@@ -66,17 +67,23 @@ import Testing
         func type(_ text: String) { keyboard.fileHandleForWriting.write(Data(text.utf8)) }
         type("PS1='$ '; \(TaskGraphProcess.binary.path) run suspend.yaml\n")
         let children = try await waitForFiles("pid-", count: 2, in: directory)
-        let firstStart = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let firstStart =
+            try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasPrefix("pid-") }
-            .compactMap { try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent($0).path)[.modificationDate] as? Date }
+            .compactMap {
+                try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent($0).path)[
+                    .modificationDate] as? Date
+            }
             .min() ?? Date()
         let taskgraph = statFields(children[0]).flatMap { Int32($0[1]) }
 
-        type("\u{1A}")  // Ctrl-Z
-        let stopped = { children.allSatisfy { child in
-            let states = statesOfGroup(child)
-            return !states.isEmpty && states.values.allSatisfy(Self.isHeld)
-        } && taskgraph.map { statFields($0)?.first == "T" } ?? false }
+        type("\u{1A}") // Ctrl-Z
+        let stopped = {
+            children.allSatisfy { child in
+                let states = statesOfGroup(child)
+                return !states.isEmpty && states.values.allSatisfy(Self.isHeld)
+            } && taskgraph.map { statFields($0)?.first == "T" } ?? false
+        }
         try await waitUntil(stopped)
         let conclusive = Date().timeIntervalSince(firstStart) < 2.5
         if conclusive {
@@ -122,7 +129,8 @@ import Testing
         let paused = { children.allSatisfy { statesOfGroup($0).values.allSatisfy(Self.isHeld) } }
         // Long: at the suite's busy start the signal's handling can wait for a thread.
         try await waitUntil(seconds: 90, paused)
-        #expect(paused(), "every child's group is stopped: \(children.map(statesOfGroup)), log: \(process.standardError)")
+        #expect(
+            paused(), "every child's group is stopped: \(children.map(statesOfGroup)), log: \(process.standardError)")
         #expect(statFields(process.pid)?.first != "T", "taskgraph itself goes on")
         try await Task.sleep(for: .seconds(4))
         try write("", to: "release", in: directory)
@@ -135,7 +143,7 @@ import Testing
     }
 }
 
-private extension Array where Element == Substring {
+extension Array where Element == Substring {
     /// The two parts of a split in two, if there are two.
-    var splitPair: (Substring, Substring)? { count == 2 ? (self[0], self[1]) : nil }
+    fileprivate var splitPair: (Substring, Substring)? { count == 2 ? (self[0], self[1]) : nil }
 }

@@ -25,14 +25,17 @@ import Testing
         func started(_ arguments: [String]) async throws -> Set<String> {
             let result = try await run(arguments + ["--no-progress", "-j1"])
             #expect(result.status == 0, "\(result.stderr)")
-            return Set(result.stderr.split(separator: "\n").compactMap { line in
-                line.firstMatch(of: #/^\[ *[0-9.]+s\] start +(\S+) \(exec\)$/#).map { String($0.1) }
-            })
+            return Set(
+                result.stderr.split(separator: "\n").compactMap { line in
+                    line.firstMatch(of: #/^\[ *[0-9.]+s\] start +(\S+) \(exec\)$/#).map { String($0.1) }
+                })
         }
     }
 
     /// The dry run of build.yaml with these lines under its five operations, in plan order.
-    private static func plan(_ compile: String, _ docs: String, _ link: String, _ unit: String, _ smoke: String) -> String {
+    private static func plan(_ compile: String, _ docs: String, _ link: String, _ unit: String, _ smoke: String)
+        -> String
+    {
         let cached = [compile, docs, link, unit, smoke].filter { $0 == "cached" }.count
         return """
             plan: 5 operations in 3 levels
@@ -66,9 +69,11 @@ import Testing
         let build = try Build()
         let first = try await build.run(["-n"])
         #expect(first.status == 0)
-        #expect(first.stdout == Self.plan(
-            "run (new)", "run (new)", "run (input changed: compile)", "run (input changed: link)",
-            "run (input changed: link)"))
+        #expect(
+            first.stdout
+                == Self.plan(
+                    "run (new)", "run (new)", "run (input changed: compile)", "run (input changed: link)",
+                    "run (input changed: link)"))
         #expect(try await build.started(["link"]) == ["compile", "link"])
         let second = try await build.run(["--dry-run"])
         #expect(second.stdout == Self.plan("cached", "run (new)", "cached", "run (new)", "run (new)"))
@@ -79,15 +84,18 @@ import Testing
         let build = try Build()
         #expect(try await build.started([]) == ["compile", "docs", "link", "test[unit]", "test[smoke]"])
         let plan = try await build.run(["-n", "--force", "link", "--force=docs"])
-        #expect(plan.stdout == Self.plan(
-            "cached", "run (forced)", "run (forced)", "run (input changed: link)", "run (input changed: link)"))
+        #expect(
+            plan.stdout
+                == Self.plan(
+                    "cached", "run (forced)", "run (forced)", "run (input changed: link)", "run (input changed: link)"))
         let explained = try await TaskGraphProcess.run(
             ["explain", "build.yaml", "test", "--force", "link"], in: build.directory, environment: build.cache)
-        #expect(explained.stdout == """
-            test[unit]: run: input changed: link <- forced in link
-            test[smoke]: run: input changed: link <- forced in link
+        #expect(
+            explained.stdout == """
+                test[unit]: run: input changed: link <- forced in link
+                test[smoke]: run: input changed: link <- forced in link
 
-            """)
+                """)
         #expect(try await build.started(["--force", "link"]) == ["link", "test[unit]", "test[smoke]"])
         #expect(try await build.started([]) == [])
     }
@@ -103,7 +111,8 @@ import Testing
             #expect(try await build.run(arguments).stdout == everything)
         }
         // Before the file, --force does not take the pipeline file for an id.
-        let before = try await TaskGraphProcess.run(["run", "--force", "build.yaml", "-n"], in: build.directory, environment: build.cache)
+        let before = try await TaskGraphProcess.run(
+            ["run", "--force", "build.yaml", "-n"], in: build.directory, environment: build.cache)
         #expect(before.stdout == everything)
     }
 
@@ -112,22 +121,24 @@ import Testing
         _ = try await build.started([])
         let result = try await build.run(["link", "--force", "-n"])
         #expect(result.status == 0)
-        #expect(result.stderr == """
-            taskgraph: note: ids after the file name are what to run: with a bare --force, link and everything \
-            it needs run again; to run again only link and what depends on it, write --force link
+        #expect(
+            result.stderr == """
+                taskgraph: note: ids after the file name are what to run: with a bare --force, link and everything \
+                it needs run again; to run again only link and what depends on it, write --force link
 
-            """)
-        #expect(result.stdout == """
-            plan: 2 operations in 2 levels
-            level 1:
-              compile  (exec, command=[sh, -c, echo compiled], grace_period=2s)
-                run (forced)
-            level 2:
-              link  (exec, command=[sh, -c, echo linked], grace_period=2s)
-                run (input changed: compile)
-            2 to run, 0 cached
+                """)
+        #expect(
+            result.stdout == """
+                plan: 2 operations in 2 levels
+                level 1:
+                  compile  (exec, command=[sh, -c, echo compiled], grace_period=2s)
+                    run (forced)
+                level 2:
+                  link  (exec, command=[sh, -c, echo linked], grace_period=2s)
+                    run (input changed: compile)
+                2 to run, 0 cached
 
-            """)
+                """)
     }
 
     @Test func anUnknownTargetOrForcedIDIsAUsageErrorWithASuggestion() async throws {
@@ -137,7 +148,9 @@ import Testing
         #expect(target.stderr == "Error: no operation 'lnk' in the pipeline; did you mean 'link'?\n" + Self.usage)
         let forced = try await build.run(["--force", "tests"])
         #expect(forced.status == 64)
-        #expect(forced.stderr == "Error: --force: no operation 'tests' in the pipeline; did you mean 'test'?\n" + Self.usage)
+        #expect(
+            forced.stderr == "Error: --force: no operation 'tests' in the pipeline; did you mean 'test'?\n" + Self.usage
+        )
     }
 
     @Test func jobsTakeTheirValueJoinedAsMakeDoes() async throws {

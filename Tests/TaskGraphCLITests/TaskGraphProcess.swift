@@ -19,9 +19,9 @@ final class TaskGraphProcess: @unchecked Sendable {
             return URL(fileURLWithPath: override)
         }
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("taskgraph")
-        }
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                return bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("taskgraph")
+            }
         #endif
         return Bundle.main.bundleURL.appendingPathComponent("taskgraph")
     }
@@ -34,7 +34,8 @@ final class TaskGraphProcess: @unchecked Sendable {
         _ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil,
         input: Pipe? = nil
     ) throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-cli-\(UUID().uuidString)")
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "taskgraph-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         self.scratch = scratch
         stdoutPath = scratch.appendingPathComponent("stdout").path
@@ -161,12 +162,14 @@ final class TaskGraphProcess: @unchecked Sendable {
 
 /// A fresh temporary directory holding a copy of the fixture files named.
 func fixtureDirectory(_ names: [String] = []) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-fixture-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "taskgraph-fixture-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     guard let resources = Bundle.module.resourceURL else { throw CocoaError(.fileNoSuchFile) }
     let fixtures = resources.appendingPathComponent("Fixtures")
     for name in names {
-        try FileManager.default.copyItem(at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent(name), to: directory.appendingPathComponent(name))
     }
     return directory
 }

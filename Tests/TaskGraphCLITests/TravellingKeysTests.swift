@@ -21,7 +21,8 @@ import Testing
     /// A checkout of the pipeline in `name` under `root`, with its own home directory.
     private func checkout(_ name: String, in root: URL, data: String = "twelve bytes") throws -> URL {
         let directory = root.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("home"), withIntermediateDirectories: true)
         try write(Self.pipeline, to: "travel.yaml", in: directory)
         try write(data, to: "data.txt", in: directory)
         return directory
@@ -50,11 +51,12 @@ import Testing
         let second = try checkout("ci/checkout", in: root)
         let reused = try await run(in: second, user: "ci", store: store)
         #expect(reused.status == 0, "\(reused.stderr)")
-        #expect(reused.stdout == """
-            count: cached: output missing: counted.txt (restored)
-            keep: cached: output missing: out/count.txt (restored)
+        #expect(
+            reused.stdout == """
+                count: cached: output missing: counted.txt (restored)
+                keep: cached: output missing: out/count.txt (restored)
 
-            """, "\(reused.stderr)")
+                """, "\(reused.stderr)")
         #expect(lines(of: "counted.txt", in: second) == ["12"])
         #expect(lines(of: "out/count.txt", in: second) == ["12 bytes"])
 
@@ -79,7 +81,9 @@ import Testing
         let directory = try checkout("one", in: root)
         _ = try await run(in: directory, user: "ann", store: store)
         let elsewhere = try await run(in: directory, user: "ann", store: store, output: "elsewhere")
-        #expect(elsewhere.stdout == "count: cached\nkeep: cached: output missing: elsewhere/count.txt (restored)\n", "\(elsewhere.stderr)")
+        #expect(
+            elsewhere.stdout == "count: cached\nkeep: cached: output missing: elsewhere/count.txt (restored)\n",
+            "\(elsewhere.stderr)")
         #expect(lines(of: "elsewhere/count.txt", in: directory) == ["12 bytes"])
         #expect(lines(of: "out/count.txt", in: directory) == ["12 bytes"])
     }

@@ -38,7 +38,8 @@ import Testing
     /// A directory with `copy.yaml` and `in.txt`, not run yet.
     private func copyFixture(inputs: String = "[in.txt]") throws -> URL {
         let directory = try fixtureDirectory()
-        try write("""
+        try write(
+            """
             version: 1
             name: copy
             operations:
@@ -63,8 +64,11 @@ import Testing
             try FileManager.default.setAttributes(
                 [.modificationDate: anHourAgo], ofItemAtPath: directory.appendingPathComponent(name).path)
         }
-        let built = try FileManager.default.attributesOfItem(atPath: TaskGraphProcess.binary.path)[.modificationDate] as? Date
-        if let age = built.map({ -$0.timeIntervalSinceNow }), age < 2.2 { try await Task.sleep(for: .seconds(2.2 - age)) }
+        let built =
+            try FileManager.default.attributesOfItem(atPath: TaskGraphProcess.binary.path)[.modificationDate] as? Date
+        if let age = built.map({ -$0.timeIntervalSinceNow }), age < 2.2 {
+            try await Task.sleep(for: .seconds(2.2 - age))
+        }
         let first = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
         #expect(!first.stderr.contains(unchanged), "\(first.stderr)")
         let second = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
@@ -76,9 +80,10 @@ import Testing
         let directory = try await settledCopy()
         let result = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
         let shown = result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(Array(shown.prefix(3)) == [
-            "[    0.0s] run       2 operations", "[    0.0s] cached    2 operations: \(unchanged)", "",
-        ], "\(result.stderr)")
+        #expect(
+            Array(shown.prefix(3)) == [
+                "[    0.0s] run       2 operations", "[    0.0s] cached    2 operations: \(unchanged)", "",
+            ], "\(result.stderr)")
         #expect(shown.dropFirst(3).first?.hasPrefix("2 cached in ") == true, "\(result.stderr)")
         #expect(lines(of: "runs.log", in: directory).count == 1)
         // The run counts in the store's statistics.
@@ -93,7 +98,8 @@ import Testing
         #expect(!restored.stderr.contains(unchanged), "\(restored.stderr)")
         #expect(lines(of: "out.txt", in: directory) == ["one"])
 
-        let otherEnvironment = try await run(["run", "copy.yaml", "--no-progress"], in: directory, environment: ["X": "1"])
+        let otherEnvironment = try await run(
+            ["run", "copy.yaml", "--no-progress"], in: directory, environment: ["X": "1"])
         #expect(!otherEnvironment.stderr.contains(unchanged), "\(otherEnvironment.stderr)")
 
         try write("two\n", to: "in.txt", in: directory)
@@ -107,7 +113,10 @@ import Testing
     private func plans(in directory: URL) -> [String: Data] {
         let plans = directory.appendingPathComponent("cache/v1/plans")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: plans.path)) ?? []
-        return Dictionary(uniqueKeysWithValues: names.map { ($0, (try? Data(contentsOf: plans.appendingPathComponent($0))) ?? Data()) })
+        return Dictionary(
+            uniqueKeysWithValues: names.map {
+                ($0, (try? Data(contentsOf: plans.appendingPathComponent($0))) ?? Data())
+            })
     }
 
     @Test func anEditedPipelineFileIsPlannedAgainAndADamagedPlanIsReplaced() async throws {
@@ -117,7 +126,8 @@ import Testing
 
         // Same length, same operations: only a command changed.
         let file = directory.appendingPathComponent("copy.yaml")
-        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "cat in.txt", with: "rev in.txt")
+        let edited = try String(contentsOf: file, encoding: .utf8).replacingOccurrences(
+            of: "cat in.txt", with: "rev in.txt")
         try edited.write(to: file, atomically: false, encoding: .utf8)
         let changed = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
         #expect(changed.stderr.contains("ok        copy"), "\(changed.stderr)")
@@ -143,8 +153,11 @@ import Testing
 
         // `cache verify` removes a damaged blob (the copy's result) and with it its record.
         let blobs = directory.appendingPathComponent("cache/v1/blobs")
-        let damaged = try #require(FileManager.default.enumerator(atPath: blobs.path)?.compactMap { $0 as? String }
-            .map { blobs.appendingPathComponent($0) }.first { !$0.hasDirectoryPath && $0.lastPathComponent.count == 64 })
+        let damaged = try #require(
+            FileManager.default.enumerator(atPath: blobs.path)?.compactMap { $0 as? String }
+                .map { blobs.appendingPathComponent($0) }.first {
+                    !$0.hasDirectoryPath && $0.lastPathComponent.count == 64
+                })
         try Data("damaged".utf8).write(to: damaged)
         _ = try await run(["cache", "verify"], in: directory)
         _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
@@ -205,7 +218,8 @@ import Testing
         // `first` copies a.txt to first.txt and also writes side.txt, undeclared; `second` reads
         // first.txt (declared), `third` reads side.txt (declared as its input only); `other`
         // stands apart. Each logs its runs.
-        let directory = try await settledDirectory("""
+        let directory = try await settledDirectory(
+            """
             version: 1
             name: chain
             operations:
@@ -250,7 +264,8 @@ import Testing
         // cut-off) and copies a.txt to side.txt, undeclared; `third` needs it and reads side.txt.
         // At the start side.txt is unchanged: only checking it again once `first` ran shows
         // that `third` must run.
-        let directory = try await settledDirectory("""
+        let directory = try await settledDirectory(
+            """
             version: 1
             name: chain
             operations:
@@ -281,7 +296,8 @@ import Testing
     @Test func operationsReusedAtTheStartGiveTheirResultsToThoseThatRun() async throws {
         // `other` and `after` are unchanged with all they need: reused before anything starts.
         // `join` needs `other` and `first`, which runs.
-        let directory = try await settledDirectory("""
+        let directory = try await settledDirectory(
+            """
             version: 1
             name: chain
             operations:

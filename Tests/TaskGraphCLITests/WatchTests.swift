@@ -11,13 +11,15 @@ import Testing
         output: out
         operations:
           copy: {op: exec, inputs: [in/a.txt], command: [cat, in/a.txt]}
-          slow: {op: exec, inputs: [in/slow.txt], outputs: [slow.out], command: [sh, -c, "echo $$ > .pid-slow; sleep $(cat in/slow.txt); touch slow.out"]}
+          slow: {op: exec, inputs: [in/slow.txt], outputs: [slow.out], command: [sh, -c, "echo $$ > .pid-slow; sleep\
+         $(cat in/slow.txt); touch slow.out"]}
           keep: {op: save, needs: copy, path: kept.txt}
         """
 
     private func directory(slowSeconds: Int = 0) throws -> URL {
         let directory = try fixtureDirectory()
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
         try write(pipeline, to: "p.yaml", in: directory)
         try write("one", to: "in/a.txt", in: directory)
         try write(String(slowSeconds), to: "in/slow.txt", in: directory)
@@ -67,9 +69,11 @@ import Testing
 
     @Test func aFileDroppedIntoAGlobbedFolderRunsItsInstance() async throws {
         let directory = try fixtureDirectory()
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("in"), withIntermediateDirectories: true)
         try write("a", to: "in/a.txt", in: directory)
-        try write("""
+        try write(
+            """
             version: 1
             name: folder
             output: out

@@ -9,7 +9,8 @@ import Testing
         for _ in 0..<10 {
             let result = try await TaskGraphProcess.run(["worker", "--store", "store", "missing.job"], in: directory)
             #expect(result.status == 1)
-            #expect(result.stderr.hasPrefix("taskgraph: error: cannot read the job file missing.job: "), "\(result.stderr)")
+            #expect(
+                result.stderr.hasPrefix("taskgraph: error: cannot read the job file missing.job: "), "\(result.stderr)")
         }
     }
 }

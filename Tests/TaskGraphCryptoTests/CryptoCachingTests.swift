@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
+import TaskGraphCore
 import Testing
 
-import TaskGraphCore
-import OperationTestSupport
 @testable import TaskGraphCrypto
 
 /// What `encrypt` and `decrypt` add to their cache keys: the key file's digest, never the key.
@@ -14,8 +14,9 @@ struct CryptoCachingTests {
     func aKeyFileEntersByDigest(type: OperationType) async throws {
         let directory = try makeScratchDirectory()
         try Data(Self.keyHex.utf8).write(to: directory.appendingPathComponent("secret.key"))
-        let action = try #require(try makeOperationAction(
-            type, ["key_file": .string("secret.key")], directory: directory.path) as? any CacheableAction)
+        let action = try #require(
+            try makeOperationAction(
+                type, ["key_file": .string("secret.key")], directory: directory.path) as? any CacheableAction)
         let key = try await addedKeyComponents(of: action)
         #expect(key.lines == ["file.secret.key=\(ContentDigest.sha256(of: Data(Self.keyHex.utf8)))"])
         #expect(!String(decoding: key.encoded, as: UTF8.self).contains(Self.keyHex))
@@ -27,8 +28,9 @@ struct CryptoCachingTests {
     func aKeyFromTheEnvironmentIsADeclaredVariable(type: OperationType) async throws {
         let parameters: [String: ParameterValue] = ["key_env": .string("PHOTO_KEY")]
         #expect(type.environmentNames(Parameters(parameters)) == ["PHOTO_KEY"])
-        let action = try #require(try makeOperationAction(
-            type, parameters, environment: ["PHOTO_KEY": Self.keyHex, "OTHER": "x"]) as? any CacheableAction)
+        let action = try #require(
+            try makeOperationAction(
+                type, parameters, environment: ["PHOTO_KEY": Self.keyHex, "OTHER": "x"]) as? any CacheableAction)
         #expect(try await addedKeyComponents(of: action).lines == [])
     }
 
@@ -39,7 +41,8 @@ struct CryptoCachingTests {
         }
         try Data("x".utf8).write(to: directory.appendingPathComponent("in.txt"))
         let base: [String: [String: ParameterValue]] = [
-            "exec": ["command": .list(["sh"])], "load": ["path": .string("in.txt")], "save": ["path": .string("out.txt")],
+            "exec": ["command": .list(["sh"])], "load": ["path": .string("in.txt")],
+            "save": ["path": .string("out.txt")],
             "encrypt": ["key_file": .string("secret.key")], "decrypt": ["key_file": .string("secret.key")],
         ]
         #expect(try await parametersLeavingTheKey(registry: .crypto, base: base, directory: directory.path) == [])

@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
 import Testing
 
 @testable import TaskGraphCore
-import OperationTestSupport
 @testable import TaskGraphCrypto
 
 /// `decrypt` opens what Python's `cryptography` sealed (Fixtures/make_vectors.py), and Python
@@ -32,11 +32,12 @@ struct CryptoInteropTests {
     func decryptOpensPythonVectors(keyForm: String) async throws {
         let vectors = try Self.loadVectors()
         let directory = try makeScratchDirectory()
-        let key: Data = switch keyForm {
-        case "raw": Data(hex: vectors.key_hex)
-        case "hex": Data((vectors.key_hex + "\n").utf8)
-        default: Data((vectors.key_base64 + "\n").utf8)
-        }
+        let key: Data =
+            switch keyForm {
+            case "raw": Data(hex: vectors.key_hex)
+            case "hex": Data((vectors.key_hex + "\n").utf8)
+            default: Data((vectors.key_base64 + "\n").utf8)
+            }
         try key.write(to: directory.appendingPathComponent("key"))
         #expect(vectors.cases.count == 6)
         for vector in vectors.cases {

@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
 import Testing
 
 @testable import TaskGraphCore
-import OperationTestSupport
 @testable import TaskGraphCrypto
 
 /// `encrypt` and `decrypt`: round trips, key forms, and every failure with its exact message.
@@ -73,7 +73,8 @@ struct CryptoOperationTests {
         let directory = try directoryWithKey()
         let sealed = try await seal(Data("secret".utf8), in: directory)
         try sealed.write(to: directory.appendingPathComponent("sealed.bin"))
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             operations:
               sealed: {op: load, path: sealed.bin}
@@ -103,27 +104,36 @@ struct CryptoOperationTests {
         let directory = try directoryWithKey()
         let sealed = try await seal(Data("attack at dawn".utf8), in: directory)
         let otherKey = try directoryWithKey(Data(String(repeating: "ab", count: 32).utf8))
-        #expect(await failure { try await open(sealed, in: otherKey) } == "authentication failed: wrong key or corrupted data")
+        #expect(
+            await failure { try await open(sealed, in: otherKey) }
+                == "authentication failed: wrong key or corrupted data")
         for bit in stride(from: 0, to: sealed.count * 8, by: 7) {
             var corrupted = sealed
             corrupted[bit / 8] ^= 1 << UInt8(bit % 8)
-            #expect(await failure { try await open(corrupted, in: directory) } == "authentication failed: wrong key or corrupted data")
+            #expect(
+                await failure { try await open(corrupted, in: directory) }
+                    == "authentication failed: wrong key or corrupted data")
         }
-        #expect(await failure { try await open(sealed, cipher: .chaCha20Poly1305, in: directory) } == "authentication failed: wrong key or corrupted data")
+        #expect(
+            await failure { try await open(sealed, cipher: .chaCha20Poly1305, in: directory) }
+                == "authentication failed: wrong key or corrupted data")
     }
 
     @Test func inputShorterThanNonceAndTag() async throws {
         let directory = try directoryWithKey()
-        #expect(await failure { try await open(Data(count: 27), in: directory) }
-            == "input is 27 bytes, shorter than the 28 bytes of nonce and tag: not encrypted data")
+        #expect(
+            await failure { try await open(Data(count: 27), in: directory) }
+                == "input is 27 bytes, shorter than the 28 bytes of nonce and tag: not encrypted data")
     }
 
     @Test func missingKeyFileOrVariable() async throws {
         let directory = try makeScratchDirectory()
-        #expect(await failure { try await open(Data(count: 40), in: directory) }
-            == "cannot read key file '\(directory.path)/key': No such file or directory")
+        #expect(
+            await failure { try await open(Data(count: 40), in: directory) }
+                == "cannot read key file '\(directory.path)/key': No such file or directory")
         let missing = await failure {
-            let result = try await runOperation(DecryptOperation.type, ["key_env": .string("TASKGRAPH_TEST_UNSET")], input: Data(count: 40))
+            let result = try await runOperation(
+                DecryptOperation.type, ["key_env": .string("TASKGRAPH_TEST_UNSET")], input: Data(count: 40))
             return try await #require(result as? any BytesProvider).data
         }
         #expect(missing == "environment variable 'TASKGRAPH_TEST_UNSET' holding the key is not set")
@@ -132,22 +142,33 @@ struct CryptoOperationTests {
     @Test func keysOfTheWrongLengthNeverAppearInMessages() async throws {
         let shortHex = String(Self.keyHex.dropLast(2))
         let directory = try directoryWithKey(Data(shortHex.utf8))
-        #expect(await failure { try await open(Data(count: 40), in: directory) }
-            == "key file '\(directory.path)/key' must hold 32 raw bytes, 64 hex characters or base64 of 32 bytes; it holds 62 bytes")
+        #expect(
+            await failure { try await open(Data(count: 40), in: directory) }
+                == "key file '\(directory.path)/key' must hold 32 raw bytes, 64 hex characters or base64 of 32 bytes; "
+                + "it holds 62 bytes"
+        )
         let raw = try directoryWithKey(Data(count: 31))
-        #expect(await failure { try await open(Data(count: 40), in: raw) }
-            == "key file '\(raw.path)/key' must hold 32 raw bytes, 64 hex characters or base64 of 32 bytes; it holds 31 bytes")
+        #expect(
+            await failure { try await open(Data(count: 40), in: raw) }
+                == "key file '\(raw.path)/key' must hold 32 raw bytes, 64 hex characters or base64 of 32 bytes; it "
+                + "holds 31 bytes"
+        )
         let message = await failure {
             let result = try await runOperation(
                 DecryptOperation.type, ["key_env": .string("TASKGRAPH_TEST_SHORT_KEY")], input: Data(count: 40),
                 environment: ["TASKGRAPH_TEST_SHORT_KEY": shortHex])
             return try await #require(result as? any BytesProvider).data
         }
-        #expect(message == "environment variable 'TASKGRAPH_TEST_SHORT_KEY' must hold 64 hex characters or base64 of 32 bytes; it holds 62 bytes")
+        #expect(
+            message
+                == "environment variable 'TASKGRAPH_TEST_SHORT_KEY' must hold 64 hex characters or base64 of 32 bytes; "
+                + "it holds 62 bytes"
+        )
     }
 
     @Test func validateRequiresExactlyOneKeySource() {
-        let both = diagnostics("""
+        let both = diagnostics(
+            """
             version: 1
             operations:
               src: {op: load, path: data.bin}
@@ -155,10 +176,12 @@ struct CryptoOperationTests {
               seal: {op: encrypt, needs: src}
               odd: {op: decrypt, needs: src, key_env: K, cipher: rot13}
             """, registry: .crypto)
-        #expect(both == [
-            "test.yaml:4:14: error: operation 'open': set exactly one of 'key_file' and 'key_env'",
-            "test.yaml:5:14: error: operation 'seal': set exactly one of 'key_file' and 'key_env'",
-            "test.yaml:6:54: error: operation 'odd': 'cipher' must be one of aes-256-gcm, chacha20-poly1305, not 'rot13'",
-        ])
+        #expect(
+            both == [
+                "test.yaml:4:14: error: operation 'open': set exactly one of 'key_file' and 'key_env'",
+                "test.yaml:5:14: error: operation 'seal': set exactly one of 'key_file' and 'key_env'",
+                "test.yaml:6:54: error: operation 'odd': 'cipher' must be one of aes-256-gcm, chacha20-poly1305, "
+                    + "not 'rot13'",
+            ])
     }
 }

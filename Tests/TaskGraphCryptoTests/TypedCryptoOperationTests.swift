@@ -1,9 +1,8 @@
 import Foundation
-import Testing
-
 import OperationTestSupport
 import TaskGraphCore
 import TaskGraphCrypto
+import Testing
 
 /// `Decrypt` and `Encrypt`: keyed as the same operations in a pipeline file, with a key from a
 /// file or from the environment.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 @testable import TaskGraphImaging
 
@@ -29,8 +30,9 @@ extension ImagingTests {
 
         @Test func refusesCMYK() async throws {
             let data = try fixture("cmyk.jpg")
-            #expect(await errorText { _ = try await ImageCodec.decode(data) }
-                == "cannot decode JPEG: CMYK images are not supported; convert to RGB first")
+            #expect(
+                await errorText { _ = try await ImageCodec.decode(data) }
+                    == "cannot decode JPEG: CMYK images are not supported; convert to RGB first")
         }
 
         @Test func decodesPNGVariants() async throws {
@@ -95,10 +97,10 @@ extension ImagingTests {
                 #expect(text == message)
             }
             var badChecksum = png
-            badChecksum[29] ^= 0xFF  // the last byte of IHDR's CRC
+            badChecksum[29] ^= 0xFF // the last byte of IHDR's CRC
             let checksumText = await errorText { _ = try await ImageCodec.decode(badChecksum) }
             #expect(checksumText == "cannot decode PNG: IHDR: CRC error")
-            png[png.count / 2] ^= 0xFF  // inside IDAT: zlib or the filter fails before the CRC is read
+            png[png.count / 2] ^= 0xFF // inside IDAT: zlib or the filter fails before the CRC is read
             let dataText = await errorText { _ = try await ImageCodec.decode(png) }
             #expect(dataText?.hasPrefix("cannot decode PNG: ") == true)
             var corrupt = jpeg
@@ -113,11 +115,13 @@ extension ImagingTests {
             png.replaceSubrange(16..<24, with: [0, 0, 0xC3, 0x50, 0, 0, 0x9C, 0x40])
             let crc = crc32(png[12..<29])
             png.replaceSubrange(29..<33, with: (0..<4).map { UInt8(truncatingIfNeeded: crc >> (24 - 8 * $0)) })
-            #expect(await errorText { _ = try await ImageCodec.decode(png) }
-                == "image is 50000×40000 (2000000000 pixels), more than max_pixels 100000000")
+            #expect(
+                await errorText { _ = try await ImageCodec.decode(png) }
+                    == "image is 50000×40000 (2000000000 pixels), more than max_pixels 100000000")
             let jpeg = try fixture("progressive.jpg")
-            #expect(await errorText { _ = try await ImageCodec.decode(jpeg, maxPixels: 100) }
-                == "image is 24×16 (384 pixels), more than max_pixels 100")
+            #expect(
+                await errorText { _ = try await ImageCodec.decode(jpeg, maxPixels: 100) }
+                    == "image is 24×16 (384 pixels), more than max_pixels 100")
         }
 
         /// The PNG chunk checksum of `bytes`.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TaskGraphCore
 @testable import TaskGraphImaging
 

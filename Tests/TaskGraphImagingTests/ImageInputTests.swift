@@ -1,6 +1,7 @@
 import Foundation
 import OperationTestSupport
 import Testing
+
 @testable import TaskGraphCore
 @testable import TaskGraphImaging
 
@@ -45,25 +46,33 @@ extension ImagingTests {
             let photo = LoadedFile(path: "sunset-320.jpg", data: try fixture("sunset-320.jpg"))
             let broken = LoadedFile(path: "broken.jpg", data: photo.data.prefix(4000))
             let black = DecodedImage(Image(width: 1, height: 1, color: [0, 0, 0]), format: .png)
-            #expect(await errorText { _ = try await context([broken, GeneratedImage(side: 3)]).inputImage() }
-                == "cannot decode JPEG: Premature end of JPEG file")
-            #expect(await errorText { _ = try await context([BytesResult(Data("text".utf8))]).inputImage() }
-                == "not a JPEG or PNG image (4 bytes)")
-            #expect(await errorText { _ = try await context([photo]).inputImage(maxPixels: 100) }
-                == "image is 320×213 (68160 pixels), more than max_pixels 100")
-            #expect(await errorText { _ = try await context([black, broken]).inputImages() }
-                == "cannot decode JPEG: Premature end of JPEG file")
+            #expect(
+                await errorText { _ = try await context([broken, GeneratedImage(side: 3)]).inputImage() }
+                    == "cannot decode JPEG: Premature end of JPEG file")
+            #expect(
+                await errorText { _ = try await context([BytesResult(Data("text".utf8))]).inputImage() }
+                    == "not a JPEG or PNG image (4 bytes)")
+            #expect(
+                await errorText { _ = try await context([photo]).inputImage(maxPixels: 100) }
+                    == "image is 320×213 (68160 pixels), more than max_pixels 100")
+            #expect(
+                await errorText { _ = try await context([black, broken]).inputImages() }
+                    == "cannot decode JPEG: Premature end of JPEG file")
         }
 
         @Test func onlyNoImageAndNoBytesIsAMissingInput() async throws {
             let noImage: [any OperationResult] = [WrittenFile(path: "x", byteCount: 1), EmptyResult()]
-            #expect(await errorText { _ = try await context(noImage).inputImage() }
-                == "'op' received no input providing an image")
-            #expect(await errorText { _ = try await context([]).inputImages() }
-                == "'op' received no input providing an image")
-            #expect(await errorText {
-                _ = try await ImageSaveEncoder().data(for: context(noImage), path: "a.png", format: nil, quality: nil)
-            } == "'op' received no input providing bytes or an image")
+            #expect(
+                await errorText { _ = try await context(noImage).inputImage() }
+                    == "'op' received no input providing an image")
+            #expect(
+                await errorText { _ = try await context([]).inputImages() }
+                    == "'op' received no input providing an image")
+            #expect(
+                await errorText {
+                    _ = try await ImageSaveEncoder().data(
+                        for: context(noImage), path: "a.png", format: nil, quality: nil)
+                } == "'op' received no input providing bytes or an image")
             #expect(context([EmptyResult()]).imageInput() == nil)
         }
 
@@ -78,17 +87,23 @@ extension ImagingTests {
 
         @Test func theContactSheetAndTheFiltersUseIt() async throws {
             let photo = try fixture("sunset-320.jpg")
-            #expect(await errorText {
-                // A sheet small enough for the limit: the photo is what exceeds it.
-                _ = try await runOperation(
-                    ContactSheetOperation.type,
-                    ["max_pixels": .integer(10_000), "cell_width": .integer(32), "padding": .integer(0), "captions": .boolean(false)],
-                    input: photo)
-            } == "image is 320×213 (68160 pixels), more than max_pixels 10000")
-            #expect(await errorText { _ = try await runOperation(ContactSheetOperation.type, [:]) }
-                == "'op' received no input providing an image")
-            #expect(await errorText { _ = try await runOperation(ToneOperations.grayscale, [:]) }
-                == "'op' received no input providing an image")
+            #expect(
+                await errorText {
+                    // A sheet small enough for the limit: the photo is what exceeds it.
+                    _ = try await runOperation(
+                        ContactSheetOperation.type,
+                        [
+                            "max_pixels": .integer(10_000), "cell_width": .integer(32), "padding": .integer(0),
+                            "captions": .boolean(false),
+                        ],
+                        input: photo)
+                } == "image is 320×213 (68160 pixels), more than max_pixels 10000")
+            #expect(
+                await errorText { _ = try await runOperation(ContactSheetOperation.type, [:]) }
+                    == "'op' received no input providing an image")
+            #expect(
+                await errorText { _ = try await runOperation(ToneOperations.grayscale, [:]) }
+                    == "'op' received no input providing an image")
             let gray = try await runOperation(ToneOperations.grayscale, [:], input: photo)
             #expect((gray as? DecodedImage)?.format == .jpeg)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 @testable import TaskGraphImaging
 
@@ -16,11 +17,14 @@ extension ImagingTests {
             let loaded = LoadedFile(path: "sunset-320.jpg", data: jpeg)
             let same = try await ImageSaveEncoder().data(for: context(loaded), path: "a.jpg", format: nil, quality: 90)!
             #expect(same == jpeg)
-            let alsoSame = try await ImageSaveEncoder().data(for: context(loaded), path: "a.png", format: "jpeg", quality: 90)!
+            let alsoSame = try await ImageSaveEncoder().data(
+                for: context(loaded), path: "a.png", format: "jpeg", quality: 90)!
             #expect(alsoSame == jpeg)
-            let byExtension = try await ImageSaveEncoder().data(for: context(loaded), path: "a.png", format: nil, quality: 90)!
+            let byExtension = try await ImageSaveEncoder().data(
+                for: context(loaded), path: "a.png", format: nil, quality: 90)!
             #expect(ImageFormat.sniff(byExtension) == .png)
-            let converted = try await ImageSaveEncoder().data(for: context(loaded), path: "a.jpg", format: "png", quality: 90)!
+            let converted = try await ImageSaveEncoder().data(
+                for: context(loaded), path: "a.jpg", format: "png", quality: 90)!
             #expect(ImageFormat.sniff(converted) == .png)
             #expect(try await ImageCodec.decode(converted) == (try await ImageCodec.decode(jpeg)))
         }
@@ -32,10 +36,12 @@ extension ImagingTests {
                     _ = try await ImageSaveEncoder().data(for: context(text), path: path, format: format, quality: 90)
                 }
             }
-            #expect(ImageError.notAnImageToSave(format: .png, byteCount: 12).description
-                == "the input is not a JPEG or PNG image (12 bytes), so it cannot be saved as PNG; "
+            #expect(
+                ImageError.notAnImageToSave(format: .png, byteCount: 12).description
+                    == "the input is not a JPEG or PNG image (12 bytes), so it cannot be saved as PNG; "
                     + "save it under a path whose extension names no image format")
-            let unchanged = try await ImageSaveEncoder().data(for: context(text), path: "a.bin", format: nil, quality: 90)
+            let unchanged = try await ImageSaveEncoder().data(
+                for: context(text), path: "a.bin", format: nil, quality: 90)
             #expect(unchanged == Data("not an image".utf8))
         }
 

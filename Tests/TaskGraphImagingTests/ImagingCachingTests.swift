@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
+import TaskGraphCore
 import Testing
 
-import TaskGraphCore
-import OperationTestSupport
 @testable import TaskGraphImaging
 
 /// Every imaging operation's action is cacheable, each type with its own version (resize 2 since
@@ -16,7 +16,8 @@ struct ImagingCachingTests {
         let types = ImagingOperations.types
         #expect(types.map(\.name) == ["sepia", "grayscale", "blur", "tilt-shift", "resize", "crop", "contact-sheet"])
         for type in types {
-            let action = try #require(try makeOperationAction(type, required[type.name] ?? [:]) as? any CacheableAction, "\(type.name)")
+            let action = try #require(
+                try makeOperationAction(type, required[type.name] ?? [:]) as? any CacheableAction, "\(type.name)")
             #expect(action.cacheVersion == (type.name == "resize" ? 2 : 1), "\(type.name)")
             #expect(action.unkeyedParameters == [], "\(type.name)")
             #expect(action.outputFiles == [], "\(type.name)")
@@ -26,9 +27,10 @@ struct ImagingCachingTests {
     }
 
     @Test func saveWithTheImageEncoderDeclaresItsFile() throws {
-        let action = try #require(try makeOperationAction(
-            SaveOperation.type(encoder: ImagingOperations.saveEncoder), ["path": .string("photos/lake.jpg")],
-            directory: "/tmp/run") as? any CacheableAction)
+        let action = try #require(
+            try makeOperationAction(
+                SaveOperation.type(encoder: ImagingOperations.saveEncoder), ["path": .string("photos/lake.jpg")],
+                directory: "/tmp/run") as? any CacheableAction)
         #expect(action.outputFiles == ["/tmp/run/photos/lake.jpg"])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 @testable import TaskGraphImaging
 
@@ -35,11 +36,14 @@ extension ImagingTests {
         @Test(arguments: [3, 4]) func sepiaGivesTheSamePixelsInPlace(_ channels: Int) async throws {
             // Wider than the 2048-pixel chunks sepia copies out when working in place.
             let image = pattern(width: 2100, height: 5, channels: channels)
-            let (inPlace, copied) = try await bothPaths(image) { try await SepiaKernel.apply(to: consume $0, intensity: 0.8) }
+            let (inPlace, copied) = try await bothPaths(image) {
+                try await SepiaKernel.apply(to: consume $0, intensity: 0.8)
+            }
             #expect(inPlace == copied)
             // The C loop computes exactly the 16.16 fixed-point formula, alpha copied.
             let m = SepiaKernel.coefficients(intensity: 0.8).map(Int.init)
-            let input = image.pixels, output = copied.pixels
+            let input = image.pixels
+            let output = copied.pixels
             var mismatches = 0
             for pixel in stride(from: 0, to: input.count, by: channels) {
                 let (r, g, b) = (Int(input[pixel]), Int(input[pixel + 1]), Int(input[pixel + 2]))
@@ -61,8 +65,13 @@ extension ImagingTests {
         @Test(arguments: [3, 4]) func blurGivesTheSamePixelsInPlace(_ channels: Int) async throws {
             // 700 rows at σ 3 make several chunks, so chunks read rows their neighbours overwrite.
             let image = pattern(width: 41, height: 700, channels: channels)
-            #expect(GaussianBlur.chunks(weights: Array(repeating: 256, count: 700), support: 7, rowBytes: 41 * channels, workers: 2).count > 4)
-            let (inPlace, copied) = try await bothPaths(image) { try await GaussianBlur.apply(to: consume $0, sigma: 3) }
+            #expect(
+                GaussianBlur.chunks(
+                    weights: Array(repeating: 256, count: 700), support: 7, rowBytes: 41 * channels, workers: 2
+                ).count > 4)
+            let (inPlace, copied) = try await bothPaths(image) {
+                try await GaussianBlur.apply(to: consume $0, sigma: 3)
+            }
             #expect(inPlace == copied)
         }
 
@@ -73,10 +82,12 @@ extension ImagingTests {
                 try await GaussianBlur.apply(to: consume $0, sigma: 4, rowWeights: weights)
             }
             #expect(inPlace == copied)
-            let rowBytes = 37 * 3, row = 450
+            let rowBytes = 37 * 3
+            let row = 450
             #expect(weights[row] == 0)
-            #expect(Array(copied.pixels[(row * rowBytes)..<((row + 1) * rowBytes)])
-                == Array(image.pixels[(row * rowBytes)..<((row + 1) * rowBytes)]))
+            #expect(
+                Array(copied.pixels[(row * rowBytes)..<((row + 1) * rowBytes)])
+                    == Array(image.pixels[(row * rowBytes)..<((row + 1) * rowBytes)]))
         }
 
         @Test func chunksCoverTheWeightedRowsEvenly() {
@@ -89,9 +100,14 @@ extension ImagingTests {
             #expect(zip(chunks, chunks.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound })
             // A quarter of each of two workers' share, but never under 8 · support.
             #expect(chunks.count == 8 && chunks.allSatisfy { $0.count == 100 })
-            #expect(GaussianBlur.chunks(weights: weights, support: 30, rowBytes: 300, workers: 2).allSatisfy { $0.count >= 240 })
+            #expect(
+                GaussianBlur.chunks(weights: weights, support: 30, rowBytes: 300, workers: 2).allSatisfy {
+                    $0.count >= 240
+                })
             #expect(GaussianBlur.chunks(weights: weights, support: 5, rowBytes: 300, workers: 4).count == 16)
-            #expect(GaussianBlur.chunks(weights: Array(repeating: 0, count: 50), support: 3, rowBytes: 30, workers: 2).isEmpty)
+            #expect(
+                GaussianBlur.chunks(weights: Array(repeating: 0, count: 50), support: 3, rowBytes: 30, workers: 2)
+                    .isEmpty)
         }
 
         @Test func columnCascadeMatchesAWholeBlockFilter() {
@@ -102,7 +118,8 @@ extension ImagingTests {
                 var expected = input
                 for radius in radii { expected = Self.columnBox(expected, width: width, rows: rows, radius: radius) }
                 let cascade = ColumnBoxCascade(radii: radii, width: width, rows: rows + 3)
-                var actual: [UInt16] = [], order: [Int] = []
+                var actual: [UInt16] = []
+                var order: [Int] = []
                 cascade.filter(rows: rows) { p, row in
                     for i in 0..<width { row[i] = input[p * width + i] }
                 } emit: { q, row in
@@ -123,13 +140,16 @@ extension ImagingTests {
                 var output = [Int32](repeating: -1, count: samples + 1)
                 input.withUnsafeBufferPointer { source in
                     output.withUnsafeMutableBufferPointer { target in
-                        BoxFilter.row(source.baseAddress!, target.baseAddress!, count: count, channels: channels, radius: radius)
+                        BoxFilter.row(
+                            source.baseAddress!, target.baseAddress!, count: count, channels: channels, radius: radius)
                     }
                 }
                 let scale = 1 / Float(2 * radius + 1)
                 let expected = (0..<samples).map { index -> Int32 in
                     let (x, channel) = (index / channels, index % channels)
-                    let sum = (-radius...radius).reduce(Int32(0)) { $0 + input[min(max(x + $1, 0), count - 1) * channels + channel] }
+                    let sum = (-radius...radius).reduce(Int32(0)) {
+                        $0 + input[min(max(x + $1, 0), count - 1) * channels + channel]
+                    }
                     return (Float(sum) * scale).roundedInt32
                 }
                 #expect(Array(output.prefix(samples)) == expected, "\(count) pixels, radius \(radius)")
@@ -143,7 +163,9 @@ extension ImagingTests {
             let scale = 1 / Float(2 * radius + 1)
             for y in 0..<rows {
                 for x in 0..<width {
-                    let sum = (-radius...radius).reduce(Int32(0)) { $0 + Int32(input[min(max(y + $1, 0), rows - 1) * width + x]) }
+                    let sum = (-radius...radius).reduce(Int32(0)) {
+                        $0 + Int32(input[min(max(y + $1, 0), rows - 1) * width + x])
+                    }
                     output[y * width + x] = UInt16((Float(sum) * scale).roundedInt32)
                 }
             }

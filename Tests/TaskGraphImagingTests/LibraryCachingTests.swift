@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
+import TaskGraphCore
 import Testing
 
-import TaskGraphCore
-import OperationTestSupport
 @testable import TaskGraphImaging
 
 /// Image operations built in Swift from setups and run against a store: each node is keyed by
@@ -25,10 +25,13 @@ struct LibraryCachingTests {
     private func graph(blurRadius: Double) throws -> ExecutionGraph {
         let registry = OperationRegistry.imaging
         var graph = ExecutionGraph()
-        let source = try graph.add("source", action: registry.makeAction(for: setup("load", ["path": .string("photo.jpg")])))
+        let source = try graph.add(
+            "source", action: registry.makeAction(for: setup("load", ["path": .string("photo.jpg")])))
         try graph.add("gray", action: registry.makeAction(for: setup("grayscale")), needs: [source])
         try graph.add("tone", action: registry.makeAction(for: setup("sepia")), needs: [source])
-        try graph.add("soft", action: registry.makeAction(for: setup("blur", ["blur_radius": .number(blurRadius)])), needs: [source])
+        try graph.add(
+            "soft", action: registry.makeAction(for: setup("blur", ["blur_radius": .number(blurRadius)])),
+            needs: [source])
         return graph
     }
 
@@ -52,7 +55,8 @@ struct LibraryCachingTests {
             try Data(name.utf8).write(to: directory.appendingPathComponent(name))
         }
         let base: [String: [String: ParameterValue]] = [
-            "exec": ["command": .list(["sh"])], "load": ["path": .string("photo.jpg")], "save": ["path": .string("out.jpg")],
+            "exec": ["command": .list(["sh"])], "load": ["path": .string("photo.jpg")],
+            "save": ["path": .string("out.jpg")],
             "resize": ["max_side": .integer(100)], "crop": ["width": .integer(10), "height": .integer(10)],
         ]
         #expect(try await parametersLeavingTheKey(registry: .imaging, base: base, directory: directory.path) == [])

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 @testable import TaskGraphImaging
 
 extension ImagingTests {

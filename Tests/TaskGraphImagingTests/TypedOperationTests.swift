@@ -1,9 +1,8 @@
 import Foundation
-import Testing
-
-import TaskGraphCore
 import OperationTestSupport
+import TaskGraphCore
 import TaskGraphImaging
+import Testing
 
 /// The imaging operations' Swift types: checked as `validate` checks a pipeline, keyed as the
 /// same operations written in a pipeline file, and runnable like any action.
@@ -21,12 +20,15 @@ struct TypedOperationTests {
     private func typedChain() throws -> ExecutionGraph {
         var graph = ExecutionGraph()
         let load = try graph.add("load", action: Load(path: "photo.jpg", directory: directory.path))
-        let tilt = try graph.add("tilt", action: TiltShift(blurRadius: 6, topFocus: 0.4, falloffCurve: .linear), needs: [load])
+        let tilt = try graph.add(
+            "tilt", action: TiltShift(blurRadius: 6, topFocus: 0.4, falloffCurve: .linear), needs: [load])
         let tone = try graph.add("tone", action: Sepia(intensity: 0.8), needs: [tilt])
         let sheet = try graph.add("sheet", action: ContactSheet(columns: 1, captions: false), needs: [tone])
         try graph.add(
             "save",
-            action: Save(path: "lake.jpg", quality: 85, outputDirectory: outputDirectory, encoder: ImagingOperations.saveEncoder),
+            action: Save(
+                path: "lake.jpg", quality: 85, outputDirectory: outputDirectory,
+                encoder: ImagingOperations.saveEncoder),
             needs: [sheet])
         return graph
     }
@@ -64,14 +66,17 @@ struct TypedOperationTests {
         do {
             _ = try TiltShift(blurRadius: 5000)
         } catch {
-            #expect(String(describing: error) == "'tilt-shift': 'blur_radius' must be a number from 0.5 to 100, not '5000'")
+            #expect(
+                String(describing: error) == "'tilt-shift': 'blur_radius' must be a number from 0.5 to 100, not '5000'")
         }
         let text = "version: 1\nname: p\noperations:\n  tilt: {op: tilt-shift, blur_radius: 5000}\n"
         do {
             _ = try Pipeline.load(text: text, file: "p.yaml", options: PipelineOptions(registry: .imaging))
             Issue.record("validate accepted blur_radius 5000")
         } catch {
-            #expect(String(describing: error).contains("operation 'tilt': 'blur_radius' must be a number from 0.5 to 100, not '5000'"))
+            #expect(
+                String(describing: error).contains(
+                    "operation 'tilt': 'blur_radius' must be a number from 0.5 to 100, not '5000'"))
         }
     }
 
@@ -86,9 +91,15 @@ struct TypedOperationTests {
                 return error.description
             }
         }
-        #expect(failure(["blur_radus": .number(50)]) == "'tilt-shift' has no parameter 'blur_radus'; did you mean 'blur_radius'?")
-        #expect(failure(["falloff_curve": .string("cubic")]) == "'tilt-shift': 'falloff_curve' must be one of smoothstep, linear, not 'cubic'")
-        #expect(failure(["top_focus": .string("high")]) == "'tilt-shift': 'top_focus' must be a number from 0 to 1, not 'high'")
+        #expect(
+            failure(["blur_radus": .number(50)])
+                == "'tilt-shift' has no parameter 'blur_radus'; did you mean 'blur_radius'?")
+        #expect(
+            failure(["falloff_curve": .string("cubic")])
+                == "'tilt-shift': 'falloff_curve' must be one of smoothstep, linear, not 'cubic'")
+        #expect(
+            failure(["top_focus": .string("high")])
+                == "'tilt-shift': 'top_focus' must be a number from 0 to 1, not 'high'")
         #expect(failure(["width": .integer(10)], type: "crop") == "'crop': missing required parameter 'height'")
         #expect(failure(["width": .integer(10)], type: "wobble") == "no operation type 'wobble' is registered")
         #expect(failure(["blur_radius": .integer(6)]) == "accepted")

@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
+import TaskGraphCore
 import Testing
 
-import TaskGraphCore
-import OperationTestSupport
 @testable import TaskGraphImaging
 
 /// Intermediate images left out of the store when recomputing them costs less
@@ -30,12 +30,15 @@ struct UnstoredImagesTests {
     private func graph(intensity: Double = 0.8, upTo last: String = "gray") throws -> ExecutionGraph {
         let registry = OperationRegistry.imaging
         var graph = ExecutionGraph()
-        let source = try graph.add("source", action: registry.makeAction(for: setup("load", "source", ["path": .string("photo.jpg")])))
+        let source = try graph.add(
+            "source", action: registry.makeAction(for: setup("load", "source", ["path": .string("photo.jpg")])))
         let soft = try graph.add(
-            "soft", action: registry.makeAction(for: setup("blur", "soft", ["blur_radius": .number(2)])), needs: [source])
+            "soft", action: registry.makeAction(for: setup("blur", "soft", ["blur_radius": .number(2)])),
+            needs: [source])
         guard last != "soft" else { return graph }
         let tone = try graph.add(
-            "tone", action: registry.makeAction(for: setup("sepia", "tone", ["intensity": .number(intensity)])), needs: [soft])
+            "tone", action: registry.makeAction(for: setup("sepia", "tone", ["intensity": .number(intensity)])),
+            needs: [soft])
         try graph.add("gray", action: registry.makeAction(for: setup("grayscale", "gray")), needs: [tone])
         return graph
     }
@@ -54,9 +57,10 @@ struct UnstoredImagesTests {
         #expect(cold.nodes.map(\.outcome.kind) == [.succeeded, .succeeded, .succeeded, .succeeded])
         let recorded = await records(first, in: store)
         // A load reads a file: it is not recomputable. A final result is always kept.
-        #expect(recorded.mapValues(\.resultKind) == [
-            "source": "file.loaded", "soft": "result.unstored", "tone": "result.unstored", "gray": "image.decoded",
-        ])
+        #expect(
+            recorded.mapValues(\.resultKind) == [
+                "source": "file.loaded", "soft": "result.unstored", "tone": "result.unstored", "gray": "image.decoded",
+            ])
         let softRecord = try #require(recorded["soft"])
         let soft = try #require(try await store.loadResult(softRecord.result) as? UnstoredResult)
         #expect(soft.resultKind == "image.decoded")
@@ -89,7 +93,9 @@ struct UnstoredImagesTests {
         let cache = RunCache(store: store, storagePolicy: leavesOut)
         let run = await Engine().run(try graph(upTo: "soft"), cache: cache)
         #expect(run.nodes.map(\.outcome.kind) == [.cached, .succeeded])
-        #expect(cache.decisions["soft"] == CacheDecision(.miss, .new, detail: "its result was not stored (an intermediate result)"))
+        #expect(
+            cache.decisions["soft"]
+                == CacheDecision(.miss, .new, detail: "its result was not stored (an intermediate result)"))
         #expect(try await run.finalResults["soft"]?.digest != nil)
     }
 
@@ -102,16 +108,19 @@ struct UnstoredImagesTests {
         var record = try #require(await store.record(for: key))
         let stored = try #require(try await store.loadResult(record.result) as? UnstoredResult)
         let wrong = UnstoredResult(
-            resultDigest: ContentDigest.sha256(of: Data("other".utf8)), resultKind: stored.resultKind, summary: stored.summary,
+            resultDigest: ContentDigest.sha256(of: Data("other".utf8)), resultKind: stored.resultKind,
+            summary: stored.summary,
             byteCount: stored.byteCount, recomputeSeconds: stored.recomputeSeconds)
         record.result = try await store.storeResult(wrong)
         try await store.write(record, for: key)
 
         let run = await Engine().run(try graph(), cache: RunCache(store: store, storagePolicy: leavesOut))
-        #expect(run.nodes.map(\.outcome) == [
-            .cached, .cached,
-            .failed("'soft', run again for a result that was not stored, gave another result than recorded; run again"),
-            .skipped(because: "tone"),
-        ])
+        #expect(
+            run.nodes.map(\.outcome) == [
+                .cached, .cached,
+                .failed(
+                    "'soft', run again for a result that was not stored, gave another result than recorded; run again"),
+                .skipped(because: "tone"),
+            ])
     }
 }

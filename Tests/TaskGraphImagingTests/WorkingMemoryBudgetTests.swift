@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import TaskGraphBasics
 @testable import TaskGraphCore
 @testable import TaskGraphImaging
@@ -127,9 +128,11 @@ extension ImagingTests {
         private static func withSize(width: Int, height: Int, of jpeg: Data) throws -> Data {
             var bytes = [UInt8](jpeg)
             let frame = try #require((2..<(bytes.count - 9)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC2 })
-            bytes.replaceSubrange((frame + 5)..<(frame + 9), with: [
-                UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
-            ])
+            bytes.replaceSubrange(
+                (frame + 5)..<(frame + 9),
+                with: [
+                    UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF),
+                ])
             return Data(bytes)
         }
     }

@@ -1,9 +1,9 @@
 import Foundation
-import Testing
+import OperationTestSupport
 import TestSupport
+import Testing
 
 @testable import TaskGraphCore
-import OperationTestSupport
 @testable import TaskGraphNetwork
 
 /// What a download adds to its cache key, and how a stored body is revalidated: one conditional
@@ -22,7 +22,8 @@ struct DownloadCachingTests {
     ) throws -> DownloadOperation {
         var values = parameters
         values["url"] = .string(url)
-        return try #require(try makeOperationAction(DownloadOperation.type, values, directory: directory) as? DownloadOperation)
+        return try #require(
+            try makeOperationAction(DownloadOperation.type, values, directory: directory) as? DownloadOperation)
     }
 
     /// `/versioned/KEY/MODE` of this test's key.
@@ -91,7 +92,8 @@ struct DownloadCachingTests {
 
     @Test func aStoredValidatorWithALineBreakIsNotSent() async throws {
         let action = try download(versioned("both"))
-        let fresh = try await action.revalidate(validators: ["etag": "\"v1\"\r\nX-Injected: yes"], in: TaskContext(id: "op"))
+        let fresh = try await action.revalidate(
+            validators: ["etag": "\"v1\"\r\nX-Injected: yes"], in: TaskContext(id: "op"))
         #expect((fresh as? DownloadedData)?.data == Data("first\n".utf8))
     }
 
@@ -115,7 +117,9 @@ struct DownloadCachingTests {
         let byURL = try download(file.absoluteString)
         #expect(try await addedKeyComponents(of: byURL).lines == ["file.\(file.path)=\(digest)"])
         try Data("changed\n".utf8).write(to: file)
-        #expect(try await addedKeyComponents(of: byPath)["file.data.txt"] == ContentDigest.sha256(of: Data("changed\n".utf8)).description)
+        #expect(
+            try await addedKeyComponents(of: byPath)["file.data.txt"]
+                == ContentDigest.sha256(of: Data("changed\n".utf8)).description)
     }
 
     @Test func onlyTheTimeLimitsAreLeftOutOfTheKey() async throws {
@@ -140,7 +144,8 @@ struct DownloadCachingTests {
             try Data(name.utf8).write(to: directory.appendingPathComponent(name))
         }
         let base: [String: [String: ParameterValue]] = [
-            "exec": ["command": .list(["sh"])], "load": ["path": .string("in.txt")], "save": ["path": .string("out.txt")],
+            "exec": ["command": .list(["sh"])], "load": ["path": .string("in.txt")],
+            "save": ["path": .string("out.txt")],
             "download": ["url": .string("http://127.0.0.1:9/photo.jpg")],
         ]
         #expect(try await parametersLeavingTheKey(registry: .network, base: base, directory: directory.path) == [])

@@ -1,10 +1,10 @@
 import Foundation
+import OperationTestSupport
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @testable import TaskGraphCore
-import OperationTestSupport
 @testable import TaskGraphNetwork
 
 /// `download` against a real HTTP server on 127.0.0.1: every outcome and its exact message.
@@ -15,7 +15,9 @@ struct DownloadTests {
         server = try await TestHTTPServer.shared()
     }
 
-    private func download(_ url: String, _ parameters: [String: ParameterValue] = [:], directory: String? = nil) async throws -> Data {
+    private func download(_ url: String, _ parameters: [String: ParameterValue] = [:], directory: String? = nil)
+        async throws -> Data
+    {
         var values = parameters
         values["url"] = .string(url)
         let result = try await runOperation(
@@ -52,7 +54,8 @@ struct DownloadTests {
         #expect(try await download(fileURL) == Data("offline\n".utf8))
         let missingURL = directory.appendingPathComponent("missing.txt").absoluteString
         let missing = await failure(missingURL)
-        #expect(missing?.description == "cannot download \(missingURL): Couldn't open file \(directory.path)/missing.txt")
+        #expect(
+            missing?.description == "cannot download \(missingURL): Couldn't open file \(directory.path)/missing.txt")
         #expect(missing?.isRetryable == false)
     }
 
@@ -67,12 +70,17 @@ struct DownloadTests {
     @Test func aNotModifiedAnswerToAnUnconditionalRequestFails() async throws {
         let url = server.url("/status/304")
         let error = await failure(url)
-        #expect(error?.description
-            == "HTTP 304 (Not Modified) from \(url) to a request that was not conditional: there is no stored body to use")
+        #expect(
+            error?.description
+                == "HTTP 304 (Not Modified) from \(url) to a request that was not conditional: there is no stored "
+                + "body to use"
+        )
         #expect(error?.isRetryable == false)
     }
 
-    @Test(arguments: [(400, false), (401, false), (404, false), (408, true), (429, true), (500, true), (502, true), (503, true)])
+    @Test(arguments: [
+        (400, false), (401, false), (404, false), (408, true), (429, true), (500, true), (502, true), (503, true),
+    ])
     func statusesAreRetryableOnlyForServerTroubles(status: Int, retryable: Bool) async throws {
         let error = await failure(server.url("/status/\(status)"))
         #expect(error == .httpStatus(code: status, url: server.url("/status/\(status)"), retryAfter: nil))
@@ -109,7 +117,11 @@ struct DownloadTests {
         #expect(loop?.description == "\(server.url("/redirect-loop")) redirected more than 10 times")
         #expect(loop?.isRetryable == false)
         let toFile = await failure(server.url("/redirect-file"))
-        #expect(toFile?.description == "cannot download \(server.url("/redirect-file")): only http, https and file URLs are allowed, and redirects only to http and https")
+        #expect(
+            toFile?.description
+                == "cannot download \(server.url("/redirect-file")): only http, https and file URLs are allowed, and "
+                + "redirects only to http and https"
+        )
     }
 
     @Test func stalledTransfersFail() async throws {
@@ -117,7 +129,7 @@ struct DownloadTests {
         let error = await failure(server.url("/drip/10/2000"), ["stall_timeout": .duration(.milliseconds(300))])
         #expect(error?.description == "no data from \(server.url("/drip/10/2000")) for 300ms; transfer aborted")
         #expect(error?.isRetryable == true)
-        #expect(ContinuousClock.now - start < .seconds(15))  // hang guard: the whole drip lasts 20 s
+        #expect(ContinuousClock.now - start < .seconds(15)) // hang guard: the whole drip lasts 20 s
     }
 
     /// The bound here only guards against hangs; the latency itself (a few milliseconds) is
@@ -139,18 +151,21 @@ struct DownloadTests {
         let start = ContinuousClock.now
         let report = try await runInEngine(url: server.url("/drip/1000/20"), timeout: .milliseconds(300))
         #expect(report.nodes[0].outcome == .timedOut(.milliseconds(300)))
-        #expect(ContinuousClock.now - start < .seconds(15))  // hang guard: the whole drip lasts 20 s
+        #expect(ContinuousClock.now - start < .seconds(15)) // hang guard: the whole drip lasts 20 s
     }
 
     @Test func bodiesShorterThanContentLengthFail() async throws {
         let error = await failure(server.url("/short"))
-        #expect(error?.description == "\(server.url("/short")) ended after 40 of the 100 bytes announced by Content-Length")
+        #expect(
+            error?.description == "\(server.url("/short")) ended after 40 of the 100 bytes announced by Content-Length")
         #expect(error?.isRetryable == true)
     }
 
     @Test func bodiesLargerThanMaxBytesAreAborted() async throws {
         let announced = await failure(server.url("/bytes/5000"), ["max_bytes": .integer(4999)])
-        #expect(announced?.description == "\(server.url("/bytes/5000")) is larger than max_bytes (4999 bytes); transfer aborted")
+        #expect(
+            announced?.description
+                == "\(server.url("/bytes/5000")) is larger than max_bytes (4999 bytes); transfer aborted")
         let streamed = await failure(server.url("/stream/50000000"), ["max_bytes": .integer(100_000)])
         #expect(streamed == .tooLarge(url: server.url("/stream/50000000"), limit: 100_000))
         #expect(streamed?.isRetryable == false)
@@ -186,32 +201,40 @@ struct DownloadTests {
     }
 
     @Test func validateRejectsBadURLsChecksumsAndHeaders() {
-        let problems = diagnostics("""
+        let problems = diagnostics(
+            """
             version: 1
             operations:
               a: {op: download, url: "gopher://user:pw@example.com/x"}
               b: {op: download, url: "https://example.com", sha256: abc}
               c: {op: download, url: "https://example.com", headers: {"Bad Name": x}}
             """, registry: .network)
-        #expect(problems == [
-            "test.yaml:3:11: error: operation 'a': 'url' must be an http, https or file URL or a path relative to the pipeline file, not 'gopher://example.com/x'",
-            "test.yaml:4:11: error: operation 'b': 'sha256' must be 64 hexadecimal characters, not 'abc'",
-            "test.yaml:5:11: error: operation 'c': header 'Bad Name' must have a non-empty name without ':' and no line breaks",
-        ])
+        #expect(
+            problems == [
+                "test.yaml:3:11: error: operation 'a': 'url' must be an http, https or file URL or a path relative to "
+                    + "the pipeline file, not 'gopher://example.com/x'",
+                "test.yaml:4:11: error: operation 'b': 'sha256' must be 64 hexadecimal characters, not 'abc'",
+                "test.yaml:5:11: error: operation 'c': header 'Bad Name' must have a non-empty name without ':' and no "
+                    + "line breaks",
+            ])
     }
 
     private func runInEngine(url: String, retries: Int = 0, timeout: Duration? = nil) async throws -> RunReport {
         var graph = ExecutionGraph()
         let setup = OperationSetup(
-            type: "download", id: "fetch", parameters: Parameters(Self.defaults.merging(["url": .string(url)]) { _, new in new }),
+            type: "download", id: "fetch",
+            parameters: Parameters(Self.defaults.merging(["url": .string(url)]) { _, new in new }),
             pipelineDirectory: "/", outputDirectory: "/")
-        try graph.add("fetch", action: DownloadOperation.type.makeAction(setup), settings: NodeSettings(retries: retries, timeout: timeout))
+        try graph.add(
+            "fetch", action: DownloadOperation.type.makeAction(setup),
+            settings: NodeSettings(retries: retries, timeout: timeout))
         return await Engine(options: EngineOptions(retryBaseDelay: .milliseconds(10))).run(graph)
     }
 
-    private static let defaults = Dictionary(uniqueKeysWithValues: DownloadOperation.type.parameters.compactMap { spec in
-        spec.defaultValue.map { (spec.name, $0) }
-    })
+    private static let defaults = Dictionary(
+        uniqueKeysWithValues: DownloadOperation.type.parameters.compactMap { spec in
+            spec.defaultValue.map { (spec.name, $0) }
+        })
 }
 
 /// Progress updates an action reported, in order.

@@ -1,8 +1,8 @@
 import Foundation
 import OperationTestSupport
-import Testing
 import TaskGraphCore
 import TaskGraphNetwork
+import Testing
 
 /// The serialised form and digest of a download's result, written out literally: they are a wire
 /// format (docs/results.md) and must never change.
@@ -12,8 +12,9 @@ import TaskGraphNetwork
     @Test func keepsTheURLAndTheBody() async throws {
         let value = DownloadedData(url: "https://example.com/lake.jpg", data: Data("body".utf8))
         let trip = try await roundTrip(value, through: registry)
-        #expect(trip.payload.hex
-            == "01000000000000001c68747470733a2f2f6578616d706c652e636f6d2f6c616b652e6a70670000000000000004626f6479")
+        #expect(
+            trip.payload.hex
+                == "01000000000000001c68747470733a2f2f6578616d706c652e636f6d2f6c616b652e6a70670000000000000004626f6479")
         #expect(trip.decoded == value)
         #expect(trip.fromRegistry as? DownloadedData == value)
         #expect(trip.digest.description == "sha256:0f32dc1df1831b89863bba6d847403a13bdc807612da1eafbe5c4754488a5770")
@@ -26,7 +27,10 @@ import TaskGraphNetwork
         let failures = decodingFailures(of: damagedCopies(of: encoded), through: registry)
         #expect(failures.count == encoded.count + 1)
         #expect(!failures.contains { $0 == "decoded" || $0.hasPrefix("unexpected") }, "\(failures)")
-        #expect(throws: ResultCodingError.truncated(subject: "'network.download' result", field: "data length", offset: 10, needed: 8, remaining: 2)) {
+        #expect(
+            throws: ResultCodingError.truncated(
+                subject: "'network.download' result", field: "data length", offset: 10, needed: 8, remaining: 2)
+        ) {
             try DownloadedData(serialized: Data([1, 0, 0, 0, 0, 0, 0, 0, 1, 0x75, 0, 0]))
         }
     }

@@ -1,8 +1,8 @@
+import OperationTestSupport
+import TaskGraphReporting
 import Testing
 
 @testable import TaskGraphCore
-import OperationTestSupport
-import TaskGraphReporting
 @testable import TaskGraphNetwork
 
 /// Credentials never reach messages or `--dry-run` output.
@@ -20,12 +20,14 @@ struct RedactionTests {
 
     @Test func curlMessagesLoseTheCredentialsTheyQuote() {
         let url = "https://ann:hunter2@example.com/x"
-        #expect(RedactedURL.redactAll(in: "URL rejected: \(url) and ann:hunter2", url: url)
-            == "URL rejected: https://example.com/x and ***")
+        #expect(
+            RedactedURL.redactAll(in: "URL rejected: \(url) and ann:hunter2", url: url)
+                == "URL rejected: https://example.com/x and ***")
     }
 
     @Test func dryRunHidesURLCredentialsAndSecretHeaders() throws {
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             operations:
               fetch:
@@ -33,12 +35,14 @@ struct RedactionTests {
                 url: https://ann:hunter2@example.com/data.bin
                 headers: {Authorization: "Bearer s3cret", X-Api-Key: k3y, Accept: text/plain}
             """, registry: .network)
-        #expect(PlanPrinter(graph: graph).render() == """
-            plan: 1 operation in 1 level
-            level 1:
-              fetch  (download, connect_timeout=30s, headers={Accept: text/plain, Authorization: ***, X-Api-Key: ***}, max_bytes=268435456, stall_timeout=30s, url=https://example.com/data.bin)
+        #expect(
+            PlanPrinter(graph: graph).render() == """
+                plan: 1 operation in 1 level
+                level 1:
+                  fetch  (download, connect_timeout=30s, headers={Accept: text/plain, Authorization: ***, X-Api-Key:\
+                 ***}, max_bytes=268435456, stall_timeout=30s, url=https://example.com/data.bin)
 
-            """)
+                """)
     }
 }
 
@@ -46,9 +50,18 @@ struct RedactionTests {
 struct QueryRedactionTests {
     @Test(arguments: [
         ("https://example.com/a?token=abc123&page=2", "https://example.com/a?token=***&page=2"),
-        ("https://s3.example.com/o?X-Amz-Signature=f00d&X-Amz-Date=1", "https://s3.example.com/o?X-Amz-Signature=***&X-Amz-Date=1"),
-        ("https://example.com/?apiKey=k&sig=s&password=p#top", "https://example.com/?apiKey=***&sig=***&password=***#top"),
-        ("https://example.com/?monkey=banana&keyboard=qwerty&token=", "https://example.com/?monkey=banana&keyboard=qwerty&token="),
+        (
+            "https://s3.example.com/o?X-Amz-Signature=f00d&X-Amz-Date=1",
+            "https://s3.example.com/o?X-Amz-Signature=***&X-Amz-Date=1"
+        ),
+        (
+            "https://example.com/?apiKey=k&sig=s&password=p#top",
+            "https://example.com/?apiKey=***&sig=***&password=***#top"
+        ),
+        (
+            "https://example.com/?monkey=banana&keyboard=qwerty&token=",
+            "https://example.com/?monkey=banana&keyboard=qwerty&token="
+        ),
     ])
     func secretQueryValuesAreHidden(url: String, shown: String) {
         #expect(RedactedURL.redact(url) == shown)
@@ -56,12 +69,14 @@ struct QueryRedactionTests {
 
     @Test func messagesQuotingTheURLLoseTheSecretQueryValue() {
         let url = "https://example.com/data?access_token=s3cr3t"
-        #expect(RedactedURL.redactAll(in: "Could not resolve \(url); access_token=s3cr3t", url: url)
-            == "Could not resolve https://example.com/data?access_token=***; access_token=***")
+        #expect(
+            RedactedURL.redactAll(in: "Could not resolve \(url); access_token=s3cr3t", url: url)
+                == "Could not resolve https://example.com/data?access_token=***; access_token=***")
     }
 
     @Test func dryRunHidesSecretQueryValues() throws {
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             operations:
               fetch: {op: download, url: "https://example.com/data.bin?token=s3cr3t&v=2"}

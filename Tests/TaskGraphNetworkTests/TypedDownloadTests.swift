@@ -1,9 +1,8 @@
 import Foundation
-import Testing
-
 import OperationTestSupport
 import TaskGraphCore
 import TaskGraphNetwork
+import Testing
 
 /// `Download`: keyed as the same `download` in a pipeline file, checked with `validate`'s
 /// messages.
@@ -23,7 +22,8 @@ struct TypedDownloadTests {
             name: chain
             operations:
               local: {op: download, url: photo.bin}
-              pinned: {op: download, url: "https://example.com/lake.jpg", headers: {Authorization: Bearer t0ken}, stall_timeout: 10s, sha256: "\(String(repeating: "0", count: 64))"}
+              pinned: {op: download, url: "https://example.com/lake.jpg", headers: {Authorization: Bearer t0ken},\
+             stall_timeout: 10s, sha256: "\(String(repeating: "0", count: 64))"}
             """
         let planned = try plannedGraph(text, in: directory, registry: .network)
         let typedKeys = try await keys(of: graph)
@@ -36,8 +36,9 @@ struct TypedDownloadTests {
             _ = try Download(url: "https://example.com/", connectTimeout: .seconds(-1))
             Issue.record("Download accepted a negative timeout")
         } catch {
-            #expect(String(describing: error)
-                == "'download': 'connect_timeout' must be a duration such as 30s, 500ms or 2m, not '-1s'")
+            #expect(
+                String(describing: error)
+                    == "'download': 'connect_timeout' must be a duration such as 30s, 500ms or 2m, not '-1s'")
         }
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
+import TaskGraphReporting
 import Testing
 
 @testable import TaskGraphCore
-import TaskGraphReporting
 
 /// Ids, paths and reasons come from the pipeline and the programs it runs: a control character
 /// in them (ESC, newline) is escaped in every human-readable output, never written raw.
@@ -29,7 +29,9 @@ import TaskGraphReporting
         let log = PlainLogReporter(graph: graph, output: output)
         log.receive(finished(0, .failed("cannot write '\(hostile)'")))
         output.flush()
-        #expect(try contents(of: path) == #"[    0.0s] FAILED    save[\u{1B}]: cannot write 'out/a\u{1B}[2Jb\nc.txt'"# + "\n")
+        #expect(
+            try contents(of: path) == #"[    0.0s] FAILED    save[\u{1B}]: cannot write 'out/a\u{1B}[2Jb\nc.txt'"#
+                + "\n")
     }
 
     @Test func theLiveDisplayEscapesThemButKeepsItsOwnControlSequences() async throws {

@@ -1,6 +1,7 @@
-import Testing
-@testable import TaskGraphCore
 import TaskGraphReporting
+import Testing
+
+@testable import TaskGraphCore
 
 /// The live display draws only while its `run()` runs, in the caller's task group.
 @Suite struct LiveStatusDisplayTests {
@@ -14,7 +15,7 @@ import TaskGraphReporting
             for (node, outcome) in everyOutcome.enumerated() { display.receive(finished(node, outcome)) }
             group.cancelAll()
         }
-        display.restoreTerminal()  // nothing left to restore: writes nothing
+        display.restoreTerminal() // nothing left to restore: writes nothing
         let screen = try contents(of: path)
         #expect(screen.hasPrefix("\u{1B}[?25l"), "hides the cursor first")
         #expect(screen.contains("FAILED op-failed: 'sh' exited with status 3: \"disk\" on fire\n"))
@@ -29,7 +30,9 @@ import TaskGraphReporting
         let display = LiveStatusDisplay(graph: graph, output: output, useColor: false)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await display.run() }
-            while try !contents(of: path).contains("/\(graph.nodes.count)  done ") { try? await Task.sleep(for: .milliseconds(10)) }
+            while try !contents(of: path).contains("/\(graph.nodes.count)  done ") {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
             display.restoreTerminal()
             #expect(try contents(of: path).hasSuffix("\r\u{1B}[J\u{1B}[?25h"))
             group.cancelAll()
@@ -53,7 +56,9 @@ import TaskGraphReporting
             display.show()
             output.flush()
             #expect(try contents(of: path).hasSuffix("\u{1B}[?25h\u{1B}[?25l"), "hides the cursor again")
-            while try !contents(of: path).components(separatedBy: "\u{1B}[?25l").last!.contains("/\(graph.nodes.count)  done ") {
+            while try !contents(of: path).components(separatedBy: "\u{1B}[?25l").last!.contains(
+                "/\(graph.nodes.count)  done ")
+            {
                 output.flush()
                 try? await Task.sleep(for: .milliseconds(10))
             }

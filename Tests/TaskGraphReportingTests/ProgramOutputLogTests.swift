@@ -1,9 +1,9 @@
 import Foundation
 import OperationTestSupport
-@testable import TaskGraphCore
 import TaskGraphReporting
-
 import Testing
+
+@testable import TaskGraphCore
 
 /// `ProgramOutputLog`: which programs' lines each `--logs` mode shows, and when.
 struct ProgramOutputLogTests {
@@ -41,7 +41,10 @@ struct ProgramOutputLogTests {
         let log = ProgramOutputLog(graph: graph, mode: .grouped) { text in written.withLock { $0.append(text) } }
         let text = String(repeating: "x", count: 1023)
         for _ in 0..<100 {
-            log.receive(EngineEvent(elapsed: .zero, kind: .nodeProgress(node: 0, ProgressUpdate(output: OutputLine(.standardError, text)))))
+            log.receive(
+                EngineEvent(
+                    elapsed: .zero,
+                    kind: .nodeProgress(node: 0, ProgressUpdate(output: OutputLine(.standardError, text)))))
         }
         log.receive(finished(0, .succeeded))
         let lines = try #require(written.withLock { $0.first }).split(separator: "\n")

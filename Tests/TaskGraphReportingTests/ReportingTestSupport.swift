@@ -1,7 +1,8 @@
 import Foundation
 import OperationTestSupport
-@testable import TaskGraphCore
 import TaskGraphReporting
+
+@testable import TaskGraphCore
 
 /// One outcome of each kind, with details, in `NodeOutcome.Kind` order.
 let everyOutcome: [NodeOutcome] = NodeOutcome.Kind.allCases.map { kind in

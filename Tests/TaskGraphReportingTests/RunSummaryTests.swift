@@ -1,6 +1,7 @@
-import Testing
-@testable import TaskGraphCore
 import TaskGraphReporting
+import Testing
+
+@testable import TaskGraphCore
 
 @Suite struct RunSummaryTests {
     @Test func totalsCountEveryKindInKindOrder() throws {
@@ -10,9 +11,14 @@ import TaskGraphReporting
             RunReport.NodeRecord(id: "n\(index)", type: "action", outcome: outcome, attempts: 1, summary: "")
         }
         let report = RunReport(nodes: records, wallTime: .milliseconds(3400), wasCancelled: false, finalResults: [:])
-        #expect(report.counts == [.succeeded: 2, .cached: 1, .failed: 1, .timedOut: 1, .cancelled: 1, .skipped: 2, .bypassed: 1, .notStarted: 1])
-        #expect(RunSummary(report: report, graph: graph).totalsLine()
-            == "2 ok, 1 cached, 1 failed, 1 timed out, 1 cancelled, 2 skipped, 1 bypassed, 1 not started in 3.4s")
+        #expect(
+            report.counts == [
+                .succeeded: 2, .cached: 1, .failed: 1, .timedOut: 1, .cancelled: 1, .skipped: 2, .bypassed: 1,
+                .notStarted: 1,
+            ])
+        #expect(
+            RunSummary(report: report, graph: graph).totalsLine()
+                == "2 ok, 1 cached, 1 failed, 1 timed out, 1 cancelled, 2 skipped, 1 bypassed, 1 not started in 3.4s")
     }
 
     @Test func saysWhyANodeWithATriggerRuleRanOrDidNot() throws {
@@ -35,13 +41,14 @@ import TaskGraphReporting
         let report = RunReport(nodes: records, wallTime: .milliseconds(300), wasCancelled: false, finalResults: [:])
         var summary = RunSummary(report: report, graph: graph)
         summary.maximumRows = 10
-        #expect(summary.render().split(separator: "\n").prefix(6) == [
-            "operation  state        time      detail",
-            "build      failed       100ms     exit 2",
-            "cleanup    ok           100ms     when: always, after 'build' failed",
-            "notify     ok           100ms     when: failure, after 'build' failed; 3 B",
-            "fine       ok           100ms     ",
-            "alert      bypassed     -         when: failure, and nothing it needs failed",
-        ])
+        #expect(
+            summary.render().split(separator: "\n").prefix(6) == [
+                "operation  state        time      detail",
+                "build      failed       100ms     exit 2",
+                "cleanup    ok           100ms     when: always, after 'build' failed",
+                "notify     ok           100ms     when: failure, after 'build' failed; 3 B",
+                "fine       ok           100ms     ",
+                "alert      bypassed     -         when: failure, and nothing it needs failed",
+            ])
     }
 }

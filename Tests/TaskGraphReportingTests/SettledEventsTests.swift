@@ -1,7 +1,8 @@
 import Foundation
-@testable import TaskGraphCore
 import TaskGraphReporting
 import Testing
+
+@testable import TaskGraphCore
 
 /// The operations a run reused before it started: the plain log shows them in one line, every
 /// other sink gets each one's events in order, through the fan-out.
@@ -11,12 +12,13 @@ import Testing
         let events = Locked<[String]>([])
 
         func receive(_ event: EngineEvent) {
-            let line = switch event.kind {
-            case .nodeQueued(let node): "queued \(node)"
-            case .nodeCacheDecided(let node, let decision): "decided \(node) \(decision.status) \(decision.reason)"
-            case .nodeFinished(let node, let outcome): "finished \(node) \(outcome.kind)"
-            default: "other"
-            }
+            let line =
+                switch event.kind {
+                case .nodeQueued(let node): "queued \(node)"
+                case .nodeCacheDecided(let node, let decision): "decided \(node) \(decision.status) \(decision.reason)"
+                case .nodeFinished(let node, let outcome): "finished \(node) \(outcome.kind)"
+                default: "other"
+                }
             events.withLock { $0.append(line) }
         }
     }
@@ -30,10 +32,11 @@ import Testing
         sink.receiveSettled([], elapsed: .zero)
         output.flush()
         #expect(try contents(of: path) == "[    0.0s] cached    2 operations: unchanged since the last run\n")
-        #expect(recorder.events.withLock { $0 } == [
-            "queued 2", "decided 2 hit unchanged", "finished 2 cached",
-            "queued 0", "decided 0 hit unchanged", "finished 0 cached",
-        ])
+        #expect(
+            recorder.events.withLock { $0 } == [
+                "queued 2", "decided 2 hit unchanged", "finished 2 cached",
+                "queued 0", "decided 0 hit unchanged", "finished 0 cached",
+            ])
     }
 
     @Test func oneOperationIsNamedInTheSingular() throws {

@@ -1,5 +1,6 @@
-import Testing
 import TaskGraphCore
+import Testing
+
 @testable import TaskGraphSlurm
 
 @Suite struct SubmissionQueueTests {
@@ -7,7 +8,9 @@ import TaskGraphCore
         let queue = SubmissionQueue()
         let submitter = Task { await queue.take() }
         async let first = withCheckedThrowingContinuation { continuation in
-            queue.add(SubmissionQueue.Request(name: "job-1", reference: "/jobs/job-1.job", options: ["--mem=1G"], continuation: continuation))
+            queue.add(
+                SubmissionQueue.Request(
+                    name: "job-1", reference: "/jobs/job-1.job", options: ["--mem=1G"], continuation: continuation))
         }
         let taken = await submitter.value
         #expect(taken.map(\.name) == ["job-1"])
@@ -18,7 +21,9 @@ import TaskGraphCore
         queue.close()
         await #expect(throws: CancellationError.self) {
             try await withCheckedThrowingContinuation { continuation in
-                queue.add(SubmissionQueue.Request(name: "job-2", reference: "/jobs/job-2.job", options: [], continuation: continuation))
+                queue.add(
+                    SubmissionQueue.Request(
+                        name: "job-2", reference: "/jobs/job-2.job", options: [], continuation: continuation))
             }
         }
     }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -56,7 +56,10 @@ import TaskGraphCore
             #expect(encoded.prefix(count).withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == nil)
         }
         let shared = sampleRecord(result: record.result, file: .init(path: "/out/same", digest: record.result))
-        #expect(ActionRecordCoder.encode(shared).withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == [EntryName(record.result)])
+        #expect(
+            ActionRecordCoder.encode(shared).withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == [
+                EntryName(record.result)
+            ])
     }
 
     @Test func aHugeCountIsRefusedWithoutReserving() {

@@ -20,8 +20,11 @@ import Testing
     }
 
     @Test func theFileIsFoundWhereXDGSays() {
-        #expect(CacheConfiguration.file(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/taskgraph/config.yaml")
-        #expect(CacheConfiguration.file(environment: ["XDG_CONFIG_HOME": "x", "HOME": "/h"]) == "/h/.config/taskgraph/config.yaml")
+        #expect(
+            CacheConfiguration.file(environment: ["XDG_CONFIG_HOME": "/x", "HOME": "/h"]) == "/x/taskgraph/config.yaml")
+        #expect(
+            CacheConfiguration.file(environment: ["XDG_CONFIG_HOME": "x", "HOME": "/h"])
+                == "/h/.config/taskgraph/config.yaml")
         #expect(CacheConfiguration.file(environment: [:]) == nil)
     }
 
@@ -40,11 +43,17 @@ import Testing
         let error = #expect(throws: StoreError.self) {
             try CacheConfiguration.parse("\ncache_max_size: lots\n", file: "/home/u/.config/taskgraph/config.yaml")
         }
-        #expect(error?.description == "/home/u/.config/taskgraph/config.yaml:2: cache_max_size: 'lots' is not a size such as 5GiB, 500MB or 1G")
+        #expect(
+            error?.description
+                == "/home/u/.config/taskgraph/config.yaml:2: cache_max_size: 'lots' is not a size such as 5GiB, "
+                + "500MB or 1G"
+        )
     }
 
     @Test func namesALineThatIsNoSetting() {
-        let error = #expect(throws: StoreError.self) { try CacheConfiguration.parse("cache_max_size 5G\n", file: "/c.yaml") }
+        let error = #expect(throws: StoreError.self) {
+            try CacheConfiguration.parse("cache_max_size 5G\n", file: "/c.yaml")
+        }
         #expect(error?.description == "/c.yaml:1: expected 'key: value', found 'cache_max_size 5G'")
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -116,7 +116,9 @@ import TaskGraphCore
         let store = ContentStore(root: try emptyDirectory() + "/cache", registry: ResultRegistry())
         let digest = try await store.storeResult(BytesResult(Data("hello".utf8)))
         let error = await #expect(throws: StoreError.self) { try await store.loadResult(digest) }
-        #expect(error?.description == "cache entry \(digest) cannot be read by this build: unknown result kind 'bytes'; known kinds: none")
+        #expect(
+            error?.description
+                == "cache entry \(digest) cannot be read by this build: unknown result kind 'bytes'; known kinds: none")
         #expect(FileManager.default.fileExists(atPath: store.blobPath(digest)))
     }
 
@@ -169,9 +171,11 @@ import TaskGraphCore
         let store = try temporaryStore()
         let large = try emptyDirectory() + "/large.bin"
         try Data(repeating: 1, count: Int(ContentStore.filesReadWhole) + 1).write(to: URL(fileURLWithPath: large))
-        _ = try await store.storeFile(at: large)  // makes `tmp/`
-        let directories = ["/v1/tmp", "/v1/blobs"] + ((try? FileManager.default.contentsOfDirectory(
-            atPath: store.root + "/v1/blobs")) ?? []).map { "/v1/blobs/" + $0 }
+        _ = try await store.storeFile(at: large) // makes `tmp/`
+        let directories =
+            ["/v1/tmp", "/v1/blobs"]
+            + ((try? FileManager.default.contentsOfDirectory(
+                atPath: store.root + "/v1/blobs")) ?? []).map { "/v1/blobs/" + $0 }
         for directory in directories { chmod(store.root + directory, 0o500) }
         defer { for directory in directories { chmod(store.root + directory, 0o700) } }
         try Data(repeating: 2, count: Int(ContentStore.filesReadWhole) + 1).write(to: URL(fileURLWithPath: large))
@@ -187,9 +191,15 @@ import TaskGraphCore
     }
 
     @Test func storesAreFoundWhereTheEnvironmentSays() {
-        #expect(ContentStore.defaultRoot(environment: ["TASKGRAPH_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"]) == "/c")
-        #expect(ContentStore.defaultRoot(environment: ["TASKGRAPH_CACHE_DIR": "", "XDG_CACHE_HOME": "/x", "HOME": "/h"]) == "/x/taskgraph")
-        #expect(ContentStore.defaultRoot(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"]) == "/h/.cache/taskgraph")
+        #expect(
+            ContentStore.defaultRoot(environment: ["TASKGRAPH_CACHE_DIR": "/c", "XDG_CACHE_HOME": "/x", "HOME": "/h"])
+                == "/c")
+        #expect(
+            ContentStore.defaultRoot(environment: ["TASKGRAPH_CACHE_DIR": "", "XDG_CACHE_HOME": "/x", "HOME": "/h"])
+                == "/x/taskgraph")
+        #expect(
+            ContentStore.defaultRoot(environment: ["XDG_CACHE_HOME": "relative", "HOME": "/h"]) == "/h/.cache/taskgraph"
+        )
         #expect(ContentStore.defaultRoot(environment: ["HOME": "/h"]) == "/h/.cache/taskgraph")
         #expect(ContentStore.defaultRoot(environment: [:]) == ".cache/taskgraph")
     }

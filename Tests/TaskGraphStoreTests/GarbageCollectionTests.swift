@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -95,7 +95,8 @@ import TaskGraphCore
         let fresh = store.root + "/v1/tmp/write-12345-GhIjKl"
         try writeFile("being written", to: fresh)
         // Records, and blobs written from memory, are written beside where they go.
-        try FileManager.default.createDirectory(atPath: store.root + "/v1/records/ab", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: store.root + "/v1/records/ab", withIntermediateDirectories: true)
         let besideRecords = store.root + "/v1/records/ab/write-12345-MnOpQr"
         try writeFile("half a record", to: besideRecords)
         let freshBesideBlobs = store.root + "/v1/blobs/ab/write-12345-StUvWx"
@@ -163,7 +164,8 @@ import TaskGraphCore
         let record = try #require(await store.record(for: keys[1]))
         try writeFile("tampered", to: store.blobPath(record.result))
         let report = try await store.verify()
-        #expect(report == VerificationReport(blobsChecked: 3, corruptBlobsRemoved: 1, recordsChecked: 3, recordsRemoved: 1))
+        #expect(
+            report == VerificationReport(blobsChecked: 3, corruptBlobsRemoved: 1, recordsChecked: 3, recordsRemoved: 1))
         #expect(await present(store, keys) == [true, false, true])
     }
 
@@ -180,7 +182,9 @@ import TaskGraphCore
         let base = store.root + "/v1"
         for directory in ["snapshots", "plans"] {
             try FileManager.default.createDirectory(atPath: base + "/" + directory, withIntermediateDirectories: true)
-            for name in ["old", "new"] { try writeFile(String(repeating: "x", count: 500), to: base + "/\(directory)/\(name)") }
+            for name in ["old", "new"] {
+                try writeFile(String(repeating: "x", count: 500), to: base + "/\(directory)/\(name)")
+            }
         }
         backdate(base + "/snapshots/old", by: 3_700)
         backdate(base + "/plans/old", by: 8 * 86_400)

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -19,9 +19,10 @@ import TaskGraphCore
         #expect(await store.previousComponents(pipeline: "/work/p.yaml").isEmpty)
         try await store.rememberComponents(["a": components("1"), "b": components("2")], pipeline: "/work/p.yaml")
         try await store.rememberComponents(["b": components("3"), "c": components("4")], pipeline: "/work/p.yaml")
-        #expect(await store.previousComponents(pipeline: "/work/p.yaml") == [
-            "a": components("1"), "b": components("3"), "c": components("4"),
-        ])
+        #expect(
+            await store.previousComponents(pipeline: "/work/p.yaml") == [
+                "a": components("1"), "b": components("3"), "c": components("4"),
+            ])
         #expect(await store.previousComponents(pipeline: "/work/other.yaml").isEmpty)
     }
 
@@ -88,13 +89,15 @@ import TaskGraphCore
         let whole = try Data(contentsOf: URL(fileURLWithPath: path))
         try whole.dropLast(5).write(to: URL(fileURLWithPath: path))
         let inode = FileStat.of(path)?.inode
-        #expect(await store.previousComponents(pipeline: "/work/p.yaml") == ["a": components("1"), "b": components("2")])
+        #expect(
+            await store.previousComponents(pipeline: "/work/p.yaml") == ["a": components("1"), "b": components("2")])
 
         try await store.rememberComponents(["c": components("4")], pipeline: "/work/p.yaml")
         #expect(FileStat.of(path)?.inode != inode)
-        #expect(await store.previousComponents(pipeline: "/work/p.yaml") == [
-            "a": components("1"), "b": components("2"), "c": components("4"),
-        ])
+        #expect(
+            await store.previousComponents(pipeline: "/work/p.yaml") == [
+                "a": components("1"), "b": components("2"), "c": components("4"),
+            ])
     }
 
     @Test func theMemoryIsRewrittenWhenLessThanHalfOfItIsCurrent() async throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -56,7 +56,9 @@ import TaskGraphCore
         #expect(read.graph.nodes.count == 6)
         for (node, original) in zip(read.graph.nodes, pipeline.graph.nodes) {
             #expect(node.id == original.id && node.type == original.type && node.dependencies == original.dependencies)
-            #expect(node.settings == original.settings && node.setup == original.setup && node.location == original.location)
+            #expect(
+                node.settings == original.settings && node.setup == original.setup && node.location == original.location
+            )
             #expect(type(of: node.action) == type(of: original.action))
         }
         #expect(read.graph.nodes[0].settings.retries == 2 && read.graph.nodes[0].settings.pool == "net")
@@ -67,7 +69,8 @@ import TaskGraphCore
     @Test func aPlanOfManyPiecesKeepsItsOrderAndEdges() throws {
         var text = "version: 1\noperations:\n"
         for index in 0..<2_500 {
-            text += "  n\(index): {op: exec, command: [echo, '\(index)']\(index > 0 ? ", needs: [n\(index / 2)]" : "")}\n"
+            text +=
+                "  n\(index): {op: exec, command: [echo, '\(index)']\(index > 0 ? ", needs: [n\(index / 2)]" : "")}\n"
         }
         let pipeline = try planned(text)
         let data = try #require(PlanCoder.encode(pipeline, key: Self.key))
@@ -87,7 +90,8 @@ import TaskGraphCore
     }
 
     @Test func aPipelineWithWarningsIsNotKept() throws {
-        let pipeline = try planned("""
+        let pipeline = try planned(
+            """
             version: 1
             operations:
               a: {op: exec, command: [echo]}

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -59,7 +59,9 @@ import TaskGraphCore
 
     @Test func anUnreadableFileIsNamed() async throws {
         let store = try temporaryStore()
-        let error = await #expect(throws: OperationError.self) { try await store.digest(ofFile: "/nonexistent/input.txt") }
+        let error = await #expect(throws: OperationError.self) {
+            try await store.digest(ofFile: "/nonexistent/input.txt")
+        }
         #expect(error?.description == "cannot read '/nonexistent/input.txt': No such file or directory")
     }
 
@@ -83,7 +85,9 @@ import TaskGraphCore
         let first = try settledFile("first")
         _ = try await store.digest(ofFile: first)
         try await store.flush()
-        let (one, other) = (ContentStore(root: store.root, registry: .core), ContentStore(root: store.root, registry: .core))
+        let (one, other) = (
+            ContentStore(root: store.root, registry: .core), ContentStore(root: store.root, registry: .core)
+        )
         let second = try settledFile("second")
         let third = try settledFile("third")
         _ = try await one.digest(ofFile: second)
@@ -120,7 +124,9 @@ import TaskGraphCore
         let store = try temporaryStore()
         let root = try emptyDirectory("inputs")
         let paths = (0..<1_500).map { root + "/d\($0 % 3)/f\($0).txt" }
-        for directory in 0..<3 { try FileManager.default.createDirectory(atPath: root + "/d\(directory)", withIntermediateDirectories: true) }
+        for directory in 0..<3 {
+            try FileManager.default.createDirectory(atPath: root + "/d\(directory)", withIntermediateDirectories: true)
+        }
         for (index, path) in paths.enumerated() { try writeFile("file \(index)", to: path) }
         backdateAll(under: root, by: 60)
         let sorted = paths.sorted()

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -25,8 +25,9 @@ import TaskGraphCore
         await #expect(throws: StoreError.changedWhileStored(path: path)) {
             try await store.storeFile(at: path, expecting: ContentDigest.sha256(of: Data("written".utf8)))
         }
-        #expect(StoreError.changedWhileStored(path: path).description
-            == "\(path) changed after its operation wrote it, before it was stored")
+        #expect(
+            StoreError.changedWhileStored(path: path).description
+                == "\(path) changed after its operation wrote it, before it was stored")
         let written = ContentDigest.sha256(of: Data("rewritten".utf8))
         #expect(try await store.storeFile(at: path, expecting: written) == written)
     }

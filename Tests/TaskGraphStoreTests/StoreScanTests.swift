@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -20,7 +20,8 @@ import TaskGraphCore
         let store = try temporaryStore()
         let result = try await store.storeResult(BytesResult(Data("result".utf8)))
         let file = try await store.storeResult(BytesResult(Data("file".utf8)))
-        try await store.write(sampleRecord(result: result, file: .init(path: "/out/a", digest: file)), for: sampleKey("a"))
+        try await store.write(
+            sampleRecord(result: result, file: .init(path: "/out/a", digest: file)), for: sampleKey("a"))
         let damaged = store.recordPath(sampleKey("damaged"))
         try FileManager.default.createDirectory(
             atPath: (damaged as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -43,7 +44,8 @@ import TaskGraphCore
         let store = try temporaryStore()
         let result = try await store.storeResult(BytesResult(Data("result".utf8)))
         let missing = ContentDigest.sha256(of: Data("never stored".utf8))
-        try await store.write(sampleRecord(result: result, file: .init(path: "/out/a", digest: missing)), for: sampleKey("a"))
+        try await store.write(
+            sampleRecord(result: result, file: .init(path: "/out/a", digest: missing)), for: sampleKey("a"))
         let scan = StoreScan.take(StoreLayout(root: store.root), readingRecords: true)
         #expect(scan.records.count == 1)
         #expect(scan.records.first?.blobs == [0])
@@ -75,6 +77,8 @@ import TaskGraphCore
         #expect(removed.count == 39)
         let kept = scan.blobs.first { $0.name == EntryName(digests[0]) }
         #expect(removed.bytes == scan.blobs.reduce(0) { $0 + $1.size } - (kept?.size ?? 0))
-        #expect(digests.map { FileManager.default.fileExists(atPath: store.blobPath($0)) } == [true] + Array(repeating: false, count: 39))
+        #expect(
+            digests.map { FileManager.default.fileExists(atPath: store.blobPath($0)) } == [true]
+                + Array(repeating: false, count: 39))
     }
 }

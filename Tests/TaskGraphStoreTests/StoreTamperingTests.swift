@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -86,7 +86,8 @@ import TaskGraphCore
         try FileManager.default.copyItem(atPath: store.recordPath(sampleKey("theirs")), toPath: target)
         #expect(await store.record(for: sampleKey("mine")) == nil)
         #expect(await store.reusableRecord(for: sampleKey("mine")) == nil)
-        #expect(await store.records(for: [sampleKey("mine"), sampleKey("theirs")]).map { $0?.result } == [nil, theirs])
+        #expect(
+            await store.records(for: [sampleKey("mine"), sampleKey("theirs")]).map { $0?.result } == [nil, theirs])
     }
 
     @Test func aFIFOInARecordsPlaceIsAMissNotAHang() async throws {

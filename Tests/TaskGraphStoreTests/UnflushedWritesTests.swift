@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 

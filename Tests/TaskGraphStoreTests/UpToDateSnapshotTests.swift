@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -9,24 +9,29 @@ import TaskGraphCore
     @Test func aSnapshotReadsBackAsWritten() throws {
         let path = try emptyDirectory("snapshot") + "/file.txt"
         try writeFile("one", to: path)
-        let snapshot = UpToDateSnapshot(operations: 3, taken: 42, files: [
-            .init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file"),
-            .init(path: path + ".racy", stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8))),
-        ], operationEntries: [
-            "copy": .init(
-                digest: .sha256(of: Data("result".utf8)),
-                stored: StoredResult(digest: .sha256(of: Data("result".utf8)), resultKind: "exec.result", summary: "exit 0"),
-                files: [path, "/no/such/file"]),
-            "all": .init(digest: .sha256(of: Data()), stored: nil, files: []),
-            "held": .init(
-                digest: .sha256(of: Data("held".utf8)),
-                stored: StoredResult(
-                    digest: .sha256(of: Data("held".utf8)), resultKind: "process.output", summary: "exit 0",
-                    inline: Data("held".utf8)),
-                files: []),
-        ])
+        let snapshot = UpToDateSnapshot(
+            operations: 3, taken: 42,
+            files: [
+                .init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file"),
+                .init(path: path + ".racy", stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8))),
+            ],
+            operationEntries: [
+                "copy": .init(
+                    digest: .sha256(of: Data("result".utf8)),
+                    stored: StoredResult(
+                        digest: .sha256(of: Data("result".utf8)), resultKind: "exec.result", summary: "exit 0"),
+                    files: [path, "/no/such/file"]),
+                "all": .init(digest: .sha256(of: Data()), stored: nil, files: []),
+                "held": .init(
+                    digest: .sha256(of: Data("held".utf8)),
+                    stored: StoredResult(
+                        digest: .sha256(of: Data("held".utf8)), resultKind: "process.output", summary: "exit 0",
+                        inline: Data("held".utf8)),
+                    files: []),
+            ])
         #expect(UpToDateSnapshot.decode(snapshot.encoded()) == snapshot)
-        #expect(UpToDateSnapshot.decode(snapshot.encoded())?.operationEntries["held"]?.stored?.inline == Data("held".utf8))
+        #expect(
+            UpToDateSnapshot.decode(snapshot.encoded())?.operationEntries["held"]?.stored?.inline == Data("held".utf8))
         #expect(UpToDateSnapshot.decode(snapshot.encoded())?.operationEntries["copy"]?.stored?.inline == nil)
         #expect(UpToDateSnapshot.decode(snapshot.encoded().dropLast()) == nil)
         #expect(UpToDateSnapshot.decode(Data("TGUD".utf8)) == nil)
@@ -35,13 +40,20 @@ import TaskGraphCore
     @Test func theEncodingIsPinned() {
         let stat = FileStat(size: 1, modified: 2, changed: 3, inode: 4, device: 5)
         let digest = ContentDigest.sha256(of: Data())
-        let snapshot = UpToDateSnapshot(operations: 1, taken: 7, files: [
-            .init(path: "/a", stat: stat), .init(path: "/b"), .init(path: "/c", stat: stat, digest: digest),
-        ], operationEntries: ["x": .init(digest: digest, stored: nil, files: ["/b"])])
-        let be = { (value: UInt64) in (0..<8).reversed().map { String(format: "%02x", (value >> ($0 * 8)) & 0xff) }.joined() }
-        let string = { (text: String) in be(UInt64(text.utf8.count)) + text.utf8.map { String(format: "%02x", $0) }.joined() }
+        let snapshot = UpToDateSnapshot(
+            operations: 1, taken: 7,
+            files: [
+                .init(path: "/a", stat: stat), .init(path: "/b"), .init(path: "/c", stat: stat, digest: digest),
+            ], operationEntries: ["x": .init(digest: digest, stored: nil, files: ["/b"])])
+        let be = { (value: UInt64) in
+            (0..<8).reversed().map { String(format: "%02x", (value >> ($0 * 8)) & 0xff) }.joined()
+        }
+        let string = { (text: String) in
+            be(UInt64(text.utf8.count)) + text.utf8.map { String(format: "%02x", $0) }.joined()
+        }
         let fields = [1, 2, 3, 4, 5].map { be(UInt64($0)) }.joined()
-        let expected = "5447554402" + be(7) + be(1) + "00000003"
+        let expected =
+            "5447554402" + be(7) + be(1) + "00000003"
             + string("/a") + "01" + fields + string("/b") + "00" + string("/c") + "02" + fields + digest.hex
             + "00000001" + string("x") + digest.hex + "00" + "00000001" + "00000001"
         #expect(snapshot.encoded().map { String(format: "%02x", $0) }.joined() == expected)
@@ -52,7 +64,8 @@ import TaskGraphCore
         try writeFile("one", to: path)
         let now = wallClockNanoseconds()
         let snapshot = UpToDateSnapshot(
-            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file")],
+            operations: 1, taken: now,
+            files: [.init(path: path, stat: FileStat.of(path)), .init(path: "/no/such/file")],
             operationEntries: [:])
         #expect(snapshot.changedPaths().isEmpty)
         #expect(snapshot.isTrusted(now: now))
@@ -68,11 +81,13 @@ import TaskGraphCore
         try writeFile("one", to: path)
         let now = wallClockNanoseconds()
         let current = UpToDateSnapshot(
-            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8)))],
+            operations: 1, taken: now,
+            files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("one".utf8)))],
             operationEntries: [:])
         #expect(current.changedPaths().isEmpty)
         let other = UpToDateSnapshot(
-            operations: 1, taken: now, files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("two".utf8)))],
+            operations: 1, taken: now,
+            files: [.init(path: path, stat: FileStat.of(path), digest: .sha256(of: Data("two".utf8)))],
             operationEntries: [:])
         #expect(other.changedPaths() == [path])
     }
@@ -88,23 +103,30 @@ import TaskGraphCore
         let stat = { (size: Int64) in FileStat(size: size, modified: 2, changed: 3, inode: 4, device: 5) }
         let digest = ContentDigest.sha256(of: Data())
         let entry = { (files: [String]) in KnownResults.Entry(digest: digest, stored: nil, files: files) }
-        let previous = try #require(UpToDateSnapshot.decode(UpToDateSnapshot(
-            operations: 3, taken: 7,
-            files: ["/a", "/b", "/c", "/d", "/old"].map { UpToDateSnapshot.Entry(path: $0, stat: stat(1)) },
-            operationEntries: ["x": entry(["/a", "/b"]), "y": entry(["/c", "/old"]), "z": entry(["/d"])]
-        ).encoded()))
-        let operations = ["x": previous.operationEntries["x"]!, "y": entry(["/c", "/e"]), "z": previous.operationEntries["z"]!]
+        let previous = try #require(
+            UpToDateSnapshot.decode(
+                UpToDateSnapshot(
+                    operations: 3, taken: 7,
+                    files: ["/a", "/b", "/c", "/d", "/old"].map { UpToDateSnapshot.Entry(path: $0, stat: stat(1)) },
+                    operationEntries: ["x": entry(["/a", "/b"]), "y": entry(["/c", "/old"]), "z": entry(["/d"])]
+                ).encoded()))
+        let operations = [
+            "x": previous.operationEntries["x"]!, "y": entry(["/c", "/e"]), "z": previous.operationEntries["z"]!,
+        ]
         let observed: [String: FileObservations.Observed] = [
             "/c": .init(stat: stat(2)), "/e": .init(stat: stat(3), digest: digest), "/b": .init(stat: stat(1)),
         ]
         let baseline = UpToDateSnapshot.Baseline(files: ["/p": stat(4), "/absent": nil], isSettled: true)
-        let next = try #require(UpToDateSnapshot.after(
-            operations, observed: observed, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7))
-        #expect(next.files == [
-            .init(path: "/a", stat: stat(1)), .init(path: "/absent"), .init(path: "/b", stat: stat(1)),
-            .init(path: "/c", stat: stat(2)), .init(path: "/d", stat: stat(1)), .init(path: "/e", stat: stat(3), digest: digest),
-            .init(path: "/p", stat: stat(4)),
-        ])
+        let next = try #require(
+            UpToDateSnapshot.after(
+                operations, observed: observed, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7))
+        #expect(
+            next.files == [
+                .init(path: "/a", stat: stat(1)), .init(path: "/absent"), .init(path: "/b", stat: stat(1)),
+                .init(path: "/c", stat: stat(2)), .init(path: "/d", stat: stat(1)),
+                .init(path: "/e", stat: stat(3), digest: digest),
+                .init(path: "/p", stat: stat(4)),
+            ])
         // The same as a snapshot whose operations' files are found by path.
         #expect(next == UpToDateSnapshot(operations: 3, taken: 7, files: next.files, operationEntries: operations))
         #expect(UpToDateSnapshot.decode(next.encoded()) == next)
@@ -113,12 +135,16 @@ import TaskGraphCore
         // found nowhere.
         var rewritten = observed
         rewritten["/a"] = .init(stat: stat(9))
-        #expect(UpToDateSnapshot.after(
-            operations, observed: rewritten, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7) == nil)
+        #expect(
+            UpToDateSnapshot.after(
+                operations, observed: rewritten, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7)
+                == nil)
         var unknown = operations
         unknown["w"] = entry(["/nowhere"])
-        #expect(UpToDateSnapshot.after(
-            unknown, observed: observed, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7) == nil)
+        #expect(
+            UpToDateSnapshot.after(
+                unknown, observed: observed, baseline: baseline, previous: previous, reused: ["x", "z"], taken: 7)
+                == nil)
     }
 
     private static let second: Int64 = 1_000_000_000
@@ -126,7 +152,8 @@ import TaskGraphCore
     /// `/old` and `/recent`, kept with their digest, last changed at 10 s and 19 s; with
     /// `settled`, `/old` by its `stat` alone.
     private static func oldAndRecentFiles(settled: Bool = false) -> [UpToDateSnapshot.Entry] {
-        let stat = { (modified: Int64) in FileStat(size: 1, modified: modified, changed: modified, inode: 4, device: 5) }
+        let stat = { (modified: Int64) in FileStat(size: 1, modified: modified, changed: modified, inode: 4, device: 5)
+        }
         let digest = ContentDigest.sha256(of: Data())
         return [
             .init(path: "/old", stat: stat(10 * second), digest: settled ? nil : digest),
@@ -146,13 +173,16 @@ import TaskGraphCore
         let second = Self.second
         let previous = Self.oldAndRecent()
         let baseline = UpToDateSnapshot.Baseline(files: [:], isSettled: true)
-        let next = try #require(UpToDateSnapshot.after(
-            previous.operationEntries, observed: [:], baseline: baseline, previous: previous, reused: ["x"],
-            taken: 20 * second, checked: 20 * second))
+        let next = try #require(
+            UpToDateSnapshot.after(
+                previous.operationEntries, observed: [:], baseline: baseline, previous: previous, reused: ["x"],
+                taken: 20 * second, checked: 20 * second))
         // Changed 10 s before the check: a later change shows in its `stat`. 1 s before: hashed again.
         #expect(next.files == Self.oldAndRecentFiles(settled: true))
-        let unchecked = try #require(UpToDateSnapshot.after(
-            previous.operationEntries, observed: [:], baseline: baseline, previous: previous, reused: ["x"], taken: 20 * second))
+        let unchecked = try #require(
+            UpToDateSnapshot.after(
+                previous.operationEntries, observed: [:], baseline: baseline, previous: previous, reused: ["x"],
+                taken: 20 * second))
         #expect(unchecked.files == previous.files)
     }
 

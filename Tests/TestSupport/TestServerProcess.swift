@@ -34,7 +34,8 @@ public final class TestServerProcess: Sendable {
             guard !chunk.isEmpty else { throw CocoaError(.fileReadUnknown) }
             line.append(chunk)
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port

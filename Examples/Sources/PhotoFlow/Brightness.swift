@@ -22,7 +22,8 @@ struct Brightness: OperationResult {
 
     init(serialized payload: Data) throws {
         guard payload.count == 8 else {
-            throw ResultCodingError.invalidValue(subject: Self.kind, field: "mean", reason: "\(payload.count) bytes, not 8")
+            throw ResultCodingError.invalidValue(
+                subject: Self.kind, field: "mean", reason: "\(payload.count) bytes, not 8")
         }
         let bits = payload.reduce(UInt64(0)) { $0 >> 8 | UInt64($1) << 56 }
         mean = Double(bitPattern: bits)

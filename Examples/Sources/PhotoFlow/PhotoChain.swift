@@ -27,7 +27,8 @@ struct PhotoChain {
             let tone = try graph.add("tone[\(photo)]", action: Sepia(intensity: 0.8), needs: [tilt])
             try graph.add(
                 "save[\(photo)]",
-                action: Save(path: "\(photo).jpg", outputDirectory: outputDirectory, encoder: ImagingOperations.saveEncoder),
+                action: Save(
+                    path: "\(photo).jpg", outputDirectory: outputDirectory, encoder: ImagingOperations.saveEncoder),
                 needs: [tone])
             try graph.add("brightness[\(photo)]", action: BrightnessAction(), needs: [tone])
         }

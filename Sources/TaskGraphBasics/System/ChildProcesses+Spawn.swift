@@ -94,11 +94,11 @@ extension ChildProcesses {
     private static func makePipe(for program: String) throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         #if os(Linux)
-        let created = GNU.pipe2(&fds, O_CLOEXEC) == 0
+            let created = GNU.pipe2(&fds, O_CLOEXEC) == 0
         #else
-        // No pipe2 here: another thread forking between these calls could inherit the fds.
-        let created = pipe(&fds) == 0
-        fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+            // No pipe2 here: another thread forking between these calls could inherit the fds.
+            let created = pipe(&fds) == 0
+            fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
         #endif
         guard created else { throw ChildProcessError.spawnFailed(program, errorText(errno)) }
         return (fds[0], fds[1])
@@ -117,7 +117,7 @@ extension ChildProcesses {
             sigaddset(&signals, signal)
         }
         #if os(Linux)
-        tg_add_signals_not_ignored(&signals)
+            tg_add_signals_not_ignored(&signals)
         #endif
         return signals
     }()
@@ -137,11 +137,11 @@ extension ChildProcesses {
         registry: ChildRegistry
     ) throws -> (spawnNumber: UInt64, pid: pid_t) {
         #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
+            var actions: posix_spawn_file_actions_t?
+            var attributes: posix_spawnattr_t?
         #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
+            var actions = posix_spawn_file_actions_t()
+            var attributes = posix_spawnattr_t()
         #endif
         posix_spawn_file_actions_init(&actions)
         posix_spawnattr_init(&attributes)
@@ -151,12 +151,12 @@ extension ChildProcesses {
         }
         if let workingDirectory {
             #if os(Linux)
-            guard let addChdir = GNU.addChdir else {
-                throw ChildProcessError.spawnFailed(
-                    arguments[0], "a working directory needs glibc 2.29 or later")
-            }
+                guard let addChdir = GNU.addChdir else {
+                    throw ChildProcessError.spawnFailed(
+                        arguments[0], "a working directory needs glibc 2.29 or later")
+                }
             #else
-            let addChdir = posix_spawn_file_actions_addchdir_np
+                let addChdir = posix_spawn_file_actions_addchdir_np
             #endif
             let code = addChdir(&actions, workingDirectory)
             guard code == 0 else {
@@ -198,23 +198,23 @@ extension ChildProcesses {
 }
 
 #if os(Linux)
-/// glibc functions that Swift's Glibc module hides (they need `_GNU_SOURCE`), found at run time.
-private enum GNU {
-    /// `pipe2(2)`, present since glibc 2.9.
-    static let pipe2 = function(
-        "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32).self)!
+    /// glibc functions that Swift's Glibc module hides (they need `_GNU_SOURCE`), found at run time.
+    private enum GNU {
+        /// `pipe2(2)`, present since glibc 2.9.
+        static let pipe2 = function(
+            "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32).self)!
 
-    /// `posix_spawn_file_actions_addchdir_np`, present since glibc 2.29.
-    static let addChdir = function(
-        "posix_spawn_file_actions_addchdir_np",
-        as: (@convention(c) (
-            UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?
-        ) -> Int32).self)
+        /// `posix_spawn_file_actions_addchdir_np`, present since glibc 2.29.
+        static let addChdir = function(
+            "posix_spawn_file_actions_addchdir_np",
+            as: (@convention(c) (
+                UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?
+            ) -> Int32).self)
 
-    /// Looks up the C function `name` in the loaded libraries.
-    private static func function<F>(_ name: String, as type: F.Type) -> F? {
-        // A nil handle is glibc's RTLD_DEFAULT: search every loaded object.
-        dlsym(nil, name).map { unsafeBitCast($0, to: type) }
+        /// Looks up the C function `name` in the loaded libraries.
+        private static func function<F>(_ name: String, as type: F.Type) -> F? {
+            // A nil handle is glibc's RTLD_DEFAULT: search every loaded object.
+            dlsym(nil, name).map { unsafeBitCast($0, to: type) }
+        }
     }
-}
 #endif

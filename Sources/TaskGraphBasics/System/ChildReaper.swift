@@ -218,9 +218,10 @@ final class ChildReaper: Sendable {
             standardOutput: child.standardOutput, standardError: child.standardError,
             outputLimit: launch.outputLimit, errorTailLimit: launch.errorTailLimit, observer: launch.observer)
         let feeder = launch.standardInput.map { InputFeeder(descriptor: child.standardInput, bytes: $0) }
-        loop.add(WatchedChild(
-            child: child, program: launch.arguments[0], collector: collector, feeder: feeder,
-            exitDescriptor: pollsExits ? -1 : tg_pidfd_open(child.pid), whenReaped: whenReaped))
+        loop.add(
+            WatchedChild(
+                child: child, program: launch.arguments[0], collector: collector, feeder: feeder,
+                exitDescriptor: pollsExits ? -1 : tg_pidfd_open(child.pid), whenReaped: whenReaped))
         if launch.started(child) {
             terminate(child, gracePeriod: launch.gracePeriod)
         }

@@ -62,7 +62,9 @@ package final class ContainedDirectory {
     }
 
     /// Why `component` of `directory` (shown as `walked`) could not be opened as a directory.
-    private static func refusal(of component: String, in directory: Int32, at walked: String, errorNumber: Int32) -> String {
+    private static func refusal(of component: String, in directory: Int32, at walked: String, errorNumber: Int32)
+        -> String
+    {
         var info = stat()
         if fstatat(directory, component, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFLNK {
             return "'\(walked)' is a symbolic link; paths in the output directory may not pass through one"

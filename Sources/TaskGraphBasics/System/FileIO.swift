@@ -23,13 +23,16 @@ package enum FileIO {
         // Read straight into the buffer the data keeps: a store's files are megabytes, read at
         // every run. One byte more than the size shows a file that grew while it was read.
         var capacity = max(Int(info.st_size), 0) + 1
-        guard var buffer = malloc(capacity) else { throw .readFailed(path: path, reason: String(cString: strerror(ENOMEM))) }
+        guard var buffer = malloc(capacity) else {
+            throw .readFailed(path: path, reason: String(cString: strerror(ENOMEM)))
+        }
         var filled = 0
         while true {
             if filled == capacity {
                 guard filled <= limit, let grown = realloc(buffer, 2 * capacity) else {
                     free(buffer)
-                    throw filled > limit ? .fileTooLarge(path: path, limit: limit)
+                    throw filled > limit
+                        ? .fileTooLarge(path: path, limit: limit)
                         : .readFailed(path: path, reason: String(cString: strerror(ENOMEM)))
                 }
                 (buffer, capacity) = (grown, 2 * capacity)
@@ -95,7 +98,8 @@ package enum FileIO {
             // The descriptor must stay open until the file is renamed: its path goes through it.
             try withExtendedLifetime(directory) {
                 try writeThroughTemporary(
-                    data, to: directory?.path(of: name) ?? path, isCancelled: isCancelled, temporaryFiles: temporaryFiles,
+                    data, to: directory?.path(of: name) ?? path, isCancelled: isCancelled,
+                    temporaryFiles: temporaryFiles,
                     flushing: flushing)
             }
         } catch FileError.writeFailed(_, let reason) {

@@ -1,7 +1,7 @@
 import Synchronization
 
 #if os(Linux)
-import Glibc
+    import Glibc
 #endif
 
 /// A value behind a `Synchronization.Mutex`, with the lock made visible to ThreadSanitizer.
@@ -52,14 +52,14 @@ package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
     /// off Linux: there `Mutex` is a lock ThreadSanitizer intercepts (`os_unfair_lock`).
     @usableFromInline static let shared: ThreadSanitizerAnnotations? = {
         #if os(Linux)
-        // A nil handle is glibc's RTLD_DEFAULT: search every loaded object.
-        guard let acquire = dlsym(nil, "__tsan_acquire"), let release = dlsym(nil, "__tsan_release")
-        else { return nil }
-        return ThreadSanitizerAnnotations(
-            acquire: unsafeBitCast(acquire, to: Annotation.self),
-            release: unsafeBitCast(release, to: Annotation.self))
+            // A nil handle is glibc's RTLD_DEFAULT: search every loaded object.
+            guard let acquire = dlsym(nil, "__tsan_acquire"), let release = dlsym(nil, "__tsan_release")
+            else { return nil }
+            return ThreadSanitizerAnnotations(
+                acquire: unsafeBitCast(acquire, to: Annotation.self),
+                release: unsafeBitCast(release, to: Annotation.self))
         #else
-        return nil
+            return nil
         #endif
     }()
 }

@@ -84,7 +84,8 @@ package enum PathGlob {
     private static func entries(of candidate: Candidate, in directory: String) -> [DirectoryEntry] {
         guard candidate.kind == nil || candidate.kind == .directory else { return [] }
         let path = candidate.path
-        return DirectoryEntry.list(path.isEmpty ? (directory.isEmpty ? "." : directory) : PathResolver.resolve(path, in: directory))
+        return DirectoryEntry.list(
+            path.isEmpty ? (directory.isEmpty ? "." : directory) : PathResolver.resolve(path, in: directory))
     }
 
     /// Every entry below the directory `candidate`, at any depth, except hidden ones and links

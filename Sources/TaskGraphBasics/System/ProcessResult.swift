@@ -34,7 +34,8 @@ package struct ProcessResult: Sendable, Codable {
 }
 
 /// Collects a child's standard output and error from the read ends of its pipes, keeping the
-/// head of the output and the tail of the errors, and shows each chunk to an observer. The reaper reads a pipe only when `epoll` says
+/// head of the output and the tail of the errors, and shows each chunk to an observer. The reaper reads a pipe only
+/// when `epoll` says
 /// it is ready, so no read blocks.
 struct OutputCollector {
     /// The read ends, standard output first; -1 once closed.

@@ -18,7 +18,10 @@ public struct ResourceUsage: Sendable, Hashable, Codable {
     public var bytesWritten: Int?
 
     /// A usage record.
-    public init(userCPU: Double, systemCPU: Double, maxResidentBytes: Int? = nil, bytesRead: Int? = nil, bytesWritten: Int? = nil) {
+    public init(
+        userCPU: Double, systemCPU: Double, maxResidentBytes: Int? = nil, bytesRead: Int? = nil,
+        bytesWritten: Int? = nil
+    ) {
         self.userCPU = userCPU
         self.systemCPU = systemCPU
         self.maxResidentBytes = maxResidentBytes

@@ -6,7 +6,8 @@ import Foundation
 /// starts add their `wait4` figures when reaped; the work it hands to blocking threads
 /// (`BlockingThreadPool.run`, `BlockingIO.run`, the bands of `ParallelBands`: kernels, codecs,
 /// file IO) adds the CPU time of the thread that ran it, from its CPU clock
-/// (`CLOCK_THREAD_CPUTIME_ID`) before and after, before the waiting task resumes. Time the action's own async code spends on
+/// (`CLOCK_THREAD_CPUTIME_ID`) before and after, before the waiting task resumes. Time the action's own async code
+/// spends on
 /// the cooperative pool is not counted: tasks hop threads there, so no per-thread clock can tell
 /// it apart from other nodes' (it is short glue for the built-in operations).
 package final class UsageMeter: Sendable {
@@ -49,7 +50,8 @@ package final class UsageMeter: Sendable {
         defer {
             let after = threadTimes()
             let total = max(after.clock - before.clock, 0)
-            let user = max(after.user - before.user, 0), system = max(after.system - before.system, 0)
+            let user = max(after.user - before.user, 0)
+            let system = max(after.system - before.system, 0)
             let systemShare = user + system > 0 ? system / (user + system) : 0
             meter.add(ResourceUsage(userCPU: total * (1 - systemShare), systemCPU: total * systemShare))
         }
@@ -59,7 +61,8 @@ package final class UsageMeter: Sendable {
     /// The calling thread's CPU clock and its user and system CPU seconds by `getrusage`.
     private static func threadTimes() -> (clock: Double, user: Double, system: Double) {
         var now = timespec()
-        let clock = clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0 ? Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 : 0
+        let clock =
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0 ? Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 : 0
         var usage = rusage()
         guard tg_thread_rusage(&usage) == 0 else { return (clock, 0, 0) }
         return (clock, seconds(usage.ru_utime), seconds(usage.ru_stime))

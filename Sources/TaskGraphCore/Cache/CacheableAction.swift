@@ -78,7 +78,8 @@ extension CacheableAction {
     public var unkeyedEnvironment: Set<String> { [] }
 
     /// Always current: the key covers everything.
-    public func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any OperationResult)? { nil }
+    public func revalidate(validators: [String: String], in context: TaskContext) async throws -> (any OperationResult)?
+    { nil }
 
     /// No: the key covers everything.
     public var revalidatesOnHit: Bool { false }

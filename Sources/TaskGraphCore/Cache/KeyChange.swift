@@ -18,7 +18,8 @@ struct KeyChange: Hashable, Sendable {
         guard previous != current else { return nil }
         if previous["operation"] != current["operation"] { return KeyChange(reason: .new, detail: "") }
         if previous["version"] != current["version"] {
-            return KeyChange(reason: .versionChanged, detail: "\(previous["version"] ?? "none") -> \(current["version"] ?? "none")")
+            return KeyChange(
+                reason: .versionChanged, detail: "\(previous["version"] ?? "none") -> \(current["version"] ?? "none")")
         }
         let names = Self.changedNames(previous, current)
         for name in names where name.hasPrefix("parameter.") {
@@ -31,7 +32,8 @@ struct KeyChange: Hashable, Sendable {
             return KeyChange(reason: .parameterChanged, detail: "\(parameter) \(before) -> \(after)")
         }
         if names.contains("program") {
-            let path = (current["program"] ?? previous["program"] ?? "").split(separator: " ").first.map(String.init) ?? ""
+            let path =
+                (current["program"] ?? previous["program"] ?? "").split(separator: " ").first.map(String.init) ?? ""
             return KeyChange(reason: .programChanged, detail: path)
         }
         for name in names where name.hasPrefix("environment.") {

@@ -42,7 +42,8 @@ extension KeyComponents {
                 key.add("parameter.\(name)", value.keyText)
             }
             let unkeyedEnvironment = action.unkeyedEnvironment
-            for (name, value) in setup.environment.sorted(by: { $0.key < $1.key }) where !unkeyedEnvironment.contains(name) {
+            for (name, value) in setup.environment.sorted(by: { $0.key < $1.key })
+            where !unkeyedEnvironment.contains(name) {
                 key.addSecret("environment.\(name)", value)
             }
             if let preferred = setup.preferredInput { key.add("preferred_input", preferred) }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Names say what a component is, so two keys can be compared part by part to explain a change:
 /// `operation`, `version`, `parameter.<name>`, `environment.<NAME>`, `input.<id>`,
-/// `output.<path>` (relative to the output or pipeline directory), `file.<path>`, `program`, and `action.<name>` for a program's own
+/// `output.<path>` (relative to the output or pipeline directory), `file.<path>`, `program`, and `action.<name>` for a
+/// program's own
 /// cacheable actions. Values
 /// that may be secret (keys, tokens, header values) enter only as their digest
 /// (`addSecret`), so neither the key nor the stored components reveal them.
@@ -44,7 +45,9 @@ public struct KeyComponents: Hashable, Sendable, Codable {
                 return
             }
             components.append(Component(name: name, value: value))
-            if components.count == Self.indexedFrom { positions = Self.index(of: components, capacity: components.count) }
+            if components.count == Self.indexedFrom {
+                positions = Self.index(of: components, capacity: components.count)
+            }
             return
         }
         if let earlier = positions!.updateValue(components.count, forKey: name) {
@@ -99,7 +102,8 @@ public struct KeyComponents: Hashable, Sendable, Codable {
     /// `encoded`, built in one buffer of its final size.
     private var encodedBytes: [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.magic.utf8.count + components.reduce(0) { $0 + 8 + $1.name.utf8.count + $1.value.utf8.count })
+        bytes.reserveCapacity(
+            Self.magic.utf8.count + components.reduce(0) { $0 + 8 + $1.name.utf8.count + $1.value.utf8.count })
         bytes.append(contentsOf: Self.magic.utf8)
         for component in components {
             Self.appendLengthPrefixed(component.name, to: &bytes)

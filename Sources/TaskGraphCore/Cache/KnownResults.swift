@@ -45,7 +45,8 @@ public struct KnownResults: Sendable {
     ) {
         self.entries = entries
         self.changedAtStart = changedAtStart
-        self.changedOperations = changedOperations
+        self.changedOperations =
+            changedOperations
             ?? Set(entries.lazy.filter { $0.value.files.contains(where: changedAtStart.contains) }.map(\.key))
         self.isUnchanged = isUnchanged
     }

@@ -16,7 +16,8 @@ extension ResultStore {
         of result: any OperationResult, outputFiles: [String], id: String, components: KeyComponents, seconds: Double,
         storingResult: Bool = true, inlining: Bool = false
     ) async throws -> ActionRecord {
-        let (digest, inline): (ContentDigest, Data?) = storingResult
+        let (digest, inline): (ContentDigest, Data?) =
+            storingResult
             ? try await storeResult(result, inliningUpTo: inlining ? ActionRecord.inlineLimit : 0)
             : (try await result.digest, nil)
         // An `exec`'s result holds its declared outputs' digests, in the same order: each is
@@ -25,11 +26,12 @@ extension ResultStore {
         let expected = declared?.count == outputFiles.count ? declared : nil
         var files: [ActionRecord.OutputFile] = []
         for (index, path) in outputFiles.enumerated() {
-            let digest = if let expected {
-                try await storeFile(at: path, expecting: expected[index])
-            } else {
-                try await storeFile(at: path)
-            }
+            let digest =
+                if let expected {
+                    try await storeFile(at: path, expecting: expected[index])
+                } else {
+                    try await storeFile(at: path)
+                }
             files.append(ActionRecord.OutputFile(path: path, digest: digest))
         }
         return ActionRecord(

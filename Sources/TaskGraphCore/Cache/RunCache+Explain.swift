@@ -5,17 +5,21 @@ extension RunCache {
     /// - Returns: one decision per node, in graph order; a node whose key cannot be computed
     ///   (a declared input file is missing, its constant result has no digest) gets the error
     ///   instead.
-    public func explain(_ graph: ExecutionGraph) async -> [(id: String, decision: Result<CacheDecision, ExplanationError>)] {
+    public func explain(_ graph: ExecutionGraph) async -> [(
+        id: String, decision: Result<CacheDecision, ExplanationError>
+    )] {
         let plan = CacheGraph(graph)
         begin(plan)
-        var explained: [(id: String, decision: Result<CacheDecision, ExplanationError>)?] = Array(repeating: nil, count: plan.count)
+        var explained: [(id: String, decision: Result<CacheDecision, ExplanationError>)?] = Array(
+            repeating: nil, count: plan.count)
         for node in dependencyOrder(plan.dependencies) ?? [] {
             let id = plan.id(of: node)
             // An input that will run: its result, so this key, is not known before it has run.
             let dependencies = plan.dependencies.successors(of: node).map(Int.init)
             if let blocker = dependencies.first(where: { memo(of: $0).digest == nil && memo(of: $0).decision != nil }) {
                 let blockerMemo = memo(of: blocker)
-                let cause = blockerMemo.cause ?? blockerMemo.decision.map { "\($0.explanation) in \(plan.id(of: blocker))" }
+                let cause =
+                    blockerMemo.cause ?? blockerMemo.decision.map { "\($0.explanation) in \(plan.id(of: blocker))" }
                 let decision = CacheDecision(.miss, .inputChanged, detail: plan.id(of: blocker), rootCause: cause)
                 update(node) { memo in
                     memo.decision = decision

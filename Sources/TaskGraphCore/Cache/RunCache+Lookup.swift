@@ -69,7 +69,8 @@ extension RunCache {
         let components: KeyComponents
         let digester = RecordingDigester(store)
         do {
-            components = try await KeyComponents.of(plan.nodes[node], action: cacheable, inputs: inputs, files: digester)
+            components = try await KeyComponents.of(
+                plan.nodes[node], action: cacheable, inputs: inputs, files: digester)
         } catch {
             return .failed(error)
         }
@@ -132,7 +133,9 @@ extension RunCache {
     /// The lookup of a node whose result is `constant`: it has no key and touches no store. It
     /// is reused when every node it needs was (so a run where nothing changed reuses it), and
     /// otherwise runs, explained by the first input that did not.
-    private func lookup(_ node: Int, constant: any OperationResult, settings: NodeSettings, in plan: CacheGraph) -> Lookup {
+    private func lookup(_ node: Int, constant: any OperationResult, settings: NodeSettings, in plan: CacheGraph)
+        -> Lookup
+    {
         guard settings.cache, reuse else {
             decide(node, CacheDecision(.miss, .disabled))
             return .run(key: nil)
@@ -186,7 +189,9 @@ extension RunCache {
             return CacheDecision(.miss, .new, detail: hasPrevious ? "not in the cache" : "")
         }
         guard change.reason == .inputChanged else { return CacheDecision(.miss, change.reason, detail: change.detail) }
-        return CacheDecision(.miss, .inputChanged, detail: change.detail, rootCause: rootCause(ofInput: change.detail, of: node, in: plan))
+        return CacheDecision(
+            .miss, .inputChanged, detail: change.detail,
+            rootCause: rootCause(ofInput: change.detail, of: node, in: plan))
     }
 
     /// The change that started a change of `node` (`id`): its own change, or for an input
@@ -194,7 +199,8 @@ extension RunCache {
     private func cause(of change: KeyChange?, id: String, in plan: CacheGraph, dependenciesOf node: Int) -> String? {
         guard let change else { return nil }
         guard change.reason == .inputChanged else {
-            let explanation = change.detail.isEmpty ? change.reason.rawValue : "\(change.reason.rawValue): \(change.detail)"
+            let explanation =
+                change.detail.isEmpty ? change.reason.rawValue : "\(change.reason.rawValue): \(change.detail)"
             return "\(explanation) in \(id)"
         }
         return rootCause(ofInput: change.detail, of: node, in: plan)

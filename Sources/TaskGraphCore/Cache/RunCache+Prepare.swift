@@ -92,9 +92,11 @@ extension RunCache {
             let started = ContinuousClock.now
             do {
                 // A fresh body equal to the stored one (a server without validators) is a hit.
-                if let fresh = try await withTaskExecutorPreference(globalConcurrentExecutor, operation: {
-                    try await cacheable.revalidate(validators: record.validators, in: context)
-                }),
+                if let fresh = try await withTaskExecutorPreference(
+                    globalConcurrentExecutor,
+                    operation: {
+                        try await cacheable.revalidate(validators: record.validators, in: context)
+                    }),
                     try await fresh.digest != stored.digest
                 {
                     let decision = CacheDecision(.miss, .remoteChanged)

@@ -22,7 +22,8 @@ extension RunCache {
             return await rememberDigest(of: result, node: node, id: id).map { [$0] } ?? []
         }
         do {
-            let unstored = try await unstoredReference(to: result, of: node, in: plan, action: cacheable, seconds: seconds)
+            let unstored = try await unstoredReference(
+                to: result, of: node, in: plan, action: cacheable, seconds: seconds)
             let record = try await store.storeBlobs(
                 of: unstored ?? result, outputFiles: cacheable.outputFiles, id: id, components: components,
                 seconds: seconds, inlining: !runsRemotely)

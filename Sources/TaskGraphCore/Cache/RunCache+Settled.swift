@@ -38,9 +38,12 @@ extension RunCache {
         let id = plan.id(of: node)
         let settings = plan.read(node) { $0.pointee.settings }
         guard !known.changedOperations.contains(id), let stored = known.entries[id]?.stored, settings.cache,
-            let cacheable = plan.read(node, { $0.pointee.action }) as? any CacheableAction, cacheable.constantResult == nil,
+            let cacheable = plan.read(node, { $0.pointee.action }) as? any CacheableAction,
+            cacheable.constantResult == nil,
             cacheable.alwaysRunReason == nil || settings.cacheRequested,
-            plan.dependents.successors(of: node).allSatisfy({ plan.read(Int($0)) { $0.pointee.settings.when } != .failure })
+            plan.dependents.successors(of: node).allSatisfy({
+                plan.read(Int($0)) { $0.pointee.settings.when } != .failure
+            })
         else { return nil }
         return (id, stored)
     }

@@ -126,7 +126,9 @@ public final class RunCache: Sendable {
 
     /// The ids of the nodes reused from `known` without computing their keys.
     public var reusedFromKnown: [String] {
-        state.withLock { state in state.memos.indices.compactMap { state.memos[$0].reusedFromKnown ? state.memos[$0].id : nil } }
+        state.withLock { state in
+            state.memos.indices.compactMap { state.memos[$0].reusedFromKnown ? state.memos[$0].id : nil }
+        }
     }
 
     /// Sizes the per-node records for `plan` and marks the forced nodes. `remotely`: the run

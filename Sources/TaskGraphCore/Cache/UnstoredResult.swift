@@ -21,7 +21,9 @@ public struct UnstoredResult: OperationResult, Hashable {
 
     /// A reference to a result of `byteCount` bytes recorded as `resultDigest`, recomputed in
     /// `recomputeSeconds`.
-    public init(resultDigest: ContentDigest, resultKind: String, summary: String, byteCount: UInt64, recomputeSeconds: Double) {
+    public init(
+        resultDigest: ContentDigest, resultKind: String, summary: String, byteCount: UInt64, recomputeSeconds: Double
+    ) {
         self.resultDigest = resultDigest
         self.resultKind = resultKind
         self.summary = summary

@@ -80,17 +80,20 @@ public struct Engine: Sendable {
         if handle != nil {
             var grown: (@Sendable (RunPlan, Int) -> Void)?
             if let cache { grown = { plan, first in cache.grow(plan.cacheGraph, from: first) } }
-            let adders = Set((0..<plan.count).filter { node in plan.read(node) { $0.pointee.type == FanOutExpansion.type } })
+            let adders = Set(
+                (0..<plan.count).filter { node in plan.read(node) { $0.pointee.type == FanOutExpansion.type } })
             growth = RunState.Growth(
                 poolIndexByName: pools.indexByName, tracksRunning: cancelsSingleNodes, adders: adders, grown: grown)
         }
         let coordinator = RunCoordinator(
             plan: plan, poolOfNode: pools.poolOfNode, poolCount: pools.lanes.count,
-            laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast, tracksReadiness: events != nil, clock: clock,
+            laneCount: pools.lanes.reduce(0) { $0 + $1.count }, failFast: options.failFast,
+            tracksReadiness: events != nil, clock: clock,
             settled: settled,
             growth: growth)
         let watchdog = TimeoutWatchdog()
-        let runner = NodeRunner(options: options, events: events, clock: clock, resources: resources, watchdog: watchdog,
+        let runner = NodeRunner(
+            options: options, events: events, clock: clock, resources: resources, watchdog: watchdog,
             cache: cache, fusion: cache == nil ? nil : options.remote.map { FusedRuns(plan: plan, remote: $0) })
         if let events {
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runStarted(nodeCount: plan.count)))
@@ -102,15 +105,21 @@ public struct Engine: Sendable {
             await runner.replayOutput(ofSettled: settled, of: plan, store: cache.store)
         }
 
-        handle?.attach(RunHandle.Attachment(coordinator: coordinator) { addition, added in
-            guard let events else { return }
-            let elapsed = clock.elapsed
-            if !added.isEmpty { events.receive(EngineEvent(elapsed: elapsed, kind: .nodesAdded(first: addition.first, nodes: added))) }
-            for (node, outcome) in addition.ended {
-                events.receive(EngineEvent(elapsed: elapsed, kind: .nodeFinished(node: node, outcome: outcome)))
-            }
-            for node in addition.readied { events.receive(EngineEvent(elapsed: elapsed, kind: .nodeQueued(node: node))) }
-        })
+        handle?.attach(
+            RunHandle.Attachment(coordinator: coordinator) { addition, added in
+                guard let events else { return }
+                let elapsed = clock.elapsed
+                if !added.isEmpty {
+                    events.receive(
+                        EngineEvent(elapsed: elapsed, kind: .nodesAdded(first: addition.first, nodes: added)))
+                }
+                for (node, outcome) in addition.ended {
+                    events.receive(EngineEvent(elapsed: elapsed, kind: .nodeFinished(node: node, outcome: outcome)))
+                }
+                for node in addition.readied {
+                    events.receive(EngineEvent(elapsed: elapsed, kind: .nodeQueued(node: node)))
+                }
+            })
         control?.attach { paused in
             Self.apply(paused: paused, coordinator: coordinator, watchdog: watchdog, resources: resources)
             events?.receive(EngineEvent(elapsed: clock.elapsed, kind: paused ? .runPaused : .runResumed))
@@ -160,7 +169,8 @@ public struct Engine: Sendable {
         let report = coordinator.report(wasCancelled: stopReason == .cancelled || Task.isCancelled)
         if let events {
             for (index, record) in report.nodes.enumerated() where record.outcome == .notStarted {
-                events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeFinished(node: index, outcome: .notStarted)))
+                events.receive(
+                    EngineEvent(elapsed: clock.elapsed, kind: .nodeFinished(node: index, outcome: .notStarted)))
             }
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: .runFinished(report)))
         }
@@ -219,8 +229,10 @@ public struct Engine: Sendable {
                 completion = await runner.run(index, of: plan, results: assignment.results, lane: lane)
             }
             let end = events == nil ? .zero : clock.elapsed
-            events?.receive(EngineEvent(
-                elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome), usage: completion.usage))
+            events?.receive(
+                EngineEvent(
+                    elapsed: end, kind: .nodeFinished(node: index, outcome: completion.outcome), usage: completion.usage
+                ))
             if let resultSink, completion.outcome.kind.isSuccess, let result = completion.result {
                 resultSink.receive(result, of: index, id: plan.id(of: index))
             }

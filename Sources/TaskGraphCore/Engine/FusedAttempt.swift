@@ -15,7 +15,8 @@ final class FusedAttempt: Sendable {
     /// `context` reporting through this attempt too.
     func watching(_ context: TaskContext) -> TaskContext {
         TaskContext(
-            id: context.id, attempt: context.attempt, inputs: context.inputs, preferredInputID: context.preferredInputID,
+            id: context.id, attempt: context.attempt, inputs: context.inputs,
+            preferredInputID: context.preferredInputID,
             resources: context.resources,
             progressHandler: { [self] update in
                 if let remote = update.remote { state.withLock { $0.status = remote } }

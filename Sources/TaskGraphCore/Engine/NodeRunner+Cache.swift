@@ -9,9 +9,12 @@ extension NodeRunner {
     {
         let fusedIntermediate = fusion?.chains.chain(of: index).map { $0.position < $0.chain.count - 1 } ?? false
         let key: ContentDigest?
-        switch await cache.prepare(index, resources: resources, fusedIntermediate: fusedIntermediate, context: {
-            TaskContext(id: plan.id(of: index), resources: resources, progressHandler: progressHandler(for: index))
-        }) {
+        switch await cache.prepare(
+            index, resources: resources, fusedIntermediate: fusedIntermediate,
+            context: {
+                TaskContext(id: plan.id(of: index), resources: resources, progressHandler: progressHandler(for: index))
+            })
+        {
         case .failed(let error):
             return Completion(failure: error, attempts: 1)
         case .cancelled:
@@ -67,13 +70,16 @@ extension NodeRunner {
     /// The inputs as the action sees them: results reused from the store are read now, since
     /// this node runs and needs them. A result found damaged is removed and recomputed by
     /// running the node that produced it again.
-    private func resolve(_ results: [RunState.Input], of plan: RunPlan, cache: RunCache) async throws -> [TaskContext.Input] {
+    private func resolve(_ results: [RunState.Input], of plan: RunPlan, cache: RunCache) async throws -> [TaskContext
+        .Input]
+    {
         var inputs: [TaskContext.Input] = []
         inputs.reserveCapacity(results.count)
         for result in results {
-            inputs.append(TaskContext.Input(
-                id: plan.id(of: Int(result.node)),
-                result: try await materialized(result.value, of: Int(result.node), in: plan, cache: cache)))
+            inputs.append(
+                TaskContext.Input(
+                    id: plan.id(of: Int(result.node)),
+                    result: try await materialized(result.value, of: Int(result.node), in: plan, cache: cache)))
         }
         return inputs
     }
@@ -109,14 +115,18 @@ extension NodeRunner {
             let result: any OperationResult
             if let stored = cache.storedResult(of: dependency) {
                 result = try await materialized(stored, of: dependency, in: plan, cache: cache)
-            } else if let constant = plan.read(dependency, { ($0.pointee.action as? any CacheableAction)?.constantResult }) {
+            } else if let constant = plan.read(
+                dependency, { ($0.pointee.action as? any CacheableAction)?.constantResult })
+            {
                 result = constant
             } else {
                 throw EngineError.resultUnavailable(plan.id(of: dependency))
             }
             inputs.append(TaskContext.Input(id: plan.id(of: dependency), result: result))
         }
-        let (id, action, preferred) = plan.read(node) { ($0.pointee.id, $0.pointee.action, $0.pointee.preferredInputID) }
+        let (id, action, preferred) = plan.read(node) {
+            ($0.pointee.id, $0.pointee.action, $0.pointee.preferredInputID)
+        }
         let context = TaskContext(id: id, inputs: inputs, preferredInputID: preferred, resources: resources)
         return try await onCooperativePool { try await action.run(in: context) }
     }
@@ -137,7 +147,8 @@ extension NodeRunner {
     /// Runs `body`, an action's own work, on the cooperative pool: with a cache, the engine's
     /// workers prefer the run's blocking threads (`Engine.run`), where the store's work is done
     /// in place; actions keep the cooperative pool and send their blocking work there.
-    private func onCooperativePool<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T {
+    private func onCooperativePool<T, Failure: Error>(_ body: () async throws(Failure) -> T) async throws(Failure) -> T
+    {
         try await withTaskExecutorPreference(globalConcurrentExecutor, operation: body)
     }
 }

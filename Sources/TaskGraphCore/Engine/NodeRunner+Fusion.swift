@@ -6,7 +6,8 @@ extension NodeRunner {
     /// result under `key`: the tail's is in the store, an intermediate's record names it by
     /// digest only (`StoredResult` as its blob).
     func runFused(
-        _ index: Int, in chain: [Int], at position: Int, of plan: RunPlan, results: [RunState.Input], key: ContentDigest?,
+        _ index: Int, in chain: [Int], at position: Int, of plan: RunPlan, results: [RunState.Input],
+        key: ContentDigest?,
         on remote: any RemoteExecutor, fusion: FusedRuns, lane: Int, cache: RunCache
     ) async -> Completion {
         var start = position
@@ -14,7 +15,9 @@ extension NodeRunner {
         let steps = Array(chain[start...])
         let inputs: [RemoteJob.Input]
         do {
-            inputs = try await start == position ? stored(results, of: plan, cache: cache) : storedInputs(of: steps[0], plan, cache)
+            inputs =
+                try await start == position
+                ? stored(results, of: plan, cache: cache) : storedInputs(of: steps[0], plan, cache)
         } catch {
             return .ended(by: error, attempts: 1)
         }

@@ -15,7 +15,8 @@ extension NodeRunner {
         let (setup, settings) = plan.read(index) { ($0.pointee.setup!, $0.pointee.settings) }
         let components = cache.components(of: index)
         let completion = await runAttempts(index, of: plan, inputs: [], lane: lane) { context in
-            let job = RemoteJob(setup: setup, attempt: context.attempt, inputs: inputs, key: key, components: components)
+            let job = RemoteJob(
+                setup: setup, attempt: context.attempt, inputs: inputs, key: key, components: components)
             let completion = try await remote.run(job, settings: settings, context: context)
             guard let record = completion.records.first else { throw EngineError.resultUnavailable(setup.id) }
             return StoredResult(record)
@@ -30,11 +31,12 @@ extension NodeRunner {
         var inputs: [RemoteJob.Input] = []
         for result in results {
             let recorded = cache.storedResult(of: Int(result.node))
-            let digest = if let recorded, !recorded.isUnstored {
-                recorded.digest
-            } else {
-                try await storedDigest(of: result.value, of: Int(result.node), in: plan, cache: cache)
-            }
+            let digest =
+                if let recorded, !recorded.isUnstored {
+                    recorded.digest
+                } else {
+                    try await storedDigest(of: result.value, of: Int(result.node), in: plan, cache: cache)
+                }
             inputs.append(RemoteJob.Input(id: plan.id(of: Int(result.node)), digest: digest))
         }
         return inputs

@@ -12,12 +12,15 @@ extension NodeRunner {
         guard let output else { return }
         let clock = clock
         OutputLineSplitter.replay(output, reportsStandardOutput: streamed.streamsStandardOutput(of: id)) { line in
-            events.receive(EngineEvent(elapsed: clock.elapsed, kind: .nodeProgress(node: index, ProgressUpdate(output: line))))
+            events.receive(
+                EngineEvent(elapsed: clock.elapsed, kind: .nodeProgress(node: index, ProgressUpdate(output: line))))
         }
     }
 
     /// `replayOutput` for every node settled before the run, reading up to 16 results at once.
-    func replayOutput(ofSettled settled: [(node: Int, stored: StoredResult)], of plan: RunPlan, store: any ResultStore) async {
+    func replayOutput(ofSettled settled: [(node: Int, stored: StoredResult)], of plan: RunPlan, store: any ResultStore)
+        async
+    {
         await withTaskGroup(of: Void.self) { group in
             for (position, (node, stored)) in settled.enumerated() {
                 if position >= 16 { await group.next() }

@@ -117,7 +117,8 @@ struct NodeRunner: Sendable {
     /// finishes on its own, kept by the watchdog (the run waits for it before it returns), and
     /// its late result is discarded.
     func runAttempt(
-        _ body: @escaping @Sendable (TaskContext) async throws -> any OperationResult, timeout: Duration?, context: TaskContext
+        _ body: @escaping @Sendable (TaskContext) async throws -> any OperationResult, timeout: Duration?,
+        context: TaskContext
     ) async throws -> any OperationResult {
         guard let limit = timeout else {
             return try await body(context)
@@ -154,11 +155,12 @@ struct NodeRunner: Sendable {
         guard let events else { return nil }
         let clock = clock
         return { update in
-            let kind: EngineEvent.Kind = if let warning = update.warning {
-                .warning(node: index, message: warning)
-            } else {
-                .nodeProgress(node: index, update)
-            }
+            let kind: EngineEvent.Kind =
+                if let warning = update.warning {
+                    .warning(node: index, message: warning)
+                } else {
+                    .nodeProgress(node: index, update)
+                }
             events.receive(EngineEvent(elapsed: clock.elapsed, kind: kind))
         }
     }

@@ -17,7 +17,8 @@ struct PoolLayout {
         let names = Set(pools.compactMap { $0 }).sorted()
         var indexByName: [String: Int32] = [:]
         for (offset, name) in names.enumerated() { indexByName[name] = Int32(offset + 1) }
-        poolOfNode = names.isEmpty
+        poolOfNode =
+            names.isEmpty
             ? Array(repeating: 0, count: pools.count)
             : pools.map { pool in pool.flatMap { indexByName[$0] } ?? 0 }
         var nodeCounts = Array(repeating: 0, count: names.count + 1)

@@ -24,7 +24,9 @@ extension RunCoordinator {
                     var added = node
                     added.dependencies = []
                     for id in needs {
-                        guard let index = batch[id] ?? state.index(of: id) else { throw .unknownDependency(of: node.id) }
+                        guard let index = batch[id] ?? state.index(of: id) else {
+                            throw .unknownDependency(of: node.id)
+                        }
                         added.dependencies.append(index)
                     }
                     batch[node.id] = first + offset
@@ -66,7 +68,11 @@ extension RunCoordinator {
         let task = Task { Handover(value: await body()) }
         let registered = state.withLock { $0.register(canceller: { task.cancel() }, for: node) }
         if !registered { task.cancel() }
-        return await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }.value
+        return await withTaskCancellationHandler {
+            await task.value
+        } onCancel: {
+            task.cancel()
+        }.value
     }
 }
 

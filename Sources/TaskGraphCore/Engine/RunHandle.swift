@@ -59,11 +59,14 @@ public final class RunHandle: Sendable {
     /// graph out again).
     /// - Throws: `RunHandleError`; then none of the batch is added.
     public func add(_ nodes: [Node]) throws(RunHandleError) {
-        try add(nodes.map { node in
-            (ExecutionGraph.Node(
-                id: node.id, type: node.type, action: node.action, dependencies: [], settings: node.settings,
-                setup: nil, location: nil), node.needs)
-        })
+        try add(
+            nodes.map { node in
+                (
+                    ExecutionGraph.Node(
+                        id: node.id, type: node.type, action: node.action, dependencies: [], settings: node.settings,
+                        setup: nil, location: nil), node.needs
+                )
+            })
     }
 
     /// Adds planned nodes, each with the ids of the nodes it needs, and makes the nodes of
@@ -85,7 +88,9 @@ public final class RunHandle: Sendable {
     /// - Returns: whether the run under way has a node `id`.
     @discardableResult
     public func cancel(_ id: String) -> Bool {
-        guard let attached = attachment.withLock({ $0 }), let ended = attached.coordinator.cancel(id) else { return false }
+        guard let attached = attachment.withLock({ $0 }), let ended = attached.coordinator.cancel(id) else {
+            return false
+        }
         attached.announce(RunState.Addition(first: -1, ended: ended.map { ($0, .cancelled) }), [])
         return true
     }

@@ -15,9 +15,10 @@ struct RunPlan: Sendable {
 
     private init(nodes: [ExecutionGraph.Node]) {
         self.nodes = nodes
-        dependencies = AdjacencyList(successors: nodes.withUnsafeBufferPointer { nodes in
-            nodes.indices.map { nodes[$0].dependencies }
-        })
+        dependencies = AdjacencyList(
+            successors: nodes.withUnsafeBufferPointer { nodes in
+                nodes.indices.map { nodes[$0].dependencies }
+            })
         dependents = dependencies.reversed()
     }
 

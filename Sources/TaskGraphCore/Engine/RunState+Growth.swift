@@ -93,11 +93,12 @@ extension RunState {
         for (offset, node) in nodes.enumerated() {
             self.growth!.indexByID![node.id] = first + offset
             let pool = node.settings.pool.flatMap { growth.poolIndexByName[$0] } ?? 0
-            progress.append(NodeProgress(
-                remainingDependencies: Int32(node.dependencies.count),
-                pendingConsumers: Int32(plan.dependents.successorPositions(of: first + offset).count),
-                priority: Int32(clamping: node.settings.priority), pool: UInt16(pool),
-                exclusive: node.settings.exclusive, rule: node.settings.when))
+            progress.append(
+                NodeProgress(
+                    remainingDependencies: Int32(node.dependencies.count),
+                    pendingConsumers: Int32(plan.dependents.successorPositions(of: first + offset).count),
+                    priority: Int32(clamping: node.settings.priority), pool: UInt16(pool),
+                    exclusive: node.settings.exclusive, rule: node.settings.when))
             for dependency in node.dependencies where dependency < first { progress[dependency].pendingConsumers += 1 }
         }
         for (node, needs) in extraNeeds { progress[node].remainingDependencies += Int32(needs.count) }

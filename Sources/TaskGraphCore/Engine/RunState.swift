@@ -254,7 +254,8 @@ struct RunState {
 
     /// Queues `node`, whose dependencies have ended as its rule requires, in its pool.
     mutating func enqueue(_ node: Int) {
-        ready[Int(progress[node].pool)].appendContinuing(node, depth: progress[node].depth, priority: progress[node].priority)
+        ready[Int(progress[node].pool)].appendContinuing(
+            node, depth: progress[node].depth, priority: progress[node].priority)
         readyContinuing += 1
     }
 

@@ -63,7 +63,9 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
         switch (name, value) {
         case ("memory", .string(let text)):
             let digits = text.last.map { "KMGT".contains($0) } == true ? text.dropLast() : Substring(text)
-            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let amount = Int(digits), amount > 0 else {
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let amount = Int(digits),
+                amount > 0
+            else {
                 return "'memory' must be a size such as 512M or 4G, not '\(text)'"
             }
             return nil

@@ -18,13 +18,15 @@ struct CycleReporter {
             var notes: [Diagnostic] = []
             for (position, node) in cycle.enumerated() {
                 let next = cycle[(position + 1) % cycle.count]
-                notes.append(.note(
-                    "'\(ids[position])' needs '\(expansion.instances[next].id)' here",
-                    at: needLocation(from: node, to: next)))
+                notes.append(
+                    .note(
+                        "'\(ids[position])' needs '\(expansion.instances[next].id)' here",
+                        at: needLocation(from: node, to: next)))
             }
-            diagnostics.append(.error(
-                "dependency cycle: " + (ids + [ids[0]]).joined(separator: " -> "),
-                at: notes[0].location, notes: notes))
+            diagnostics.append(
+                .error(
+                    "dependency cycle: " + (ids + [ids[0]]).joined(separator: " -> "),
+                    at: notes[0].location, notes: notes))
         }
         return diagnostics
     }

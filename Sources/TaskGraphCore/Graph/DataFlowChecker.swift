@@ -18,9 +18,10 @@ struct DataFlowChecker {
             let subject = "operation '\(operation.id.value)'"
             let wanted = accepted.sorted().map(\.rawValue).joined(separator: " or ")
             guard let needsLocation = operation.needsLocation, !operation.needs.isEmpty else {
-                diagnostics.append(.error(
-                    "\(subject): '\(typeName)' consumes \(wanted), but the operation has no 'needs'",
-                    at: operation.type?.location ?? operation.id.location))
+                diagnostics.append(
+                    .error(
+                        "\(subject): '\(typeName)' consumes \(wanted), but the operation has no 'needs'",
+                        at: operation.type?.location ?? operation.id.location))
                 continue
             }
             let dependencies = declared.targets(ofNeedsOf: index).compactMap { $0 }
@@ -28,9 +29,10 @@ struct DataFlowChecker {
             let providers = dependencies.filter { !produced(by: operations[$0]).isDisjoint(with: accepted) }
             guard !providers.isEmpty else {
                 let offers = dependencies.map { describe(operations[$0]) }.joined(separator: ", ")
-                diagnostics.append(.error(
-                    "\(subject): '\(typeName)' consumes \(wanted), but no dependency provides it (\(offers))",
-                    at: needsLocation))
+                diagnostics.append(
+                    .error(
+                        "\(subject): '\(typeName)' consumes \(wanted), but no dependency provides it (\(offers))",
+                        at: needsLocation))
                 continue
             }
             let available = providers.reduce(0) { $0 + expansion.multiplicity(of: $1, for: index) }
@@ -38,19 +40,23 @@ struct DataFlowChecker {
             let fansOut = providers.contains { operations[$0].foreach?.from != nil }
             if available == 0, !fansOut, operation.input == nil, expansion.instanceCount(of: index) > 0 {
                 let names = providers.map { "'\(operations[$0].id.value)'" }.joined(separator: ", ")
-                diagnostics.append(.error(
-                    "\(subject): '\(typeName)' consumes \(wanted), but every dependency providing it "
-                        + "has a 'foreach' without items (\(names)), so it would receive nothing",
-                    at: needsLocation))
+                diagnostics.append(
+                    .error(
+                        "\(subject): '\(typeName)' consumes \(wanted), but every dependency providing it "
+                            + "has a 'foreach' without items (\(names)), so it would receive nothing",
+                        at: needsLocation))
                 continue
             }
             guard case .one = requirement else { continue }
             if let input = operation.input {
                 guard let chosen = declared.index[input.value], providers.contains(chosen) else { continue }
                 if expansion.multiplicity(of: chosen, for: index) != 1 {
-                    diagnostics.append(.error(
-                        "\(subject): 'input' names '\(input.value)', which has \(expansion.multiplicity(of: chosen, for: index)) instances; '\(typeName)' takes one",
-                        at: input.location))
+                    diagnostics.append(
+                        .error(
+                            "\(subject): 'input' names '\(input.value)', which has "
+                                + "\(expansion.multiplicity(of: chosen, for: index)) instances; '\(typeName)' "
+                                + "takes one",
+                            at: input.location))
                 }
                 continue
             }
@@ -59,10 +65,12 @@ struct DataFlowChecker {
                     let instances = expansion.multiplicity(of: provider, for: index)
                     return "'\(operations[provider].id.value)'" + (instances > 1 ? " (\(instances) instances)" : "")
                 }
-                diagnostics.append(.error(
-                    "\(subject): '\(typeName)' takes one input, but \(available) dependency results provide \(wanted): "
-                        + names.joined(separator: ", ") + "; choose one with 'input: <id>'",
-                    at: needsLocation))
+                diagnostics.append(
+                    .error(
+                        "\(subject): '\(typeName)' takes one input, but \(available) dependency results provide "
+                            + "\(wanted): "
+                            + names.joined(separator: ", ") + "; choose one with 'input: <id>'",
+                        at: needsLocation))
             }
         }
     }
@@ -88,11 +96,12 @@ struct DataFlowChecker {
             guard let target, operations[target].type?.value != ExecOperation.type.name else { continue }
             let kinds = produced(by: operations[target])
             guard !kinds.isEmpty, !kinds.contains(.file) else { continue }
-            diagnostics.append(.warning(
-                "operation '\(operation.id.value)': '\(type.name)' needs '\(need.value)', whose result is "
-                    + kinds.sorted().map(\.rawValue).joined(separator: " and ")
-                    + ", but does not read it; set '\(inputSwitch.parameter): true' to read it",
-                at: need.location))
+            diagnostics.append(
+                .warning(
+                    "operation '\(operation.id.value)': '\(type.name)' needs '\(need.value)', whose result is "
+                        + kinds.sorted().map(\.rawValue).joined(separator: " and ")
+                        + ", but does not read it; set '\(inputSwitch.parameter): true' to read it",
+                    at: need.location))
         }
     }
 

@@ -14,10 +14,11 @@ struct DeclaredOperations {
         let index = Dictionary(zip(ids, ids.indices), uniquingKeysWith: { first, _ in first })
         self.index = index
         var start = 0
-        needsStart = operations.map { operation in
-            defer { start += operation.needs.count }
-            return start
-        } + [start]
+        needsStart =
+            operations.map { operation in
+                defer { start += operation.needs.count }
+                return start
+            } + [start]
         // Looked up once here, a chunk of operations per core, for every check that follows.
         needTargets = ParallelBands.collect(count: operations.count) { range, targets in
             for operation in operations[range] {

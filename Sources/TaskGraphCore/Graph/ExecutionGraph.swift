@@ -154,13 +154,16 @@ public struct ExecutionGraph: Sendable {
         let kept = reachableNodes(from: roots, in: dependencyList)
         var newIndex = [Int: Int](minimumCapacity: kept.count)
         for (position, old) in kept.enumerated() { newIndex[old] = position }
-        return ExecutionGraph(planned: kept.map { old in
-            var node = nodes[old]
-            node.dependencies = node.dependencies.compactMap { newIndex[$0] }
-            node.fileDependencies = Dictionary(
-                uniqueKeysWithValues: node.fileDependencies.compactMap { old, path in newIndex[old].map { ($0, path) } })
-            return node
-        })
+        return ExecutionGraph(
+            planned: kept.map { old in
+                var node = nodes[old]
+                node.dependencies = node.dependencies.compactMap { newIndex[$0] }
+                node.fileDependencies = Dictionary(
+                    uniqueKeysWithValues: node.fileDependencies.compactMap { old, path in
+                        newIndex[old].map { ($0, path) }
+                    })
+                return node
+            })
     }
 }
 

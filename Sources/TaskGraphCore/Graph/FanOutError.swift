@@ -25,7 +25,8 @@ extension FanOutError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .notText(let source):
-            "the result of '\(source)' is not text: 'foreach: {from: \(source)}' reads a JSON array or one item per line"
+            "the result of '\(source)' is not text: 'foreach: {from: \(source)}' reads a JSON array or one item "
+                + "per line"
         case .invalidJSON(let source, let reason):
             "the result of '\(source)' is not a valid JSON array: \(reason)"
         case .unsupportedItem(let source, let position):
@@ -37,11 +38,13 @@ extension FanOutError: CustomStringConvertible {
                 "item \(position) of '\(source)' has no 'name' or 'id' field for its id; name one with 'id_field'"
             }
         case .invalidID(let source, let position, let id):
-            "item \(position) of '\(source)' has the id \(DisplayText.quoted(id)), which must be non-empty and contain no '[', ']' or line break"
+            "item \(position) of '\(source)' has the id \(DisplayText.quoted(id)), which must be non-empty and contain "
+                + "no '[', ']' or line break"
         case .duplicateID(let source, let position, let id, let first):
             "item \(position) of '\(source)' has the id \(DisplayText.quoted(id)), as item \(first) has"
         case .missingField(let source, let position, let id, let field, let operation):
-            "item \(position) of '\(source)' (\(DisplayText.quoted(id))) has no field '\(field)', which operation '\(operation)' uses as ${item.\(field)}"
+            "item \(position) of '\(source)' (\(DisplayText.quoted(id))) has no field '\(field)', which operation "
+                + "'\(operation)' uses as ${item.\(field)}"
         case .invalidInstances(let source, let errors):
             "the instances made from the items of '\(source)' are invalid: " + errors.joined(separator: "; ")
         case .notExpandable(let source):

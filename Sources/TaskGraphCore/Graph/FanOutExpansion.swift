@@ -40,7 +40,8 @@ struct FanOutExpansion: TaskAction {
             try checkFields(of: items, usedBy: operation)
             let id = spec.operations[operation].id.value
             for item in items { newIDs.insert("\(id)[\(item.id)]") }
-            expanded.operations[operation].foreach = ForeachSpec(kind: .single(.items(items)), location: from.operation.location)
+            expanded.operations[operation].foreach = ForeachSpec(
+                kind: .single(.items(items)), location: from.operation.location)
         }
         let planned = planner.plan(expanded)
         guard let graph = planned.graph else {

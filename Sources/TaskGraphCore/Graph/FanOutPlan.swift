@@ -9,7 +9,8 @@ struct FanOutPlan {
     init(_ spec: PipelineSpec, _ declared: DeclaredOperations) {
         var bySource: [Int: [Int]] = [:]
         for index in spec.operations.indices {
-            guard let from = spec.operations[index].foreach?.from, let source = declared.index[from.operation.value] else { continue }
+            guard let from = spec.operations[index].foreach?.from, let source = declared.index[from.operation.value]
+            else { continue }
             bySource[source, default: []].append(index)
         }
         operationsBySource = bySource.keys.sorted().map { ($0, bySource[$0]!) }
@@ -24,26 +25,34 @@ struct FanOutPlan {
             let id = spec.operations[index].id.value
             let name = from.operation.value
             guard let source = declared.index[name] else {
-                diagnostics.append(.error(
-                    "operation '\(id)': 'foreach' takes items from '\(name)', which does not exist"
-                        + Suggestion.clause(for: name, in: declared.ids),
-                    at: from.operation.location))
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)': 'foreach' takes items from '\(name)', which does not exist"
+                            + Suggestion.clause(for: name, in: declared.ids),
+                        at: from.operation.location))
                 continue
             }
             if spec.operations[source].foreach != nil {
-                diagnostics.append(.error(
-                    "operation '\(id)': 'foreach' takes items from '\(name)', which has 'foreach' itself; name an operation without",
-                    at: from.operation.location))
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)': 'foreach' takes items from '\(name)', which has 'foreach' itself; name an "
+                            + "operation without",
+                        at: from.operation.location))
             } else if needs(source, reaching: index, declared) {
-                diagnostics.append(.error(
-                    "operation '\(id)': 'foreach' takes items from '\(name)', which needs '\(id)' (directly or not): a cycle",
-                    at: from.operation.location))
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)': 'foreach' takes items from '\(name)', which needs '\(id)' (directly or "
+                            + "not): a cycle",
+                        at: from.operation.location))
             }
             for (need, target) in zip(spec.operations[index].needs, declared.targets(ofNeedsOf: index)) {
-                guard let target, let other = spec.operations[target].foreach?.from, other.operation.value != name else { continue }
-                diagnostics.append(.error(
-                    "operation '\(id)' takes items from '\(name)' but needs '\(need.value)', which takes them from '\(other.operation.value)'",
-                    at: need.location))
+                guard let target, let other = spec.operations[target].foreach?.from, other.operation.value != name
+                else { continue }
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)' takes items from '\(name)' but needs '\(need.value)', which takes them from "
+                            + "'\(other.operation.value)'",
+                        at: need.location))
             }
         }
     }
@@ -77,19 +86,23 @@ struct FanOutPlan {
             let fed = Set(operations)
             let node = nodes.count
             for (index, instance) in expansion.instances.enumerated() where !fed.contains(instance.operation) {
-                guard declared.targets(ofNeedsOf: instance.operation).contains(where: { $0.map(fed.contains) ?? false }) else { continue }
+                guard declared.targets(ofNeedsOf: instance.operation).contains(where: { $0.map(fed.contains) ?? false })
+                else { continue }
                 nodes[index].dependencies.append(node)
                 nodes[index].setup?.dependencies.append(id)
             }
-            let needed = Set(operations.flatMap { declared.targets(ofNeedsOf: $0).compactMap { $0 } }).filter { target in
-                target != source && !fed.contains(target) && !fed.contains { Self.needs(target, reaching: $0, declared) }
+            let needed = Set(operations.flatMap { declared.targets(ofNeedsOf: $0).compactMap { $0 } }).filter {
+                target in
+                target != source && !fed.contains(target)
+                    && !fed.contains { Self.needs(target, reaching: $0, declared) }
             }
             let held = expansion.instances.indices.filter { needed.contains(expansion.instances[$0].operation) }
-            nodes.append(ExecutionGraph.Node(
-                id: id, type: FanOutExpansion.type,
-                action: FanOutExpansion(source: sourceID, operations: operations, spec: spec, planner: planner),
-                dependencies: [sourceNode] + held, settings: NodeSettings(), setup: nil,
-                location: spec.operations[operations[0]].foreach?.location))
+            nodes.append(
+                ExecutionGraph.Node(
+                    id: id, type: FanOutExpansion.type,
+                    action: FanOutExpansion(source: sourceID, operations: operations, spec: spec, planner: planner),
+                    dependencies: [sourceNode] + held, settings: NodeSettings(), setup: nil,
+                    location: spec.operations[operations[0]].foreach?.location))
         }
     }
 }

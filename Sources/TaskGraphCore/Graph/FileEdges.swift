@@ -42,8 +42,10 @@ struct FileEdges {
             linked.insert(reader)
             for (readIndex, read) in action.filesRead.enumerated() {
                 let normalized = PathResolver.normalized(read)
-                let matches = PathGlob.isPattern(read)
-                    ? written.filter { PathGlob.matches(normalized, path: $0) } : (writers[normalized] != nil ? [normalized] : [])
+                let matches =
+                    PathGlob.isPattern(read)
+                    ? written.filter { PathGlob.matches(normalized, path: $0) }
+                    : (writers[normalized] != nil ? [normalized] : [])
                 for path in matches {
                     guard let writer = writers[path], linked.insert(writer).inserted else { continue }
                     edges.append(Edge(reader: reader, writer: writer, path: path, readIndex: readIndex))
@@ -93,7 +95,8 @@ struct FileEdges {
                     "'\(from)' reads '\(displayPath(path))', which '\(to)' writes", at: readLocation(step.from, path))
             }
             let ids = cycle.map { nodes[$0].id }
-            return .error("dependency cycle: " + (ids + [ids[0]]).joined(separator: " -> "), at: notes[0].location, notes: notes)
+            return .error(
+                "dependency cycle: " + (ids + [ids[0]]).joined(separator: " -> "), at: notes[0].location, notes: notes)
         }
     }
 }

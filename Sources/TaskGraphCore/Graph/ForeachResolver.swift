@@ -24,12 +24,17 @@ struct ForeachResolver {
             return items(of: source, subject: subject, globs: &globs, diagnostics: &diagnostics)
         case .matrix(let axes, let exclude):
             let axisItems = axes.map { axis in
-                (name: axis.name.value, items: items(of: axis.source, subject: subject, globs: &globs, diagnostics: &diagnostics))
+                (
+                    name: axis.name.value,
+                    items: items(of: axis.source, subject: subject, globs: &globs, diagnostics: &diagnostics)
+                )
             }
             // An entry names each axis's item by its id or its value.
             return Self.combinations(of: axisItems).filter { item in
                 !exclude.contains { exclusion in
-                    exclusion.allSatisfy { item.axisID($0.axis.value) == $0.item || item.fields[$0.axis.value] == $0.item }
+                    exclusion.allSatisfy {
+                        item.axisID($0.axis.value) == $0.item || item.fields[$0.axis.value] == $0.item
+                    }
                 }
             }
         }

@@ -24,14 +24,18 @@ struct GlobItems {
     }
 
     /// The items of `glob`, checked; `subject` names its operation in messages.
-    mutating func items(of glob: ForeachSpec.GlobSource, subject: String, diagnostics: inout [Diagnostic]) -> [ForeachItem] {
+    mutating func items(of glob: ForeachSpec.GlobSource, subject: String, diagnostics: inout [Diagnostic])
+        -> [ForeachItem]
+    {
         let patterns = glob.patterns.map(\.value)
         let listing = listings[patterns] ?? list(patterns)
         listings[patterns] = listing
         if !glob.allowEmpty {
             for index in listing.empty {
-                diagnostics.append(.error(
-                    "\(subject): foreach glob \(DisplayText.quoted(patterns[index])) matches no file", at: glob.patterns[index].location))
+                diagnostics.append(
+                    .error(
+                        "\(subject): foreach glob \(DisplayText.quoted(patterns[index])) matches no file",
+                        at: glob.patterns[index].location))
             }
         }
         for problem in listing.problems {
@@ -54,12 +58,21 @@ struct GlobItems {
         for (path, match) in matches.sorted(by: { $0.key < $1.key }) {
             let item = Self.item(path: path, prefixLength: match.prefix)
             guard !item.id.isEmpty, !item.id.contains("]") else {
-                listing.problems.append((match.pattern,
-                    "foreach glob matches \(DisplayText.quoted(path)), whose instance id \(DisplayText.quoted(item.id)) must be non-empty and contain no ']'"))
+                listing.problems.append(
+                    (
+                        match.pattern,
+                        "foreach glob matches \(DisplayText.quoted(path)), whose instance id "
+                            + "\(DisplayText.quoted(item.id)) must be non-empty and contain no ']'"
+                    ))
                 continue
             }
             if let other = fileOfID[item.id] {
-                listing.problems.append((match.pattern, "foreach glob gives two files the instance id \(DisplayText.quoted(item.id)): \(other) and \(path)"))
+                listing.problems.append(
+                    (
+                        match.pattern,
+                        "foreach glob gives two files the instance id \(DisplayText.quoted(item.id)): \(other) "
+                            + "and \(path)"
+                    ))
                 continue
             }
             fileOfID[item.id] = path

@@ -19,41 +19,51 @@ extension InstanceExpansion {
             let sourceItems = items(of: source) ?? []
             var reasons: [String] = []
             for axis in axes {
-                if let stray = sourceItems.lazy.compactMap({ $0.axisID(axis) }).first(where: { !targetIDs.contains($0) }) {
+                if let stray = sourceItems.lazy.compactMap({ $0.axisID(axis) }).first(where: { !targetIDs.contains($0) }
+                ) {
                     reasons.append("axis '\(axis)' has '\(stray)'")
                     continue
                 }
                 if !sourceItems.isEmpty {
-                    diagnostics.append(.note("operation '\(sourceID)' pairs with '\(targetID)' on axis '\(axis)'", at: location))
+                    diagnostics.append(
+                        .note("operation '\(sourceID)' pairs with '\(targetID)' on axis '\(axis)'", at: location))
                 }
                 return { $0.axisID(axis) ?? "" }
             }
-            diagnostics.append(.error(
-                "cannot pair matrix operation '\(sourceID)' with '\(targetID)': no axis has only items of '\(targetID)' "
-                    + "(\(reasons.joined(separator: ", ")))",
-                at: location))
+            diagnostics.append(
+                .error(
+                    "cannot pair matrix operation '\(sourceID)' with '\(targetID)': no axis has only items of "
+                        + "'\(targetID)' "
+                        + "(\(reasons.joined(separator: ", ")))",
+                    at: location))
             return nil
         case (let axes?, let targetAxes?):
             let missing = targetAxes.filter { !axes.contains($0) }
             guard missing.isEmpty else {
-                diagnostics.append(.error(
-                    "cannot pair matrix operation '\(sourceID)' with matrix operation '\(targetID)': '\(sourceID)' has no axis "
-                        + missing.map { "'\($0)'" }.joined(separator: ", "),
-                    at: location))
+                diagnostics.append(
+                    .error(
+                        "cannot pair matrix operation '\(sourceID)' with matrix operation '\(targetID)': '\(sourceID)' "
+                            + "has no axis "
+                            + missing.map { "'\($0)'" }.joined(separator: ", "),
+                        at: location))
                 return nil
             }
             if targetAxes != axes {
                 let names = targetAxes.map { "'\($0)'" }.joined(separator: ", ")
-                diagnostics.append(.note(
-                    "operation '\(sourceID)' pairs with '\(targetID)' on \(targetAxes.count == 1 ? "axis" : "axes") \(names)",
-                    at: location))
+                diagnostics.append(
+                    .note(
+                        "operation '\(sourceID)' pairs with '\(targetID)' on "
+                            + "\(targetAxes.count == 1 ? "axis" : "axes") \(names)",
+                        at: location))
             }
             return { item in targetAxes.map { item.axisID($0) ?? "" }.joined(separator: ",") }
         case (nil, _?):
-            diagnostics.append(.error(
-                "cannot pair '\(sourceID)' with matrix operation '\(targetID)' item by item: give '\(sourceID)' a matrix "
-                    + "with the axes of '\(targetID)', or need '\(targetID)' from an operation without 'foreach'",
-                at: location))
+            diagnostics.append(
+                .error(
+                    "cannot pair '\(sourceID)' with matrix operation '\(targetID)' item by item: give '\(sourceID)' "
+                        + "a matrix "
+                        + "with the axes of '\(targetID)', or need '\(targetID)' from an operation without 'foreach'",
+                    at: location))
             return nil
         }
     }

@@ -90,7 +90,8 @@ struct InstanceExpansion {
             }
             return
         }
-        guard let key = pairingKey(source, to: target, at: location, operations: operations, diagnostics: &diagnostics) else {
+        guard let key = pairingKey(source, to: target, at: location, operations: operations, diagnostics: &diagnostics)
+        else {
             return
         }
         var targetByItem: [String: Int] = [:]
@@ -107,11 +108,12 @@ struct InstanceExpansion {
         if !unpaired.isEmpty {
             let sourceID = operations[source].id.value
             let targetID = operations[target].id.value
-            diagnostics.append(.error(
-                "cannot pair '\(sourceID)' with '\(targetID)' item by item: '\(targetID)' has no "
-                    + "item \(unpaired.map { "'\($0)'" }.joined(separator: ", ")) "
-                    + "(its items: \(targetItems.map(\.id).joined(separator: ", ")))",
-                at: location))
+            diagnostics.append(
+                .error(
+                    "cannot pair '\(sourceID)' with '\(targetID)' item by item: '\(targetID)' has no "
+                        + "item \(unpaired.map { "'\($0)'" }.joined(separator: ", ")) "
+                        + "(its items: \(targetItems.map(\.id).joined(separator: ", ")))",
+                    at: location))
         }
     }
 }

@@ -26,7 +26,8 @@ enum OutputWriters {
             let shown = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : displayPath(path)
             let names = indices.prefix(3).map { "'\(nodes[$0].id)'" }
             let more = indices.count > 3 ? " and \(indices.count - 3) more" : ""
-            let message = "'\(shown)' is written by more than one operation: "
+            let message =
+                "'\(shown)' is written by more than one operation: "
                 + names.joined(separator: ", ") + more
                 + "; each output file may have one writer"
             let notes = indices.prefix(3).map { index in

@@ -17,7 +17,8 @@ extension PipelinePlanner {
     func writeLocation(of path: String, by node: ExecutionGraph.Node, in operation: OperationSpec) -> SourceLocation {
         guard let action = node.action as? any FileWritingAction else { return operation.id.location }
         if case .sequence(let entries, _)? = operation.parameter("outputs"), entries.count == action.outputFiles.count,
-            let position = action.outputFiles.firstIndex(where: { PathResolver.normalized($0) == path }) {
+            let position = action.outputFiles.firstIndex(where: { PathResolver.normalized($0) == path })
+        {
             return entries[position].location
         }
         return (operation.parameter("outputs") ?? operation.parameter("path"))?.location ?? operation.id.location

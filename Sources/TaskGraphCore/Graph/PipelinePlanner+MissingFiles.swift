@@ -7,7 +7,9 @@
 /// `validate` (`checksFiles`).
 extension PipelinePlanner {
     /// A diagnostic for every missing file and program of `nodes`, at the entry that names it.
-    func missingFileDiagnostics(_ nodes: [ExecutionGraph.Node], _ spec: PipelineSpec, _ expansion: InstanceExpansion) -> [Diagnostic] {
+    func missingFileDiagnostics(_ nodes: [ExecutionGraph.Node], _ spec: PipelineSpec, _ expansion: InstanceExpansion)
+        -> [Diagnostic]
+    {
         var written: Set<String> = []
         for node in nodes {
             guard let action = node.action as? any FileWritingAction else { continue }
@@ -27,11 +29,16 @@ extension PipelinePlanner {
                 guard kind != .regular else { continue }
                 let named = "\(subject): '\(parameter)' names '\(displayPath(path))'"
                 if kind != .missing {
-                    found.append(.error("\(named), which is \(kind == .directory ? "a directory" : "not a regular file")", at: location))
+                    found.append(
+                        .error(
+                            "\(named), which is \(kind == .directory ? "a directory" : "not a regular file")",
+                            at: location))
                 } else if needsExec(index, nodes) {
-                    found.append(.warning(
-                        "\(named), which does not exist yet; declare it in the 'outputs' of the operation that writes it",
-                        at: location))
+                    found.append(
+                        .warning(
+                            "\(named), which does not exist yet; declare it in the 'outputs' of the operation that "
+                                + "writes it",
+                            at: location))
                 } else {
                     found.append(.error("\(named), which does not exist", at: location))
                 }
@@ -42,8 +49,10 @@ extension PipelinePlanner {
             else { continue }
             let location = Self.programLocation(in: operation)
             if program.programPath != nil, needsExec(index, nodes) {
-                found.append(.warning(
-                    "\(subject): \(problem) yet; declare it in the 'outputs' of the operation that writes it", at: location))
+                found.append(
+                    .warning(
+                        "\(subject): \(problem) yet; declare it in the 'outputs' of the operation that writes it",
+                        at: location))
             } else {
                 found.append(.error("\(subject): \(problem)", at: location))
             }

@@ -19,7 +19,8 @@ struct PipelinePlanner {
         let declared = DeclaredOperations(spec.operations)
         checkReferences(spec, declared, diagnostics: &diagnostics)
         FanOutPlan.check(spec, declared, diagnostics: &diagnostics)
-        let items = ForeachResolver(pipelineDirectory: pipelineDirectory).items(of: spec.operations, diagnostics: &diagnostics)
+        let items = ForeachResolver(pipelineDirectory: pipelineDirectory).items(
+            of: spec.operations, diagnostics: &diagnostics)
         let expansion = InstanceExpansion(spec.operations, items: items, declared: declared, diagnostics: &diagnostics)
         DataFlowChecker(registry: registry, declared: declared)
             .check(spec.operations, expansion: expansion, diagnostics: &diagnostics)
@@ -29,12 +30,16 @@ struct PipelinePlanner {
         if var planned = nodes {
             diagnostics += OutputWriters.diagnostics(
                 planned, outputDirectory: outputDirectory, displayPath: displayPath,
-                writeLocation: { node, path in writeLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation]) })
+                writeLocation: { node, path in
+                    writeLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation])
+                })
             if checksFiles { diagnostics += missingFileDiagnostics(planned, spec, expansion) }
             FileEdges(planned).apply(to: &planned)
             diagnostics += FileEdges.cycleDiagnostics(
                 planned, displayPath: displayPath, needLocation: cycles.needLocation,
-                readLocation: { node, path in readLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation]) })
+                readLocation: { node, path in
+                    readLocation(of: path, by: planned[node], in: spec.operations[expansion.instances[node].operation])
+                })
             FanOutPlan(spec, declared).addExpansions(to: &planned, spec, expansion, declared, planner: self)
             nodes = planned
         }
@@ -52,27 +57,35 @@ struct PipelinePlanner {
             let id = spec.operations[index].id.value
             let needs = spec.operations[index].needs
             for (need, target) in zip(needs, declared.targets(ofNeedsOf: index)) where target == nil {
-                diagnostics.append(.error(
-                    "operation '\(id)' needs '\(need.value)', which does not exist"
-                        + Self.missingNeedAdvice(for: need.value, in: declared.ids),
-                    at: need.location))
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)' needs '\(need.value)', which does not exist"
+                            + Self.missingNeedAdvice(for: need.value, in: declared.ids),
+                        at: need.location))
             }
             if let pool = spec.operations[index].settings.pool, !pools.contains(pool),
-                let location = spec.operations[index].poolLocation {
-                diagnostics.append(.error(
-                    "operation '\(id)': pool '\(pool)' is not declared under 'pools'"
-                        + Suggestion.clause(for: pool, in: pools),
-                    at: location))
+                let location = spec.operations[index].poolLocation
+            {
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)': pool '\(pool)' is not declared under 'pools'"
+                            + Suggestion.clause(for: pool, in: pools),
+                        at: location))
             }
-            if spec.operations[index].settings.when == .failure, needs.isEmpty, let whenLocation = spec.operations[index].whenLocation {
-                diagnostics.append(.error(
-                    "operation '\(id)': 'when: failure' runs only after something it needs failed, but it has no 'needs'",
-                    at: whenLocation))
+            if spec.operations[index].settings.when == .failure, needs.isEmpty,
+                let whenLocation = spec.operations[index].whenLocation
+            {
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)': 'when: failure' runs only after something it needs failed, but it has "
+                            + "no 'needs'",
+                        at: whenLocation))
             }
             if let input = spec.operations[index].input, !needs.contains(where: { $0.value == input.value }) {
-                diagnostics.append(.error(
-                    "operation '\(id)': 'input' names '\(input.value)', which is not in its 'needs'",
-                    at: input.location))
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)': 'input' names '\(input.value)', which is not in its 'needs'",
+                        at: input.location))
             }
         }
     }
@@ -97,7 +110,7 @@ struct PipelinePlanner {
     ) {
         var environments = DeclaredEnvironments(spec.variables.environment)
         var checker = ParameterChecker(variables: spec.variables, item: .unavailable)
-        var values: [(String, ParameterValue)] = []  // reused: the dictionary is made at its final size
+        var values: [(String, ParameterValue)] = [] // reused: the dictionary is made at its final size
         // Made once per operation and shared by its instances (instances of one are adjacent).
         var parameterLocations: (operation: Int, locations: [String: SourceLocation])?
         for index in instances {
@@ -116,7 +129,8 @@ struct PipelinePlanner {
                 if let value = spec.operations[operation].parameter(parameter.name) {
                     if let checked = checker.check(
                         value, as: parameter.type, name: parameter.name, subject: "operation '\(operationID)'",
-                        diagnostics: &diagnostics) {
+                        diagnostics: &diagnostics)
+                    {
                         values.append((parameter.name, checked))
                     }
                 } else if let defaultValue = parameter.defaultValue {
@@ -131,7 +145,9 @@ struct PipelinePlanner {
             let setup = OperationSetup(
                 type: type.name, id: id, parameters: parameters,
                 dependencies: dependencies.map { expansion.instances[$0].id },
-                preferredInput: spec.operations[operation].input.map { expansion.instanceID(of: $0.value, neededBy: index) },
+                preferredInput: spec.operations[operation].input.map {
+                    expansion.instanceID(of: $0.value, neededBy: index)
+                },
                 environment: environments.variables(named: type.environmentNames(parameters)),
                 pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
             if parameterLocations?.operation != operation {
@@ -148,9 +164,10 @@ struct PipelinePlanner {
                 nodes.append(node)
             } catch let invalid as InvalidParameterEntries {
                 for entry in invalid.entries {
-                    diagnostics.append(.error(
-                        "operation '\(operationID)': \(entry.error)",
-                        at: entryLocation(entry, in: spec.operations[operation]) ?? typeName.location))
+                    diagnostics.append(
+                        .error(
+                            "operation '\(operationID)': \(entry.error)",
+                            at: entryLocation(entry, in: spec.operations[operation]) ?? typeName.location))
                 }
             } catch {
                 diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))

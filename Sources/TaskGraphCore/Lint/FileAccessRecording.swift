@@ -14,7 +14,8 @@ struct FileAccessRecording: Sendable {
     ///   temporary files.
     init(temporaryFiles: TemporaryFiles) throws {
         let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let (descriptor, path) = try temporaryFiles.create(beside: PathResolver.resolve("taskgraph-file-trace", in: directory))
+        let (descriptor, path) = try temporaryFiles.create(
+            beside: PathResolver.resolve("taskgraph-file-trace", in: directory))
         close(descriptor)
         self.path = path
         self.temporaryFiles = temporaryFiles

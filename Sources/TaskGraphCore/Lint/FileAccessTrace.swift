@@ -7,9 +7,9 @@ import Foundation
 struct FileAccessTrace: Equatable, Sendable {
     /// One access, as recorded.
     enum Access: UInt8 {
-        case read = 0x72  // r
-        case write = 0x77  // w
-        case removal = 0x64  // d
+        case read = 0x72 // r
+        case write = 0x77 // w
+        case removal = 0x64 // d
     }
 
     /// Files read while they held content the program did not write itself.

@@ -52,10 +52,12 @@ struct UndeclaredFileAccesses: Equatable, Sendable {
 
     /// `path` relative to the pipeline directory when under it, else absolute.
     private static func shown(_ path: String, _ rules: Rules) -> String {
-        rules.pipelineDirectory != "/" && isUnder(path, rules.pipelineDirectory) ? String(path.dropFirst(rules.pipelineDirectory.count + 1)) : path
+        rules.pipelineDirectory != "/" && isUnder(path, rules.pipelineDirectory)
+            ? String(path.dropFirst(rules.pipelineDirectory.count + 1)) : path
     }
 
     private static func isUnder(_ path: String, _ directory: String) -> Bool {
-        directory == "/" ? path.hasPrefix("/") : path.hasPrefix(directory) && path.dropFirst(directory.count).hasPrefix("/")
+        directory == "/"
+            ? path.hasPrefix("/") : path.hasPrefix(directory) && path.dropFirst(directory.count).hasPrefix("/")
     }
 }

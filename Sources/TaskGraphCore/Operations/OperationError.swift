@@ -95,7 +95,8 @@ extension OperationError: CustomStringConvertible {
         case .declaredInputMissing(let operation, let path):
             "exec '\(operation)': declared input '\(path)' does not exist"
         case .declaredInputNotAFile(let operation, let path):
-            "exec '\(operation)': declared input '\(path)' is not a file (for the files under a directory write '\(path)/**')"
+            "exec '\(operation)': declared input '\(path)' is not a file (for the files under a directory write "
+                + "'\(path)/**')"
         case .declaredOutputMissing(let operation, let path):
             "exec '\(operation)': declared output '\(path)' was not created"
         case .declaredOutputNotAFile(let operation, let path):

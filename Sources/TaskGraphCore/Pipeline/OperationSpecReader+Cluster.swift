@@ -8,7 +8,10 @@ extension OperationSpecReader {
         var settings = ClusterSettings()
         for (name, type) in clusterTypes {
             if let value = keys[name] {
-                guard let checked = checker.check(value, as: type, name: name, subject: subject(), diagnostics: &diagnostics) else {
+                guard
+                    let checked = checker.check(
+                        value, as: type, name: name, subject: subject(), diagnostics: &diagnostics)
+                else {
                     continue
                 }
                 if let problem = ClusterSettings.problem(with: checked, named: name) {

@@ -9,7 +9,8 @@ extension OperationSpecReader {
                 .map { ForeachSpec(kind: .single($0), location: value.location) }
         }
         let keys = KeyedPairs(pairs)
-        Self.checkKeys(pairs, allowed: Self.foreachKeys, of: "\(subject): unknown 'foreach' key", diagnostics: &diagnostics)
+        Self.checkKeys(
+            pairs, allowed: Self.foreachKeys, of: "\(subject): unknown 'foreach' key", diagnostics: &diagnostics)
         if let from = keys["from"] {
             return readFrom(from, keys: keys, at: location, subject: subject, diagnostics: &diagnostics)
         }
@@ -21,7 +22,8 @@ extension OperationSpecReader {
             diagnostics.append(.error("\(subject): 'foreach' takes 'glob' or 'matrix', not both", at: location))
             return nil
         case (.none, .none):
-            diagnostics.append(.error("\(subject): 'foreach' needs 'glob' (files) or 'matrix' (combinations)", at: location))
+            diagnostics.append(
+                .error("\(subject): 'foreach' needs 'glob' (files) or 'matrix' (combinations)", at: location))
             return nil
         case (.some, .none):
             if let exclude = keys["exclude"] {
@@ -31,31 +33,39 @@ extension OperationSpecReader {
                 .map { ForeachSpec(kind: .single($0), location: location) }
         case (.none, .some(let matrix)):
             if let allowEmpty = keys["allow_empty"] {
-                diagnostics.append(.error("\(subject): 'allow_empty' goes with 'glob', inside the axis", at: allowEmpty.location))
+                diagnostics.append(
+                    .error("\(subject): 'allow_empty' goes with 'glob', inside the axis", at: allowEmpty.location))
             }
             guard let axes = readAxes(matrix, subject: subject, diagnostics: &diagnostics) else { return nil }
-            let exclude = keys["exclude"].map { readExclusions($0, axes: axes, subject: subject, diagnostics: &diagnostics) }
+            let exclude = keys["exclude"].map {
+                readExclusions($0, axes: axes, subject: subject, diagnostics: &diagnostics)
+            }
             return ForeachSpec(kind: .matrix(axes, exclude: exclude ?? []), location: location)
         }
     }
 
     /// `{from: operation, id_field: field}`: alone, naming an operation.
     private func readFrom(
-        _ from: YAMLValue, keys: KeyedPairs, at location: SourceLocation, subject: String, diagnostics: inout [Diagnostic]
+        _ from: YAMLValue, keys: KeyedPairs, at location: SourceLocation, subject: String,
+        diagnostics: inout [Diagnostic]
     ) -> ForeachSpec? {
         for key in ["glob", "matrix", "allow_empty", "exclude"] {
             if let other = keys[key] {
-                diagnostics.append(.error("\(subject): 'foreach' takes 'from' alone, not with '\(key)'", at: other.location))
+                diagnostics.append(
+                    .error("\(subject): 'foreach' takes 'from' alone, not with '\(key)'", at: other.location))
             }
         }
         guard let scalar = from.scalar, !scalar.isNull, Self.isValidID(scalar.text) else {
-            diagnostics.append(.error("\(subject): 'from' must name an operation, not \(from.kindDescription)", at: from.location))
+            diagnostics.append(
+                .error("\(subject): 'from' must name an operation, not \(from.kindDescription)", at: from.location))
             return nil
         }
         var idField: String?
         if let field = keys["id_field"] {
             guard let text = field.scalar?.text, !(field.scalar?.isNull ?? true), !text.isEmpty else {
-                diagnostics.append(.error("\(subject): 'id_field' must name a field, not \(field.kindDescription)", at: field.location))
+                diagnostics.append(
+                    .error("\(subject): 'id_field' must name a field, not \(field.kindDescription)", at: field.location)
+                )
                 return nil
             }
             idField = text
@@ -65,7 +75,8 @@ extension OperationSpecReader {
     }
 
     /// A list, a list variable or `{glob: …, allow_empty: …}`.
-    private func readSource(_ value: YAMLValue, subject: String, diagnostics: inout [Diagnostic]) -> ForeachSpec.Source? {
+    private func readSource(_ value: YAMLValue, subject: String, diagnostics: inout [Diagnostic]) -> ForeachSpec.Source?
+    {
         switch value {
         case .sequence(let elements, _):
             let scalars = elements.compactMap(\.scalar)
@@ -76,23 +87,30 @@ extension OperationSpecReader {
             return .items(readItems(scalars, at: value.location, subject: subject, diagnostics: &diagnostics))
         case .scalar(let scalar):
             guard let reference = variables.listReference(scalar) else {
-                let hint = PathGlob.isPattern(scalar.text) ? "; for the files it matches write 'foreach: {glob: \"\(scalar.text)\"}'" : ""
-                diagnostics.append(.error(
-                    "\(subject): 'foreach' must be a list or a list variable such as ${photos}, not \(value.kindDescription)\(hint)",
-                    at: scalar.location))
+                let hint =
+                    PathGlob.isPattern(scalar.text)
+                    ? "; for the files it matches write 'foreach: {glob: \"\(scalar.text)\"}'" : ""
+                diagnostics.append(
+                    .error(
+                        "\(subject): 'foreach' must be a list or a list variable such as ${photos}, not "
+                            + "\(value.kindDescription)\(hint)",
+                        at: scalar.location))
                 return nil
             }
             return .items(readItems(reference.items, at: value.location, subject: subject, diagnostics: &diagnostics))
         case .mapping(let pairs, let location):
             let keys = KeyedPairs(pairs)
             guard let glob = keys["glob"] else {
-                diagnostics.append(.error("\(subject): 'foreach' needs 'glob' (files) or 'matrix' (combinations)", at: location))
+                diagnostics.append(
+                    .error("\(subject): 'foreach' needs 'glob' (files) or 'matrix' (combinations)", at: location))
                 return nil
             }
             let checker = ParameterChecker(variables: variables, item: .unavailable)
             var allowEmpty = false
             if let value = keys["allow_empty"],
-                case .boolean(let allowed) = checker.check(value, as: .boolean, name: "allow_empty", subject: subject, diagnostics: &diagnostics) {
+                case .boolean(let allowed) = checker.check(
+                    value, as: .boolean, name: "allow_empty", subject: subject, diagnostics: &diagnostics)
+            {
                 allowEmpty = allowed
             }
             let scalars: [YAMLScalar]
@@ -101,11 +119,16 @@ extension OperationSpecReader {
             case .sequence(let elements, _) where !elements.isEmpty && elements.allSatisfy({ $0.scalar != nil }):
                 scalars = elements.compactMap(\.scalar)
             default:
-                diagnostics.append(.error("\(subject): 'glob' must be a pattern or a list of patterns, not \(glob.kindDescription)", at: glob.location))
+                diagnostics.append(
+                    .error(
+                        "\(subject): 'glob' must be a pattern or a list of patterns, not \(glob.kindDescription)",
+                        at: glob.location))
                 return nil
             }
             let patterns = scalars.compactMap { scalar in
-                variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics).map { Located($0, at: scalar.location) }
+                variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics).map {
+                    Located($0, at: scalar.location)
+                }
             }
             guard patterns.count == scalars.count else { return nil }
             return .glob(ForeachSpec.GlobSource(patterns: patterns, allowEmpty: allowEmpty))
@@ -119,40 +142,59 @@ extension OperationSpecReader {
         var items: [ForeachItem] = []
         var seen: Set<String> = []
         for scalar in scalars {
-            guard let text = variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else { continue }
+            guard let text = variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else {
+                continue
+            }
             guard !text.isEmpty, !text.contains("]") else {
-                diagnostics.append(.error("\(subject): 'foreach' item \(DisplayText.quoted(text)) must be non-empty and contain no ']'", at: scalar.location))
+                diagnostics.append(
+                    .error(
+                        "\(subject): 'foreach' item \(DisplayText.quoted(text)) must be non-empty and contain no ']'",
+                        at: scalar.location))
                 continue
             }
             guard seen.insert(text).inserted else {
-                diagnostics.append(.error("\(subject): 'foreach' item \(DisplayText.quoted(text)) appears more than once", at: scalar.location))
+                diagnostics.append(
+                    .error(
+                        "\(subject): 'foreach' item \(DisplayText.quoted(text)) appears more than once",
+                        at: scalar.location))
                 continue
             }
             items.append(ForeachItem(text: text))
         }
         if items.isEmpty, scalars.isEmpty {
-            diagnostics.append(.warning("\(subject): 'foreach' has no items, so the operation never runs", at: location))
+            diagnostics.append(
+                .warning("\(subject): 'foreach' has no items, so the operation never runs", at: location))
         }
         return items
     }
 
     private func readAxes(_ value: YAMLValue, subject: String, diagnostics: inout [Diagnostic]) -> [ForeachSpec.Axis]? {
         guard case .mapping(let pairs, _) = value, !pairs.isEmpty else {
-            diagnostics.append(.error("\(subject): 'matrix' must be a mapping of axis names to items, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error(
+                    "\(subject): 'matrix' must be a mapping of axis names to items, not \(value.kindDescription)",
+                    at: value.location))
             return nil
         }
         var axes: [ForeachSpec.Axis] = []
         for pair in pairs {
             guard Self.isValidID(pair.key.text) else {
-                diagnostics.append(.error(
-                    "\(subject): invalid axis name \(DisplayText.quoted(pair.key.text)); use letters, digits, '-', '_' and '.'",
-                    at: pair.key.location))
+                diagnostics.append(
+                    .error(
+                        "\(subject): invalid axis name \(DisplayText.quoted(pair.key.text)); use letters, digits, '-', "
+                            + "'_' and '.'",
+                        at: pair.key.location))
                 continue
             }
             if case .mapping(let keys, _) = pair.value {
-                Self.checkKeys(keys, allowed: ["glob", "allow_empty"], of: "\(subject): axis '\(pair.key.text)': unknown key", diagnostics: &diagnostics)
+                Self.checkKeys(
+                    keys, allowed: ["glob", "allow_empty"], of: "\(subject): axis '\(pair.key.text)': unknown key",
+                    diagnostics: &diagnostics)
             }
-            guard let source = readSource(pair.value, subject: "\(subject): axis '\(pair.key.text)'", diagnostics: &diagnostics) else { continue }
+            guard
+                let source = readSource(
+                    pair.value, subject: "\(subject): axis '\(pair.key.text)'", diagnostics: &diagnostics)
+            else { continue }
             axes.append(ForeachSpec.Axis(name: Located(pair.key.text, at: pair.key.location), source: source))
         }
         return axes.count == pairs.count ? axes : nil
@@ -162,29 +204,44 @@ extension OperationSpecReader {
         _ value: YAMLValue, axes: [ForeachSpec.Axis], subject: String, diagnostics: inout [Diagnostic]
     ) -> [ForeachSpec.Exclusion] {
         guard case .sequence(let entries, _) = value else {
-            diagnostics.append(.error("\(subject): 'exclude' must be a list of mappings such as {size: 1024}, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error(
+                    "\(subject): 'exclude' must be a list of mappings such as {size: 1024}, not "
+                        + "\(value.kindDescription)",
+                    at: value.location))
             return []
         }
         let names = axes.map(\.name.value)
         return entries.compactMap { entry in
             guard case .mapping(let pairs, _) = entry, !pairs.isEmpty else {
-                diagnostics.append(.error("\(subject): an 'exclude' entry must be a mapping of axes to items, not \(entry.kindDescription)", at: entry.location))
+                diagnostics.append(
+                    .error(
+                        "\(subject): an 'exclude' entry must be a mapping of axes to items, not "
+                            + "\(entry.kindDescription)",
+                        at: entry.location))
                 return nil
             }
             var exclusion: ForeachSpec.Exclusion = []
             for pair in pairs {
                 guard names.contains(pair.key.text) else {
-                    diagnostics.append(.error(
-                        "\(subject): 'exclude' names axis \(DisplayText.quoted(pair.key.text)), which the matrix does not have"
-                            + Suggestion.clause(for: pair.key.text, in: names),
-                        at: pair.key.location))
+                    diagnostics.append(
+                        .error(
+                            "\(subject): 'exclude' names axis \(DisplayText.quoted(pair.key.text)), which the matrix "
+                                + "does not have"
+                                + Suggestion.clause(for: pair.key.text, in: names),
+                            at: pair.key.location))
                     continue
                 }
                 guard let scalar = pair.value.scalar, !scalar.isNull else {
-                    diagnostics.append(.error("\(subject): 'exclude' items must be strings, not \(pair.value.kindDescription)", at: pair.value.location))
+                    diagnostics.append(
+                        .error(
+                            "\(subject): 'exclude' items must be strings, not \(pair.value.kindDescription)",
+                            at: pair.value.location))
                     continue
                 }
-                guard let text = variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else { continue }
+                guard let text = variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else {
+                    continue
+                }
                 exclusion.append((Located(pair.key.text, at: pair.key.location), text))
             }
             return exclusion.count == pairs.count ? exclusion : nil
@@ -192,11 +249,15 @@ extension OperationSpecReader {
     }
 
     /// An error for each key of `pairs` not in `allowed`: `description`, the key, a suggestion.
-    private static func checkKeys(_ pairs: [YAMLPair], allowed: [String], of description: String, diagnostics: inout [Diagnostic]) {
+    private static func checkKeys(
+        _ pairs: [YAMLPair], allowed: [String], of description: String, diagnostics: inout [Diagnostic]
+    ) {
         for pair in pairs where !allowed.contains(pair.key.text) {
-            diagnostics.append(.error(
-                "\(description) \(DisplayText.quoted(pair.key.text))" + Suggestion.clause(for: pair.key.text, in: allowed),
-                at: pair.key.location))
+            diagnostics.append(
+                .error(
+                    "\(description) \(DisplayText.quoted(pair.key.text))"
+                        + Suggestion.clause(for: pair.key.text, in: allowed),
+                    at: pair.key.location))
         }
     }
 }

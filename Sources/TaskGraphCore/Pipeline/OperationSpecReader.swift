@@ -19,7 +19,10 @@ struct OperationSpecReader {
     /// The cluster keys and their types (`ClusterSettings.types(in:)`), worked out once.
     let clusterTypes: [(name: String, type: ParameterType)]
 
-    init(registry: OperationRegistry, variables: Variables, defaults: [String: (value: ParameterValue, location: SourceLocation)]) {
+    init(
+        registry: OperationRegistry, variables: Variables,
+        defaults: [String: (value: ParameterValue, location: SourceLocation)]
+    ) {
         self.registry = registry
         self.variables = variables
         self.defaults = defaults
@@ -33,7 +36,10 @@ struct OperationSpecReader {
     /// Every operation of `value` (which should be a mapping of ids to operations), in file order.
     func readAll(_ value: YAMLValue, diagnostics: inout [Diagnostic]) -> [OperationSpec] {
         guard case .mapping(let pairs, let location) = value else {
-            diagnostics.append(.error("'operations' must be a mapping of operation ids to operations, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error(
+                    "'operations' must be a mapping of operation ids to operations, not \(value.kindDescription)",
+                    at: value.location))
             return []
         }
         if pairs.isEmpty {
@@ -41,7 +47,7 @@ struct OperationSpecReader {
         }
         // Operations are read independently, a chunk per core; chunks are joined in file order.
         let (operations, found) = ParallelBands.collect(count: pairs.count) { range, operations, found in
-            for index in range {  // not `for pair in`: that copies every pair
+            for index in range { // not `for pair in`: that copies every pair
                 if let operation = read(id: pairs[index].key, value: pairs[index].value, diagnostics: &found) {
                     operations.append(operation)
                 }
@@ -53,14 +59,19 @@ struct OperationSpecReader {
 
     private func read(id: YAMLScalar, value: YAMLValue, diagnostics: inout [Diagnostic]) -> OperationSpec? {
         guard Self.isValidID(id.text) else {
-            diagnostics.append(.error(
-                "invalid operation id \(DisplayText.quoted(id.text)); use letters, digits, '-', '_' and '.'", at: id.location))
+            diagnostics.append(
+                .error(
+                    "invalid operation id \(DisplayText.quoted(id.text)); use letters, digits, '-', '_' and '.'",
+                    at: id.location))
             return nil
         }
         // Named in messages only: built when one is reported.
         func subject() -> String { "operation '\(id.text)'" }
         guard case .mapping(let pairs, let location) = value else {
-            diagnostics.append(.error("\(subject()) must be a mapping with at least 'op', not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error(
+                    "\(subject()) must be a mapping with at least 'op', not \(value.kindDescription)",
+                    at: value.location))
             return nil
         }
         let keys = KeyedPairs(pairs)
@@ -81,33 +92,37 @@ struct OperationSpecReader {
             }
             if let (value, at) = setting { Self.apply(key, value, at: at, to: &spec) }
         }
-        spec.settings.cluster = readClusterSettings(keys, checker: checker, subject: subject(), diagnostics: &diagnostics)
+        spec.settings.cluster = readClusterSettings(
+            keys, checker: checker, subject: subject(), diagnostics: &diagnostics)
         for pair in pairs where !commonKeys.contains(pair.key.text) {
             guard let type else { continue }
             guard type.parameter(named: pair.key.text) == nil else {
                 spec.parameters.append(pair)
                 continue
             }
-            let message = if let advice = type.removedParameters[pair.key.text] {
-                "\(DisplayText.quoted(pair.key.text)) is no longer supported for '\(type.name)': \(advice)"
-            } else {
-                "unknown key \(DisplayText.quoted(pair.key.text)) for '\(type.name)'"
-                    + Suggestion.clause(for: pair.key.text, in: commonKeys + type.parameters.map(\.name))
-            }
+            let message =
+                if let advice = type.removedParameters[pair.key.text] {
+                    "\(DisplayText.quoted(pair.key.text)) is no longer supported for '\(type.name)': \(advice)"
+                } else {
+                    "unknown key \(DisplayText.quoted(pair.key.text)) for '\(type.name)'"
+                        + Suggestion.clause(for: pair.key.text, in: commonKeys + type.parameters.map(\.name))
+                }
             diagnostics.append(.error("\(subject()): \(message)", at: pair.key.location))
         }
         if let type {
             for parameter in type.parameters where parameter.isRequired && keys[parameter.name] == nil {
-                diagnostics.append(.error(
-                    "\(subject()): missing required parameter '\(parameter.name)' for '\(type.name)'",
-                    at: spec.type?.location ?? location))
+                diagnostics.append(
+                    .error(
+                        "\(subject()): missing required parameter '\(parameter.name)' for '\(type.name)'",
+                        at: spec.type?.location ?? location))
             }
         }
         return spec
     }
 
     /// Sets the engine setting `key` of `spec` to its checked `value`, written at `at`.
-    private static func apply(_ key: String, _ value: ParameterValue, at: SourceLocation, to spec: inout OperationSpec) {
+    private static func apply(_ key: String, _ value: ParameterValue, at: SourceLocation, to spec: inout OperationSpec)
+    {
         switch (key, value) {
         case ("retries", .integer(let retries)): spec.settings.retries = retries
         case ("timeout", .duration(let timeout)): spec.settings.timeout = timeout
@@ -116,7 +131,8 @@ struct OperationSpecReader {
         case ("cache", .boolean(let enabled)): (spec.settings.cache, spec.settings.cacheRequested) = (enabled, enabled)
         case ("priority", .integer(let priority)): spec.settings.priority = priority
         case ("exclusive", .string(let word)): spec.settings.exclusive = Exclusivity(rawValue: word) ?? .shared
-        case ("when", .string(let word)): (spec.settings.when, spec.whenLocation) = (TriggerRule(rawValue: word) ?? .success, at)
+        case ("when", .string(let word)):
+            (spec.settings.when, spec.whenLocation) = (TriggerRule(rawValue: word) ?? .success, at)
         default: break
         }
     }
@@ -131,15 +147,19 @@ struct OperationSpecReader {
             return (nil, nil)
         }
         guard let scalar = value.scalar, !scalar.isNull else {
-            diagnostics.append(.error("\(subject()): 'op' must be an operation type name, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error(
+                    "\(subject()): 'op' must be an operation type name, not \(value.kindDescription)",
+                    at: value.location))
             return (nil, nil)
         }
         let type = registry[scalar.text]
         if type == nil {
-            diagnostics.append(.error(
-                "\(subject()): unknown operation type \(DisplayText.quoted(scalar.text))"
-                    + Suggestion.clause(for: scalar.text, in: registry.types.keys),
-                at: scalar.location))
+            diagnostics.append(
+                .error(
+                    "\(subject()): unknown operation type \(DisplayText.quoted(scalar.text))"
+                        + Suggestion.clause(for: scalar.text, in: registry.types.keys),
+                    at: scalar.location))
         }
         return (Located(scalar.text, at: scalar.location), type)
     }
@@ -155,13 +175,19 @@ struct OperationSpecReader {
         case .sequence(let elements, _):
             scalars = elements.compactMap { element in
                 guard let scalar = element.scalar, !scalar.isNull else {
-                    diagnostics.append(.error("operation '\(id)': 'needs' entries must be operation ids, not \(element.kindDescription)", at: element.location))
+                    diagnostics.append(
+                        .error(
+                            "operation '\(id)': 'needs' entries must be operation ids, not \(element.kindDescription)",
+                            at: element.location))
                     return nil
                 }
                 return scalar
             }
         case .mapping(_, let location):
-            diagnostics.append(.error("operation '\(id)': 'needs' must be an operation id or a list of them, not a mapping", at: location))
+            diagnostics.append(
+                .error(
+                    "operation '\(id)': 'needs' must be an operation id or a list of them, not a mapping", at: location)
+            )
             return ([], location)
         }
         // Short lists (nearly all) find repeats by scanning the entries kept; long ones hash.
@@ -173,7 +199,10 @@ struct OperationSpecReader {
             if scalar.text == id {
                 diagnostics.append(.error("operation '\(id)' needs itself", at: scalar.location))
             } else if hashes ? !seen.insert(scalar.text).inserted : needs.contains(where: { $0.value == scalar.text }) {
-                diagnostics.append(.error("operation '\(id)' needs \(DisplayText.quoted(scalar.text)) more than once", at: scalar.location))
+                diagnostics.append(
+                    .error(
+                        "operation '\(id)' needs \(DisplayText.quoted(scalar.text)) more than once", at: scalar.location
+                    ))
             } else {
                 needs.append(Located(scalar.text, at: scalar.location))
             }

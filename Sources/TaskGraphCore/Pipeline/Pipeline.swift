@@ -55,7 +55,9 @@ public struct Pipeline: Sendable {
     /// Loads, validates and plans the pipeline in `file`. Blocking (reads the file): call from a
     /// dedicated thread (`BlockingIO.run`) in async code.
     /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
-    public static func load(file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
+    public static func load(file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError)
+        -> Pipeline
+    {
         let bytes: Data
         do {
             bytes = try FileIO.read(file)
@@ -68,13 +70,17 @@ public struct Pipeline: Sendable {
     /// Loads, validates and plans a pipeline from the bytes of a file, reporting locations in
     /// `file`: UTF-8 text without NUL, or a located error (`PipelineText`).
     /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
-    public static func load(bytes: Data, file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
+    public static func load(bytes: Data, file: String, options: PipelineOptions = PipelineOptions())
+        throws(PipelineError) -> Pipeline
+    {
         try load(text: PipelineText.decode(bytes, file: file), file: file, options: options)
     }
 
     /// Loads, validates and plans a pipeline from `text`, reporting locations in `file`.
     /// - Throws: `PipelineError.invalid` with every diagnostic, sorted, when anything is wrong.
-    public static func load(text: String, file: String, options: PipelineOptions = PipelineOptions()) throws(PipelineError) -> Pipeline {
+    public static func load(text: String, file: String, options: PipelineOptions = PipelineOptions())
+        throws(PipelineError) -> Pipeline
+    {
         let loader = PipelineLoader(
             registry: options.registry, environment: options.environment, overrides: options.variables)
         let (spec, loadDiagnostics) = loader.load(text: text, file: file)

@@ -7,7 +7,8 @@ extension PipelineLoader {
         let checker = ParameterChecker(variables: variables, item: .unavailable)
         func read(_ name: String, as type: ParameterType) -> Located<String>? {
             guard let value = keys[name],
-                case .string(let text)? = checker.check(value, as: type, name: name, subject: "top-level", diagnostics: &diagnostics)
+                case .string(let text)? = checker.check(
+                    value, as: type, name: name, subject: "top-level", diagnostics: &diagnostics)
             else { return nil }
             return Located(text, at: value.location)
         }

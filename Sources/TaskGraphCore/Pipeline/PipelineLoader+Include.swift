@@ -41,8 +41,10 @@ extension PipelineLoader {
         _ value: YAMLValue, of file: String, variables: Variables, diagnostics: inout [Diagnostic]
     ) -> [(name: String, spec: PipelineSpec)] {
         guard case .mapping(let pairs, _) = value else {
-            diagnostics.append(.error(
-                "'include' must be a mapping of names to pipeline files, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error(
+                    "'include' must be a mapping of names to pipeline files, not \(value.kindDescription)",
+                    at: value.location))
             return []
         }
         let current = File(
@@ -51,15 +53,18 @@ extension PipelineLoader {
         var budget = includeBudget
         return pairs.compactMap { pair in
             guard Self.isValidIncludeName(pair.key.text) else {
-                diagnostics.append(.error(
-                    "invalid include name \(DisplayText.quoted(pair.key.text)); use letters, digits, '-' and '_'",
-                    at: pair.key.location))
+                diagnostics.append(
+                    .error(
+                        "invalid include name \(DisplayText.quoted(pair.key.text)); use letters, digits, '-' and '_'",
+                        at: pair.key.location))
                 return nil
             }
             guard budget > 0 else {
-                diagnostics.append(.error(
-                    "include '\(pair.key.text)': the pipeline includes more than \(Self.maximumIncludedFiles) files in all",
-                    at: pair.key.location))
+                diagnostics.append(
+                    .error(
+                        "include '\(pair.key.text)': the pipeline includes more than \(Self.maximumIncludedFiles) "
+                            + "files in all",
+                        at: pair.key.location))
                 return nil
             }
             guard let entry = readEntry(pair, in: current, diagnostics: &diagnostics),
@@ -99,13 +104,18 @@ extension PipelineLoader {
         }
         guard let scalar = file?.scalar, !scalar.isNull else {
             let shown = file ?? pair.value
-            diagnostics.append(.error(
-                "\(subject) must be a pipeline file's path or a mapping with 'file' and 'vars', not \(shown.kindDescription)",
-                at: shown.location))
+            diagnostics.append(
+                .error(
+                    "\(subject) must be a pipeline file's path or a mapping with 'file' and 'vars', not "
+                        + "\(shown.kindDescription)",
+                    at: shown.location))
             return nil
         }
-        guard let path = current.variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else { return nil }
-        let values = vars.map { readValues($0, subject: subject, variables: current.variables, diagnostics: &diagnostics) } ?? []
+        guard let path = current.variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics) else {
+            return nil
+        }
+        let values =
+            vars.map { readValues($0, subject: subject, variables: current.variables, diagnostics: &diagnostics) } ?? []
         return Entry(name: pair.key.text, path: Located(path, at: scalar.location), values: values)
     }
 
@@ -115,19 +125,26 @@ extension PipelineLoader {
         _ value: YAMLValue, subject: String, variables: Variables, diagnostics: inout [Diagnostic]
     ) -> [(name: YAMLScalar, value: Variables.Value)] {
         guard case .mapping(let pairs, _) = value else {
-            diagnostics.append(.error("\(subject): 'vars' must be a mapping of names to values, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error(
+                    "\(subject): 'vars' must be a mapping of names to values, not \(value.kindDescription)",
+                    at: value.location))
             return []
         }
         func substituted(_ scalar: YAMLScalar) -> YAMLScalar? {
             variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics).map {
-                YAMLScalar(text: $0.replacingOccurrences(of: "${", with: "$${"), location: scalar.location, style: .block)
+                YAMLScalar(
+                    text: $0.replacingOccurrences(of: "${", with: "$${"), location: scalar.location, style: .block)
             }
         }
         return pairs.compactMap { pair in
             if let scalar = pair.value.scalar { return substituted(scalar).map { (pair.key, .text($0)) } }
-            guard case .sequence(let elements, let location) = pair.value, elements.allSatisfy({ $0.scalar != nil }) else {
-                diagnostics.append(.error(
-                    "\(subject): variable '\(pair.key.text)' must be a string or a list of strings", at: pair.value.location))
+            guard case .sequence(let elements, let location) = pair.value, elements.allSatisfy({ $0.scalar != nil })
+            else {
+                diagnostics.append(
+                    .error(
+                        "\(subject): variable '\(pair.key.text)' must be a string or a list of strings",
+                        at: pair.value.location))
                 return nil
             }
             let items = elements.compactMap { $0.scalar.flatMap(substituted) }
@@ -138,7 +155,8 @@ extension PipelineLoader {
     /// The included file read and checked with its own variables, the files it includes
     /// counted against `budget`; nil (with a diagnostic) when it cannot be read or closes a
     /// cycle of includes.
-    private func load(_ entry: Entry, from current: File, budget: Int, diagnostics: inout [Diagnostic]) -> PipelineSpec? {
+    private func load(_ entry: Entry, from current: File, budget: Int, diagnostics: inout [Diagnostic]) -> PipelineSpec?
+    {
         let display = Self.displayPath(entry.path.value, from: current.link.display)
         let link = IncludeLink(path: Self.absolutePath(display), display: display, location: entry.path.location)
         let chain = self.chain.isEmpty ? [current.link] : self.chain
@@ -149,8 +167,10 @@ extension PipelineLoader {
                     "'\(links[index - 1].display)' includes '\(links[index].display)' here",
                     at: links[index].location ?? entry.path.location)
             }
-            diagnostics.append(.error(
-                "include cycle: " + links.map(\.display).joined(separator: " -> "), at: entry.path.location, notes: notes))
+            diagnostics.append(
+                .error(
+                    "include cycle: " + links.map(\.display).joined(separator: " -> "), at: entry.path.location,
+                    notes: notes))
             return nil
         }
         let text: String
@@ -178,9 +198,11 @@ extension PipelineLoader {
         let declared = Array(values.keys)
         for (name, value) in includedValues {
             guard values[name.text] != nil else {
-                diagnostics.append(.error(
-                    "'\(file)' declares no variable '\(name.text)' under 'vars'" + Suggestion.clause(for: name.text, in: declared),
-                    at: name.location))
+                diagnostics.append(
+                    .error(
+                        "'\(file)' declares no variable '\(name.text)' under 'vars'"
+                            + Suggestion.clause(for: name.text, in: declared),
+                        at: name.location))
                 continue
             }
             values[name.text] = value

@@ -20,9 +20,10 @@ struct PipelineLoader {
         var (root, diagnostics) = YAMLDocumentReader(file: file).read(text)
         guard let root else { return (nil, diagnostics) }
         guard case .mapping(let pairs, let location) = root else {
-            diagnostics.append(.error(
-                "a pipeline file must be a mapping with 'version' and 'operations', not \(root.kindDescription)",
-                at: root.location))
+            diagnostics.append(
+                .error(
+                    "a pipeline file must be a mapping with 'version' and 'operations', not \(root.kindDescription)",
+                    at: root.location))
             return (nil, diagnostics)
         }
         let keys = KeyedPairs(pairs)
@@ -38,7 +39,9 @@ struct PipelineLoader {
             pools: readPools(keys["pools"], diagnostics: &diagnostics),
             variables: variables, operations: [])
         (spec.executor, spec.store) = readClusterKeys(keys, variables: variables, diagnostics: &diagnostics)
-        let includes = keys["include"].map { readIncludes($0, of: file, variables: variables, diagnostics: &diagnostics) }
+        let includes = keys["include"].map {
+            readIncludes($0, of: file, variables: variables, diagnostics: &diagnostics)
+        }
         if let operations = keys["operations"] {
             let reader = OperationSpecReader(registry: registry, variables: variables, defaults: defaults)
             spec.operations = reader.readAll(operations, diagnostics: &diagnostics)
@@ -56,9 +59,10 @@ struct PipelineLoader {
             return
         }
         guard value.scalar?.text == "1" else {
-            diagnostics.append(.error(
-                "unsupported version \(value.kindDescription); this taskgraph reads version 1",
-                at: value.location))
+            diagnostics.append(
+                .error(
+                    "unsupported version \(value.kindDescription); this taskgraph reads version 1",
+                    at: value.location))
             return
         }
     }
@@ -73,7 +77,10 @@ struct PipelineLoader {
         var values: [String: Variables.Value] = [:]
         if let value {
             guard case .mapping(let pairs, _) = value else {
-                diagnostics.append(.error("'vars' must be a mapping of names to values, not \(value.kindDescription)", at: value.location))
+                diagnostics.append(
+                    .error(
+                        "'vars' must be a mapping of names to values, not \(value.kindDescription)", at: value.location)
+                )
                 return Variables(values: [:], environment: environment)
             }
             for pair in pairs {
@@ -83,12 +90,16 @@ struct PipelineLoader {
                 case .sequence(let elements, let location):
                     let scalars = elements.compactMap(\.scalar)
                     guard scalars.count == elements.count else {
-                        diagnostics.append(.error("variable '\(pair.key.text)' must be a string or a list of strings", at: location))
+                        diagnostics.append(
+                            .error("variable '\(pair.key.text)' must be a string or a list of strings", at: location))
                         continue
                     }
                     values[pair.key.text] = .list(scalars, location)
                 case .mapping(_, let location):
-                    diagnostics.append(.error("variable '\(pair.key.text)' must be a string or a list of strings, not a mapping", at: location))
+                    diagnostics.append(
+                        .error(
+                            "variable '\(pair.key.text)' must be a string or a list of strings, not a mapping",
+                            at: location))
                 }
             }
         }
@@ -96,9 +107,11 @@ struct PipelineLoader {
         for (name, text) in overrides {
             let location = SourceLocation(file: "--var \(name)", line: 1, column: 1)
             guard values[name] != nil else {
-                diagnostics.append(.error(
-                    "the pipeline declares no variable '\(name)' under 'vars'" + Suggestion.clause(for: name, in: declared),
-                    at: location))
+                diagnostics.append(
+                    .error(
+                        "the pipeline declares no variable '\(name)' under 'vars'"
+                            + Suggestion.clause(for: name, in: declared),
+                        at: location))
                 continue
             }
             values[name] = Self.override(text, replacing: values[name], at: location, diagnostics: &diagnostics)
@@ -115,9 +128,11 @@ struct PipelineLoader {
         if case .list = old {
             let items = text.isEmpty ? [] : text.split(separator: ",", omittingEmptySubsequences: false)
             if items.contains(where: \.isEmpty) {
-                diagnostics.append(.error(
-                    "\(DisplayText.quoted(text)) has an empty item; a list variable takes comma-separated items, none empty",
-                    at: location))
+                diagnostics.append(
+                    .error(
+                        "\(DisplayText.quoted(text)) has an empty item; a list variable takes comma-separated items, "
+                            + "none empty",
+                        at: location))
             }
             let scalars = items.filter { !$0.isEmpty }.map {
                 YAMLScalar(text: String($0), location: location, style: .block)
@@ -142,7 +157,9 @@ struct PipelineLoader {
         var defaults: [String: (value: ParameterValue, location: SourceLocation)] = [:]
         for (name, type) in OperationSpecReader.settingTypes + ClusterSettings.types(in: registry) {
             guard allowed.contains(name), let setting = keys[name] else { continue }
-            if let checked = checker.check(setting, as: type, name: name, subject: "'defaults'", diagnostics: &diagnostics) {
+            if let checked = checker.check(
+                setting, as: type, name: name, subject: "'defaults'", diagnostics: &diagnostics)
+            {
                 if let problem = ClusterSettings.problem(with: checked, named: name) {
                     diagnostics.append(.error("'defaults': \(problem)", at: setting.location))
                     continue
@@ -159,23 +176,28 @@ struct PipelineLoader {
     private func readPools(_ value: YAMLValue?, diagnostics: inout [Diagnostic]) -> [String: Located<Int>] {
         guard let value else { return [:] }
         guard case .mapping(let pairs, _) = value else {
-            diagnostics.append(.error("'pools' must be a mapping of pool names to depths, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error(
+                    "'pools' must be a mapping of pool names to depths, not \(value.kindDescription)",
+                    at: value.location))
             return [:]
         }
         var pools: [String: Located<Int>] = [:]
         for pair in pairs {
             guard let depth = pair.value.scalar.flatMap({ Int($0.text) }), depth >= 1, depth <= 10_000 else {
-                diagnostics.append(.error(
-                    "pool '\(pair.key.text)' must have a depth from 1 to 10000, not \(pair.value.kindDescription)",
-                    at: pair.value.location))
+                diagnostics.append(
+                    .error(
+                        "pool '\(pair.key.text)' must have a depth from 1 to 10000, not \(pair.value.kindDescription)",
+                        at: pair.value.location))
                 continue
             }
             pools[pair.key.text] = Located(depth, at: pair.value.location)
         }
         // The engine numbers pools in 16 bits, the default pool among them (`PoolLayout`).
         if pools.count > Self.maximumPools {
-            diagnostics.append(.error(
-                "'pools' declares \(pools.count) pools; at most \(Self.maximumPools) can be", at: value.location))
+            diagnostics.append(
+                .error(
+                    "'pools' declares \(pools.count) pools; at most \(Self.maximumPools) can be", at: value.location))
             return [:]
         }
         return pools
@@ -186,7 +208,8 @@ struct PipelineLoader {
     ) -> Located<String>? {
         guard let value else { return nil }
         guard let scalar = value.scalar, !scalar.isNull else {
-            diagnostics.append(.error("'output' must be a directory path, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error("'output' must be a directory path, not \(value.kindDescription)", at: value.location))
             return nil
         }
         return variables.substitute(scalar, item: .unavailable, diagnostics: &diagnostics)

@@ -31,9 +31,10 @@ extension PipelineSpec {
                 first[operation.id.value] = operation.id.location
                 continue
             }
-            found.append(.error(
-                "operation id '\(operation.id.value)' is declared twice", at: operation.id.location,
-                notes: [.note("'\(operation.id.value)' is first declared here", at: earlier)]))
+            found.append(
+                .error(
+                    "operation id '\(operation.id.value)' is declared twice", at: operation.id.location,
+                    notes: [.note("'\(operation.id.value)' is first declared here", at: earlier)]))
         }
         return found
     }

@@ -16,10 +16,12 @@ enum PipelineText {
     ///   mark.
     static func decode(_ bytes: Data, file: String) throws(PipelineError) -> String {
         if let encoding = otherEncodings.first(where: { bytes.starts(with: $0.mark) }) {
-            throw .invalid([.error(
-                "the file is encoded as \(encoding.name); taskgraph reads UTF-8 pipeline files "
-                    + "(convert it, e.g. with 'iconv -f \(encoding.name) -t UTF-8')",
-                at: SourceLocation(file: file, line: 1, column: 1))])
+            throw .invalid([
+                .error(
+                    "the file is encoded as \(encoding.name); taskgraph reads UTF-8 pipeline files "
+                        + "(convert it, e.g. with 'iconv -f \(encoding.name) -t UTF-8')",
+                    at: SourceLocation(file: file, line: 1, column: 1))
+            ])
         }
         let hasNUL = bytes.withUnsafeBytes { buffer in
             buffer.baseAddress.map { memchr($0, 0, buffer.count) != nil } ?? false

@@ -55,7 +55,9 @@ struct CipherKey {
     }
 
     /// Decodes hex or base64 text (surrounding whitespace ignored) into a 32-byte key.
-    private static func decodeText(_ contents: Data, source: Source, rawAllowed: Bool) throws(CryptoError) -> SymmetricKey {
+    private static func decodeText(_ contents: Data, source: Source, rawAllowed: Bool) throws(CryptoError)
+        -> SymmetricKey
+    {
         let text = String(decoding: contents, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.count == 2 * byteCount, let bytes = hexBytes(text) {
             return SymmetricKey(data: bytes)

@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// Why `encrypt` or `decrypt` failed. Messages name where a key came from, never the key.
 public enum CryptoError: Error, Equatable, Sendable {
     /// Neither or both of `key_file` and `key_env` were set.

@@ -4,9 +4,15 @@ import TaskGraphCore
 struct CryptoSettings: Sendable {
     /// The shared parameter declarations.
     static let parameters = [
-        ParameterSpec("key_file", .inputPath, optional: true, existingFile: true, "File holding the 256-bit key: 32 raw bytes, 64 hex characters or base64; relative to the pipeline file."),
-        ParameterSpec("key_env", .string, optional: true, "Environment variable holding the key as 64 hex characters or base64 (instead of key_file)."),
-        ParameterSpec("cipher", .choice(AEADCipher.allCases.map(\.rawValue)), default: .string(AEADCipher.aes256GCM.rawValue), "Layout nonce(12) ‖ ciphertext ‖ tag(16) either way."),
+        ParameterSpec(
+            "key_file", .inputPath, optional: true, existingFile: true,
+            "File holding the 256-bit key: 32 raw bytes, 64 hex characters or base64; relative to the pipeline file."),
+        ParameterSpec(
+            "key_env", .string, optional: true,
+            "Environment variable holding the key as 64 hex characters or base64 (instead of key_file)."),
+        ParameterSpec(
+            "cipher", .choice(AEADCipher.allCases.map(\.rawValue)), default: .string(AEADCipher.aes256GCM.rawValue),
+            "Layout nonce(12) ‖ ciphertext ‖ tag(16) either way."),
     ]
 
     /// The environment variable an instance reads: the one `key_env` names, if any.

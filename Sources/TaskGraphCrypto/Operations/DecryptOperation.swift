@@ -1,9 +1,12 @@
 import TaskGraphCore
+
 /// `decrypt`: authenticates and decrypts its input with a 256-bit key.
 struct DecryptOperation: BuiltInAction {
     static let type = OperationType(
         name: "decrypt",
-        summary: "Decrypts nonce ‖ ciphertext ‖ tag (AES-256-GCM or ChaCha20-Poly1305); fails unless the data authenticates.",
+        summary:
+            "Decrypts nonce ‖ ciphertext ‖ tag (AES-256-GCM or ChaCha20-Poly1305); fails unless the data "
+            + "authenticates.",
         parameters: CryptoSettings.parameters,
         input: .one(of: [.bytes]),
         produces: [.bytes],

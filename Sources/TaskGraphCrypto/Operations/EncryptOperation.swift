@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// `encrypt`: encrypts its input with a 256-bit key and a fresh random nonce, in the layout
 /// `decrypt` reads.
 struct EncryptOperation: BuiltInAction {

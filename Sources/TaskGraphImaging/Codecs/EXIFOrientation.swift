@@ -18,10 +18,14 @@ struct EXIFOrientation: Equatable {
         var offset = 2
         while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
             let marker = bytes[offset + 1]
-            if marker == 0xFF { offset += 1; continue }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
             if marker == 0xDA || marker == 0xD9 { return nil }
             let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            let start = offset + 4, end = offset + 2 + length
+            let start = offset + 4
+            let end = offset + 2 + length
             guard length >= 2, end <= bytes.count else { return nil }
             if marker == 0xE1, bytes[start..<end].starts(with: Array("Exif\0\0".utf8)) {
                 return orientation(tiff: Array(bytes[(start + 6)..<end]))
@@ -58,18 +62,21 @@ struct EXIFOrientation: Equatable {
         guard value != 1 else { return image }
         let (w, h, c) = (image.width, image.height, image.channels)
         let swaps = value >= 5
-        let outWidth = swaps ? h : w, outHeight = swaps ? w : h
+        let outWidth = swaps ? h : w
+        let outHeight = swaps ? w : h
         // Source column and row for output (x, y) are affine: origin + x·dx + y·dy.
-        let (origin, dx, dy): ((Int, Int), (Int, Int), (Int, Int)) = switch value {
-        case 2: ((w - 1, 0), (-1, 0), (0, 1))
-        case 3: ((w - 1, h - 1), (-1, 0), (0, -1))
-        case 4: ((0, h - 1), (1, 0), (0, -1))
-        case 5: ((0, 0), (0, 1), (1, 0))
-        case 6: ((0, h - 1), (0, -1), (1, 0))
-        case 7: ((w - 1, h - 1), (0, -1), (-1, 0))
-        default: ((w - 1, 0), (0, 1), (-1, 0))
-        }
-        let stepX = (dx.1 * w + dx.0) * c, stepY = (dy.1 * w + dy.0) * c
+        let (origin, dx, dy): ((Int, Int), (Int, Int), (Int, Int)) =
+            switch value {
+            case 2: ((w - 1, 0), (-1, 0), (0, 1))
+            case 3: ((w - 1, h - 1), (-1, 0), (0, -1))
+            case 4: ((0, h - 1), (1, 0), (0, -1))
+            case 5: ((0, 0), (0, 1), (1, 0))
+            case 6: ((0, h - 1), (0, -1), (1, 0))
+            case 7: ((w - 1, h - 1), (0, -1), (-1, 0))
+            default: ((w - 1, 0), (0, 1), (-1, 0))
+            }
+        let stepX = (dx.1 * w + dx.0) * c
+        let stepY = (dy.1 * w + dy.0) * c
         let start = (origin.1 * w + origin.0) * c
         let storage = PixelStorage<UInt8>(count: outWidth * outHeight * c)
         let (source, out) = (image.storage.base, storage.base)

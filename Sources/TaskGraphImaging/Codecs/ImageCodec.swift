@@ -1,5 +1,5 @@
-import Foundation
 import CImageShims
+import Foundation
 import TaskGraphCore
 
 /// Decodes and encodes JPEG and PNG. The async entry points run the codec through `BlockingIO`
@@ -56,7 +56,9 @@ public enum ImageCodec {
 
     /// Encodes `image` as `format`; `quality` (1...100) applies to JPEG.
     /// - Throws: `ImageError.encodeFailed`, or `CancellationError`.
-    public static func encode(_ image: Image, as format: ImageFormat, quality: Int = defaultQuality) async throws -> Data {
+    public static func encode(_ image: Image, as format: ImageFormat, quality: Int = defaultQuality) async throws
+        -> Data
+    {
         try await BlockingIO.run { try encodeNow(image, as: format, quality: quality) }
     }
 

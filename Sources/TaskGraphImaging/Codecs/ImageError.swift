@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// Why an image could not be decoded, encoded or processed.
 public enum ImageError: Error, Equatable, Sendable {
     /// The bytes start with no signature taskgraph can decode.
@@ -30,7 +31,8 @@ extension ImageError: CustomStringConvertible {
         case .unknownFormat(let byteCount):
             byteCount == 0 ? "not an image: the data is empty" : "not a JPEG or PNG image (\(byteCount) bytes)"
         case .notAnImageToSave(let format, let byteCount):
-            "the input is not a JPEG or PNG image (\(byteCount) bytes), so it cannot be saved as \(format.displayName); "
+            "the input is not a JPEG or PNG image (\(byteCount) bytes), so it cannot be saved as "
+                + "\(format.displayName); "
                 + "save it under a path whose extension names no image format"
         case .decodeFailed(let format, let message):
             "cannot decode \(format.displayName): \(message)"

@@ -19,7 +19,8 @@ enum JPEGCodec {
             let height = Self.scaled(Int(info.height), by: scaleDenominator)
             let storage = PixelStorage<UInt8>(count: width * height * 3)
             let (decoded, failure) = ImageCodec.withMessageBuffer {
-                tg_jpeg_decode(base, raw.count, storage.base, Int32(width), Int32(height), 3, Int32(scaleDenominator), $0)
+                tg_jpeg_decode(
+                    base, raw.count, storage.base, Int32(width), Int32(height), 3, Int32(scaleDenominator), $0)
             }
             guard decoded != 0 else { throw ImageError.decodeFailed(format: .jpeg, message: failure) }
             return Image(width: width, height: height, channels: 3, storage: storage)
@@ -44,8 +45,10 @@ enum JPEGCodec {
 
     /// The largest DCT-domain scale denominator (8, 4, 2, else 1) at which an image of `size`
     /// still has sides of at least `target`'s.
-    static func scaleDenominator(from size: (width: Int, height: Int), atLeast target: (width: Int, height: Int)) -> Int {
-        [8, 4, 2].first { scaled(size.width, by: $0) >= target.width && scaled(size.height, by: $0) >= target.height } ?? 1
+    static func scaleDenominator(from size: (width: Int, height: Int), atLeast target: (width: Int, height: Int)) -> Int
+    {
+        [8, 4, 2].first { scaled(size.width, by: $0) >= target.width && scaled(size.height, by: $0) >= target.height }
+            ?? 1
     }
 
     /// A side of `side` pixels decoded at `1 / denominator`: libjpeg rounds up.
@@ -82,8 +85,9 @@ enum JPEGCodec {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         let (ok, message) = ImageCodec.withMessageBuffer {
-            tg_jpeg_encode(image.storage.base, Int32(image.width), Int32(image.height),
-                           Int32(image.channels), Int32(quality), &output, &size, $0)
+            tg_jpeg_encode(
+                image.storage.base, Int32(image.width), Int32(image.height),
+                Int32(image.channels), Int32(quality), &output, &size, $0)
         }
         guard ok != 0 else { throw ImageError.encodeFailed(format: .jpeg, message: message) }
         return ImageCodec.takeBuffer(output, count: size)

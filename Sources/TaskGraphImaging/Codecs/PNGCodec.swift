@@ -11,7 +11,8 @@ enum PNGCodec {
             var info = tg_png_info()
             let (ok, message) = ImageCodec.withMessageBuffer { tg_png_read_header(base, raw.count, &info, $0) }
             guard ok != 0 else { throw ImageError.decodeFailed(format: .png, message: message) }
-            let width = Int(info.width), height = Int(info.height)
+            let width = Int(info.width)
+            let height = Int(info.height)
             try ImageCodec.checkLimit(width: width, height: height, limit: maxPixels)
             let channels = info.has_alpha == 0 ? 3 : 4
             let storage = PixelStorage<UInt8>(count: width * height * channels)
@@ -28,8 +29,9 @@ enum PNGCodec {
         var output: UnsafeMutablePointer<UInt8>?
         var size = 0
         let (ok, message) = ImageCodec.withMessageBuffer {
-            tg_png_encode(image.storage.base, Int32(image.width), Int32(image.height),
-                          Int32(image.channels), &output, &size, $0)
+            tg_png_encode(
+                image.storage.base, Int32(image.width), Int32(image.height),
+                Int32(image.channels), &output, &size, $0)
         }
         guard ok != 0 else { throw ImageError.encodeFailed(format: .png, message: message) }
         return ImageCodec.takeBuffer(output, count: size)

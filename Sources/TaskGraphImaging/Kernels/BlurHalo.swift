@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// The rows a blur chunk reads beyond its own, saved before an in-place blur overwrites them.
 ///
 /// `GaussianBlur` blurs chunks of rows in any order, each reading `support` rows above and below
@@ -20,10 +21,12 @@ struct BlurHalo: Sendable {
     /// on `BlockingIO` threads.
     /// - Throws: `CancellationError`.
     init(of source: PixelStorage<UInt8>, chunks: [Range<Int>], support: Int, height: Int, rowBytes: Int) async throws {
-        let storage = PixelStorage<UInt8>(count: max(Self.bytes(chunks: chunks.count, support: support, rowBytes: rowBytes), 1))
+        let storage = PixelStorage<UInt8>(
+            count: max(Self.bytes(chunks: chunks.count, support: support, rowBytes: rowBytes), 1))
         try await ParallelBands.run(count: chunks.count, bandSize: 1) { indices in
             for index in indices {
-                let chunk = chunks[index], start = storage.base + index * 2 * support * rowBytes
+                let chunk = chunks[index]
+                let start = storage.base + index * 2 * support * rowBytes
                 let above = max(chunk.lowerBound - support, 0)..<chunk.lowerBound
                 let below = chunk.upperBound..<min(chunk.upperBound + support, height)
                 (start + (support - above.count) * rowBytes)

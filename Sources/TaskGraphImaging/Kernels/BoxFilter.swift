@@ -1,5 +1,6 @@
 import CImageShims
 import TaskGraphCore
+
 /// One box-filter pass (a running mean of `2·radius + 1` samples, edges extended) along a row
 /// (`ColumnBoxCascade` runs them down columns). Samples are 8.8 fixed point; sums stay below 2²⁴
 /// for radius ≤ 128, so the `Float` reciprocal used to divide is exact to well under one unit.

@@ -1,5 +1,6 @@
 import CImageShims
 import TaskGraphCore
+
 /// Box filters run down the columns of a block of rows, one after the other, taking the rows one
 /// at a time and handing back each filtered row as soon as it is final.
 ///
@@ -111,7 +112,8 @@ final class ColumnBoxCascade {
     /// Computes the next output row of pass `index` into `target`.
     private func step(_ index: Int, into target: UnsafeMutablePointer<UInt16>, count: Int) {
         let (radius, sums, scale, width) = (passes[index].radius, passes[index].sums, passes[index].scale, width)
-        let y = passes[index].emitted, last = count - 1
+        let y = passes[index].emitted
+        let last = count - 1
         if y == 0 {
             let first = slot(of: index, row: 0)
             for i in 0..<width { sums[i] = Int32(first[i]) &* Int32(radius + 1) }

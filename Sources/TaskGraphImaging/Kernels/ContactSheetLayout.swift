@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// Lays out images in a grid, each scaled to fit its cell, with a caption under each: the
 /// picture that shows a whole run's work at a glance.
 struct ContactSheetLayout: Sendable {
@@ -20,7 +21,10 @@ struct ContactSheetLayout: Sendable {
         let columns = self.columns > 0 ? self.columns : Int(Double(count).squareRoot().rounded(.up))
         let rows = (count + columns - 1) / columns
         let captionHeight = captions ? CaptionFont.glyphHeight + padding / 2 : 0
-        return (columns * cellWidth + (columns + 1) * padding, rows * (cellWidth * 3 / 4 + captionHeight) + (rows + 1) * padding)
+        return (
+            columns * cellWidth + (columns + 1) * padding,
+            rows * (cellWidth * 3 / 4 + captionHeight) + (rows + 1) * padding
+        )
     }
 
     /// The sheet for `entries` (caption, image), in order. The pixel work runs on blocking
@@ -45,14 +49,16 @@ struct ContactSheetLayout: Sendable {
             try Task.checkCancellation()
             let cellX = padding + (index % columns) * (cellWidth + padding)
             let cellY = padding + (index / columns) * (cellHeight + captionHeight + padding)
-            let scale = min(Double(cellWidth) / Double(entry.image.width), Double(cellHeight) / Double(entry.image.height))
+            let scale = min(
+                Double(cellWidth) / Double(entry.image.width), Double(cellHeight) / Double(entry.image.height))
             let thumbnail = try await ResizeKernel.apply(
                 to: entry.image, width: max(1, Int((Double(entry.image.width) * scale).rounded())),
                 height: max(1, Int((Double(entry.image.height) * scale).rounded())))
             let caption = entry.caption
             try await BlockingIO.run { [self] in
-                blit(thumbnail, x: cellX + (cellWidth - thumbnail.width) / 2,
-                     y: cellY + (cellHeight - thumbnail.height) / 2, into: storage, width: width)
+                blit(
+                    thumbnail, x: cellX + (cellWidth - thumbnail.width) / 2,
+                    y: cellY + (cellHeight - thumbnail.height) / 2, into: storage, width: width)
                 if captions {
                     let caption = CaptionFont.fitting(caption, in: cellWidth)
                     CaptionFont.draw(

@@ -40,7 +40,8 @@ enum GaussianBlur {
         let chunks = Self.chunks(weights: weights, support: support, rowBytes: rowBytes, workers: workers)
         let haloBytes = BlurHalo.bytes(chunks: chunks.count, support: support, rowBytes: rowBytes)
         // In place unless the saved rows would cost more than half an image.
-        let output = haloBytes <= image.storage.count / 2
+        let output =
+            haloBytes <= image.storage.count / 2
             ? image.storageForResult() : PixelStorage<UInt8>(count: image.storage.count)
         let blur = ChunkBlur(
             source: image.storage, output: output, weights: weights, radii: radii, width: width,
@@ -49,11 +50,14 @@ enum GaussianBlur {
         let jobs = chunks.indices.map(ChunkBlur.Job.blur) + gaps.map(ChunkBlur.Job.copy)
         let rows = min((chunks.map(\.count).max() ?? 0) + 2 * support, height)
         let scratchBytes = ChunkScratch.bytes(radii: radii, rowBytes: rowBytes)
-        let workingMemory = ParallelBands.workerCount(bands: jobs.count) * scratchBytes
+        let workingMemory =
+            ParallelBands.workerCount(bands: jobs.count) * scratchBytes
             + (blur.inPlace ? haloBytes : output.count)
         try await WorkingMemoryBudget.withReservationInCurrentRun(of: workingMemory) {
-            let halo = blur.inPlace
-                ? try await BlurHalo(of: output, chunks: chunks, support: support, height: height, rowBytes: rowBytes) : nil
+            let halo =
+                blur.inPlace
+                ? try await BlurHalo(of: output, chunks: chunks, support: support, height: height, rowBytes: rowBytes)
+                : nil
             try await ParallelBands.run(
                 count: jobs.count, bandSize: 1, scratch: { ChunkScratch(radii: radii, rowBytes: rowBytes, rows: rows) }
             ) { indices, scratch in
@@ -69,7 +73,8 @@ enum GaussianBlur {
     /// most a quarter), or of 16M samples when that is less than the quarter share; a shorter run
     /// is one chunk.
     static func chunks(weights: [Int32], support: Int, rowBytes: Int, workers: Int) -> [Range<Int>] {
-        var runs: [Range<Int>] = [], start: Int?
+        var runs: [Range<Int>] = []
+        var start: Int?
         for (y, weight) in weights.enumerated() {
             if weight > 0, start == nil { start = y }
             if weight == 0, let first = start {
@@ -90,7 +95,8 @@ enum GaussianBlur {
 
     /// The row ranges of `0..<height` outside every chunk (sorted, disjoint).
     private static func gaps(between chunks: [Range<Int>], height: Int) -> [Range<Int>] {
-        var gaps: [Range<Int>] = [], next = 0
+        var gaps: [Range<Int>] = []
+        var next = 0
         for chunk in chunks {
             if chunk.lowerBound > next { gaps.append(next..<chunk.lowerBound) }
             next = chunk.upperBound
@@ -133,8 +139,11 @@ enum GaussianBlur {
 
         /// Blurs and mixes chunk `index`, reading the rows around it from `halo` when in place.
         private func blur(_ index: Int, halo: BlurHalo?, scratch: ChunkScratch) {
-            let chunk = chunks[index], rowBytes = width * channels, support = radii.reduce(0, +)
-            let top = max(chunk.lowerBound - support, 0), bottom = min(chunk.upperBound + support, weights.count)
+            let chunk = chunks[index]
+            let rowBytes = width * channels
+            let support = radii.reduce(0, +)
+            let top = max(chunk.lowerBound - support, 0)
+            let bottom = min(chunk.upperBound + support, weights.count)
             let (rowA, rowB) = (scratch.rowA, scratch.rowB)
             scratch.cascade.filter(rows: bottom - top) { p, across in
                 let y = top + p
@@ -147,7 +156,8 @@ enum GaussianBlur {
             } emit: { q, blurred in
                 let y = top + q
                 guard chunk.contains(y) else { return }
-                let weight = weights[y], target = output.base + y * rowBytes
+                let weight = weights[y]
+                let target = output.base + y * rowBytes
                 var original = UnsafePointer(source.base + y * rowBytes)
                 if weight == 0 {
                     if !inPlace { target.update(from: original, count: rowBytes) }

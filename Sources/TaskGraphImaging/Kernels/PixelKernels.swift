@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// Small per-pixel kernels: grayscale and crop.
 enum PixelKernels {
     /// Luma on stored sRGB values, `(19595·R + 38470·G + 7471·B + 2¹⁵) >> 16` (ITU-R BT.601, as
@@ -12,10 +13,12 @@ enum PixelKernels {
         let secondImage = output === source ? 0 : output.count
         try await WorkingMemoryBudget.withReservationInCurrentRun(of: secondImage) {
             try await ParallelBands.run(count: height, bandSize: bandSize) { rows in
-                let input = source.base, out = output.base
+                let input = source.base
+                let out = output.base
                 for index in stride(from: rows.lowerBound * rowBytes, to: rows.upperBound * rowBytes, by: channels) {
-                    let luma = (19595 &* UInt32(input[index]) &+ 38470 &* UInt32(input[index + 1])
-                        &+ 7471 &* UInt32(input[index + 2]) &+ 32768) >> 16
+                    let luma =
+                        (19595 &* UInt32(input[index]) &+ 38470 &* UInt32(input[index + 1])
+                            &+ 7471 &* UInt32(input[index + 2]) &+ 32768) >> 16
                     let value = UInt8(truncatingIfNeeded: luma)
                     out[index] = value
                     out[index + 1] = value

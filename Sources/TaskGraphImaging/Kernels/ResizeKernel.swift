@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// Resampling in two separable passes (horizontal, then vertical) with 2.14 fixed-point weights
 /// and an 8.8 fixed-point intermediate plane:
 /// area averaging when shrinking (each output pixel is the mean of the source area it covers),
@@ -20,18 +21,22 @@ enum ResizeKernel {
         var perOutput: [[(Int, Double)]] = []
         for i in 0..<target {
             if target < source {
-                let low = Double(i) * scale, high = Double(i + 1) * scale
-                perOutput.append((Int(low.rounded(.down))..<min(Int(high.rounded(.up)), source)).map { j in
-                    (j, min(high, Double(j + 1)) - max(low, Double(j)))
-                })
+                let low = Double(i) * scale
+                let high = Double(i + 1) * scale
+                perOutput.append(
+                    (Int(low.rounded(.down))..<min(Int(high.rounded(.up)), source)).map { j in
+                        (j, min(high, Double(j + 1)) - max(low, Double(j)))
+                    })
             } else {
                 let center = (Double(i) + 0.5) * scale - 0.5
-                let j = Int(center.rounded(.down)), t = center - Double(j)
+                let j = Int(center.rounded(.down))
+                let t = center - Double(j)
                 perOutput.append([(min(max(j, 0), source - 1), 1 - t), (min(max(j + 1, 0), source - 1), t)])
             }
         }
         let count = perOutput.map(\.count).max() ?? 1
-        var indices: [Int] = [], weights: [Int32] = []
+        var indices: [Int] = []
+        var weights: [Int32] = []
         for taps in perOutput {
             let total = taps.reduce(0) { $0 + $1.1 }
             var fixed = taps.map { Int32(($0.1 / total * 16384).rounded()) }
@@ -52,13 +57,17 @@ enum ResizeKernel {
     /// `image` resampled to `width × height`.
     static func apply(to image: Image, width: Int, height: Int) async throws -> Image {
         let channels = image.channels
-        let across = taps(from: image.width, to: width), down = taps(from: image.height, to: height)
+        let across = taps(from: image.width, to: width)
+        let down = taps(from: image.height, to: height)
         let source = image.storage
         let middle = PixelStorage<UInt16>(count: width * image.height * channels)
-        let rowBytes = width * channels, sourceBytes = image.rowStride
-        try await ParallelBands.run(count: image.height, bandSize: ParallelBands.bandSize(itemSize: sourceBytes)) { rows in
+        let rowBytes = width * channels
+        let sourceBytes = image.rowStride
+        try await ParallelBands.run(count: image.height, bandSize: ParallelBands.bandSize(itemSize: sourceBytes)) {
+            rows in
             for y in rows {
-                let input = source.base + y * sourceBytes, out = middle.base + y * rowBytes
+                let input = source.base + y * sourceBytes
+                let out = middle.base + y * rowBytes
                 for x in 0..<width {
                     for channel in 0..<channels {
                         var sum: Int32 = 32
@@ -71,13 +80,15 @@ enum ResizeKernel {
             }
         }
         let output = PixelStorage<UInt8>(count: height * rowBytes)
-        try await ParallelBands.run(count: height, bandSize: ParallelBands.bandSize(itemSize: rowBytes * down.count)) { rows in
+        try await ParallelBands.run(count: height, bandSize: ParallelBands.bandSize(itemSize: rowBytes * down.count)) {
+            rows in
             let sums = UnsafeMutablePointer<Int32>.allocate(capacity: rowBytes)
             defer { sums.deallocate() }
             for y in rows {
                 sums.update(repeating: 1 << 21, count: rowBytes)
                 for k in (y * down.count)..<((y + 1) * down.count) {
-                    let weight = down.weights[k], input = middle.base + down.indices[k] * rowBytes
+                    let weight = down.weights[k]
+                    let input = middle.base + down.indices[k] * rowBytes
                     for i in 0..<rowBytes { sums[i] = sums[i] &+ weight &* Int32(input[i]) }
                 }
                 let out = output.base + y * rowBytes
@@ -95,9 +106,9 @@ enum ResizeKernel {
     ) -> (width: Int, height: Int) {
         var scale: Double
         switch (requestedWidth, requestedHeight) {
-        case let (w?, h?): scale = min(Double(w) / Double(width), Double(h) / Double(height))
-        case let (w?, nil): scale = Double(w) / Double(width)
-        case let (nil, h?): scale = Double(h) / Double(height)
+        case (let w?, let h?): scale = min(Double(w) / Double(width), Double(h) / Double(height))
+        case (let w?, nil): scale = Double(w) / Double(width)
+        case (nil, let h?): scale = Double(h) / Double(height)
         case (nil, nil): scale = 1
         }
         if let maxSide { scale = min(scale, Double(maxSide) / Double(max(width, height))) }

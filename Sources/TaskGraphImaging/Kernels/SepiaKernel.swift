@@ -24,7 +24,8 @@ enum SepiaKernel {
         let matrix = coefficients(intensity: intensity)
         let output = image.storageForResult()
         let (source, channels, width, height) = (image.storage, image.channels, image.width, image.height)
-        let rowBytes = image.rowStride, bandSize = ParallelBands.bandSize(itemSize: rowBytes)
+        let rowBytes = image.rowStride
+        let bandSize = ParallelBands.bandSize(itemSize: rowBytes)
         // A second image, when the input cannot be overwritten, is working memory.
         let secondImage = output === source ? 0 : output.count
         try await WorkingMemoryBudget.withReservationInCurrentRun(of: secondImage) {
@@ -36,7 +37,8 @@ enum SepiaKernel {
                 defer { scratch.deallocate() }
                 for y in rows {
                     for x in stride(from: 0, to: width, by: chunk) {
-                        let count = min(chunk, width - x), offset = y * rowBytes + x * channels
+                        let count = min(chunk, width - x)
+                        let offset = y * rowBytes + x * channels
                         var input = UnsafePointer(source.base + offset)
                         if source === output {
                             scratch.update(from: input, count: count * channels)

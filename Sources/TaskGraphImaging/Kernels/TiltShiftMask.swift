@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// The tilt-shift blend mask (after GPUImage's GPUImageTiltShiftFilter): how blurred each row is,
 /// `w(y) = 1 − s(top − falloff, top, y) + s(bottom, bottom + falloff, y)` with `y = row / height`
 /// and `s` a smoothstep or a linear ramp. 0 inside the focus band, 1 far from it.

@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// The blur filters: `blur` and `tilt-shift`.
 enum BlurOperations {
     /// The σ parameter both filters take.
@@ -23,10 +24,17 @@ enum BlurOperations {
         cacheVersion: 1,
         parameters: [
             sigma(default: 7),
-            ParameterSpec("top_focus", .number(0...1), default: .number(0.4), "Top of the sharp band (fraction of the height)."),
-            ParameterSpec("bottom_focus", .number(0...1), default: .number(0.6), "Bottom of the sharp band (fraction of the height)."),
-            ParameterSpec("falloff", .number(0...1), default: .number(0.2), "Height of the sharp-to-blurred transitions (fraction of the height)."),
-            ParameterSpec("falloff_curve", .choice(TiltShiftMask.Curve.allCases.map(\.rawValue)), default: .string("smoothstep"), "Shape of the transitions."),
+            ParameterSpec(
+                "top_focus", .number(0...1), default: .number(0.4), "Top of the sharp band (fraction of the height)."),
+            ParameterSpec(
+                "bottom_focus", .number(0...1), default: .number(0.6),
+                "Bottom of the sharp band (fraction of the height)."),
+            ParameterSpec(
+                "falloff", .number(0...1), default: .number(0.2),
+                "Height of the sharp-to-blurred transitions (fraction of the height)."),
+            ParameterSpec(
+                "falloff_curve", .choice(TiltShiftMask.Curve.allCases.map(\.rawValue)), default: .string("smoothstep"),
+                "Shape of the transitions."),
         ],
         makeTransform: { parameters in
             let sigma = parameters.number("blur_radius") ?? 7
@@ -34,7 +42,9 @@ enum BlurOperations {
                 top: parameters.number("top_focus") ?? 0.4, bottom: parameters.number("bottom_focus") ?? 0.6,
                 falloff: parameters.number("falloff") ?? 0.2,
                 curve: parameters.string("falloff_curve").flatMap(TiltShiftMask.Curve.init) ?? .smoothstep)
-            guard mask.top <= mask.bottom else { throw ImageError.focusBandInverted(top: mask.top, bottom: mask.bottom) }
+            guard mask.top <= mask.bottom else {
+                throw ImageError.focusBandInverted(top: mask.top, bottom: mask.bottom)
+            }
             return { image in
                 let weights = mask.rowWeights(height: image.height)
                 return try await GaussianBlur.apply(to: consume image, sigma: sigma, rowWeights: weights)

@@ -1,14 +1,20 @@
 import TaskGraphCore
+
 /// `contact-sheet`: every input image in one grid with captions (fan-in).
 struct ContactSheetOperation: BuiltInAction {
     static let type = OperationType(
         name: "contact-sheet",
         summary: "Lays out every input image in a captioned grid, one picture of the whole run.",
         parameters: [
-            ParameterSpec("columns", .integer(0...64), default: .integer(0), "Images per row; 0 picks a near-square grid."),
-            ParameterSpec("cell_width", .integer(32...2048), default: .integer(320), "Width of each picture cell in pixels (height: three quarters of it)."),
-            ParameterSpec("padding", .integer(0...256), default: .integer(16), "Space around and between cells in pixels."),
-            ParameterSpec("captions", .boolean, default: .boolean(true), "Write each image's item (or operation id) under it."),
+            ParameterSpec(
+                "columns", .integer(0...64), default: .integer(0), "Images per row; 0 picks a near-square grid."),
+            ParameterSpec(
+                "cell_width", .integer(32...2048), default: .integer(320),
+                "Width of each picture cell in pixels (height: three quarters of it)."),
+            ParameterSpec(
+                "padding", .integer(0...256), default: .integer(16), "Space around and between cells in pixels."),
+            ParameterSpec(
+                "captions", .boolean, default: .boolean(true), "Write each image's item (or operation id) under it."),
             ImageFilter.maxPixelsParameter,
         ],
         input: .all(of: [.image, .bytes]),

@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// The geometry filters: `resize` and `crop`.
 enum GeometryOperations {
     /// `resize`: scales with the aspect ratio kept. JPEG bytes it shrinks are decoded at the
@@ -9,9 +10,13 @@ enum GeometryOperations {
         summary: "Scales an image, aspect ratio kept (area averaging when shrinking, linear when enlarging).",
         cacheVersion: 2,
         parameters: [
-            ParameterSpec("width", .integer(1...100_000), optional: true, "Target width in pixels (with height: fit inside both)."),
+            ParameterSpec(
+                "width", .integer(1...100_000), optional: true, "Target width in pixels (with height: fit inside both)."
+            ),
             ParameterSpec("height", .integer(1...100_000), optional: true, "Target height in pixels."),
-            ParameterSpec("max_side", .integer(1...100_000), optional: true, "Shrink so the longer side is at most this; never enlarges."),
+            ParameterSpec(
+                "max_side", .integer(1...100_000), optional: true,
+                "Shrink so the longer side is at most this; never enlarges."),
         ],
         makeResizeTarget: resizeTarget,
         makeTransform: { parameters in
@@ -21,9 +26,14 @@ enum GeometryOperations {
 
     /// `resize`'s result size for an image of a given size.
     private static func resizeTarget(_ parameters: Parameters) throws -> ImageFilter.ResizeTarget {
-        let (width, height, maxSide) = (parameters.integer("width"), parameters.integer("height"), parameters.integer("max_side"))
+        let (width, height, maxSide) = (
+            parameters.integer("width"), parameters.integer("height"), parameters.integer("max_side")
+        )
         guard width != nil || height != nil || maxSide != nil else { throw ImageError.resizeNeedsSize }
-        return { ResizeKernel.targetSize(width: $0, height: $1, requestedWidth: width, requestedHeight: height, maxSide: maxSide) }
+        return {
+            ResizeKernel.targetSize(
+                width: $0, height: $1, requestedWidth: width, requestedHeight: height, maxSide: maxSide)
+        }
     }
 
     /// `crop`: a rectangle of the image.

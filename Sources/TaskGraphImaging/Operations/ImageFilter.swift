@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// The action of every image filter: one image in (decoded, or encoded bytes decoded here),
 /// one decoded image out, in the format of the input so `save` and bytes consumers keep it.
 struct ImageFilter: BuiltInAction {
@@ -56,7 +57,8 @@ struct ImageFilter: BuiltInAction {
             // before it is allocated.
             let (image, size) = try await ImageCodec.decode(data, maxPixels: maxPixels, forSize: resizeTarget)
             try ImageCodec.checkResultLimit(width: size.width, height: size.height, limit: maxPixels)
-            return DecodedImage(try await ResizeKernel.resized(image, to: size), format: ImageFormat.sniff(data) ?? .png)
+            return DecodedImage(
+                try await ResizeKernel.resized(image, to: size), format: ImageFormat.sniff(data) ?? .png)
         }
         let (image, format) = try await context.inputImage(maxPixels: maxPixels)
         if let resizeTarget {

@@ -20,7 +20,9 @@ public struct ImageSaveEncoder: SaveEncoder {
     /// extension names an image format, or they are an image in that format already; an image
     /// in another format is converted, and other bytes are refused (`notAnImageToSave`).
     /// - Throws: `ImageError` from the codecs, `OperationError.missingInput`.
-    public func data(for context: TaskContext, path: String, format formatName: String?, quality: Int?) async throws -> Data? {
+    public func data(for context: TaskContext, path: String, format formatName: String?, quality: Int?) async throws
+        -> Data?
+    {
         let format = formatName.flatMap(ImageFormat.init(rawValue:))
         let quality = quality ?? ImageCodec.defaultQuality
         let chosen = format ?? ImageFormat(pathExtension: path)

@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// The color filters: `sepia` and `grayscale`.
 enum ToneOperations {
     /// `sepia`: the W3C sepia matrix mixed with the identity by `intensity`.
@@ -6,7 +7,7 @@ enum ToneOperations {
         name: "sepia", summary: "Sepia-tones an image (W3C sepia matrix); alpha untouched.",
         cacheVersion: 1,
         parameters: [
-            ParameterSpec("intensity", .number(0...1), default: .number(1), "0 keeps the image, 1 is full sepia."),
+            ParameterSpec("intensity", .number(0...1), default: .number(1), "0 keeps the image, 1 is full sepia.")
         ],
         makeTransform: { parameters in
             let intensity = parameters.number("intensity") ?? 1

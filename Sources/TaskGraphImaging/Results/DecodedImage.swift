@@ -84,7 +84,9 @@ public struct DecodedImage: DecodedImageProvider, BytesProvider, Equatable, Coda
         func invalid(_ field: String, _ reason: String) -> ResultCodingError {
             .invalidValue(subject: reader.subject, field: field, reason: reason)
         }
-        guard channels == 3 || channels == 4 else { throw invalid("channels", "is \(channels), not 3 (RGB) or 4 (RGBA)") }
+        guard channels == 3 || channels == 4 else {
+            throw invalid("channels", "is \(channels), not 3 (RGB) or 4 (RGBA)")
+        }
         guard let format = Self.format(code: formatCode) else {
             throw invalid("format", "is \(formatCode), not 1 (JPEG) or 2 (PNG)")
         }
@@ -98,7 +100,8 @@ public struct DecodedImage: DecodedImageProvider, BytesProvider, Equatable, Coda
         let pixels = try reader.read(count: sampleCount, "pixels")
         try reader.finish()
         // The read proved that the payload holds exactly that many samples, so they fit an Int.
-        self.init(Image(width: width, height: height, channels: channels, copying: pixels)!, format: format, quality: quality)
+        self.init(
+            Image(width: width, height: height, channels: channels, copying: pixels)!, format: format, quality: quality)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -4,6 +4,8 @@ extension Image {
     /// - Throws: `CancellationError` if the task is cancelled.
     public func shrunk(toMaxSide maxSide: Int) async throws -> Image {
         try await ResizeKernel.resized(
-            self, to: ResizeKernel.targetSize(width: width, height: height, requestedWidth: nil, requestedHeight: nil, maxSide: maxSide))
+            self,
+            to: ResizeKernel.targetSize(
+                width: width, height: height, requestedWidth: nil, requestedHeight: nil, maxSide: maxSide))
     }
 }

@@ -8,8 +8,10 @@ public struct Blur: ConfiguredOperation {
     /// A `blur` of σ `blurRadius` pixels (default 2).
     /// - Throws: `OperationError` with `validate`'s message for a value out of range.
     public init(blurRadius: Double? = nil, maxPixels: Int? = nil) throws {
-        configured = try BlurOperations.blur.configure(Parameters(setting: [
-            "blur_radius": blurRadius.map(ParameterValue.number), "max_pixels": maxPixels.map(ParameterValue.integer),
-        ]))
+        configured = try BlurOperations.blur.configure(
+            Parameters(setting: [
+                "blur_radius": blurRadius.map(ParameterValue.number),
+                "max_pixels": maxPixels.map(ParameterValue.integer),
+            ]))
     }
 }

@@ -11,10 +11,11 @@ public struct ContactSheet: ConfiguredOperation {
     public init(
         columns: Int? = nil, cellWidth: Int? = nil, padding: Int? = nil, captions: Bool? = nil, maxPixels: Int? = nil
     ) throws {
-        configured = try ContactSheetOperation.type.configure(Parameters(setting: [
-            "columns": columns.map(ParameterValue.integer), "cell_width": cellWidth.map(ParameterValue.integer),
-            "padding": padding.map(ParameterValue.integer), "captions": captions.map(ParameterValue.boolean),
-            "max_pixels": maxPixels.map(ParameterValue.integer),
-        ]))
+        configured = try ContactSheetOperation.type.configure(
+            Parameters(setting: [
+                "columns": columns.map(ParameterValue.integer), "cell_width": cellWidth.map(ParameterValue.integer),
+                "padding": padding.map(ParameterValue.integer), "captions": captions.map(ParameterValue.boolean),
+                "max_pixels": maxPixels.map(ParameterValue.integer),
+            ]))
     }
 }

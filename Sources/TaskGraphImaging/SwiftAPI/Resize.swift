@@ -9,9 +9,10 @@ public struct Resize: ConfiguredOperation {
     /// - Throws: `OperationError` with `validate`'s message for a value out of range, or the
     ///   `ImageError` `validate` reports for a combination `resize` does not take.
     public init(width: Int? = nil, height: Int? = nil, maxSide: Int? = nil, maxPixels: Int? = nil) throws {
-        configured = try GeometryOperations.resize.configure(Parameters(setting: [
-            "width": width.map(ParameterValue.integer), "height": height.map(ParameterValue.integer),
-            "max_side": maxSide.map(ParameterValue.integer), "max_pixels": maxPixels.map(ParameterValue.integer),
-        ]))
+        configured = try GeometryOperations.resize.configure(
+            Parameters(setting: [
+                "width": width.map(ParameterValue.integer), "height": height.map(ParameterValue.integer),
+                "max_side": maxSide.map(ParameterValue.integer), "max_pixels": maxPixels.map(ParameterValue.integer),
+            ]))
     }
 }

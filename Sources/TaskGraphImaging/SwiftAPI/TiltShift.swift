@@ -19,11 +19,12 @@ public struct TiltShift: ConfiguredOperation {
         blurRadius: Double? = nil, topFocus: Double? = nil, bottomFocus: Double? = nil, falloff: Double? = nil,
         falloffCurve: TiltShiftCurve? = nil, maxPixels: Int? = nil
     ) throws {
-        configured = try BlurOperations.tiltShift.configure(Parameters(setting: [
-            "blur_radius": blurRadius.map(ParameterValue.number), "top_focus": topFocus.map(ParameterValue.number),
-            "bottom_focus": bottomFocus.map(ParameterValue.number), "falloff": falloff.map(ParameterValue.number),
-            "falloff_curve": falloffCurve.map { .string($0.rawValue) },
-            "max_pixels": maxPixels.map(ParameterValue.integer),
-        ]))
+        configured = try BlurOperations.tiltShift.configure(
+            Parameters(setting: [
+                "blur_radius": blurRadius.map(ParameterValue.number), "top_focus": topFocus.map(ParameterValue.number),
+                "bottom_focus": bottomFocus.map(ParameterValue.number), "falloff": falloff.map(ParameterValue.number),
+                "falloff_curve": falloffCurve.map { .string($0.rawValue) },
+                "max_pixels": maxPixels.map(ParameterValue.integer),
+            ]))
     }
 }

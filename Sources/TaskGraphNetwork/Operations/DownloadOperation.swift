@@ -6,14 +6,25 @@ import TaskGraphCore
 struct DownloadOperation: TaskAction {
     static let type = OperationType(
         name: "download",
-        summary: "Fetches an http, https or file URL (or a path) as bytes. The operation's timeout bounds the whole transfer; retries apply to 5xx, 408, 429 and network failures.",
+        summary:
+            "Fetches an http, https or file URL (or a path) as bytes. The operation's timeout bounds the whole "
+            + "transfer; retries apply to 5xx, 408, 429 and network failures.",
         parameters: [
             ParameterSpec("url", .string, "http://, https:// or file:// URL, or a path relative to the pipeline file."),
-            ParameterSpec("headers", .stringMap, optional: true, "Extra request headers; their values never appear in messages."),
+            ParameterSpec(
+                "headers", .stringMap, optional: true, "Extra request headers; their values never appear in messages."),
             ParameterSpec("connect_timeout", .duration, default: .duration(.seconds(30)), "Time allowed to connect."),
-            ParameterSpec("stall_timeout", .duration, default: .duration(.seconds(30)), "Fail when no byte arrives for this long."),
-            ParameterSpec("max_bytes", .integer(1...Int.max), default: .integer(256 << 20), "Abort when the body grows past this many bytes."),
-            ParameterSpec("sha256", .string, optional: true, "Expected SHA-256 of the body, in hexadecimal; pins the content, so a cached body is reused without asking the server."),
+            ParameterSpec(
+                "stall_timeout", .duration, default: .duration(.seconds(30)), "Fail when no byte arrives for this long."
+            ),
+            ParameterSpec(
+                "max_bytes", .integer(1...Int.max), default: .integer(256 << 20),
+                "Abort when the body grows past this many bytes."),
+            ParameterSpec(
+                "sha256", .string, optional: true,
+                "Expected SHA-256 of the body, in hexadecimal; pins the content, so a cached body is reused without "
+                    + "asking the server."
+            ),
         ],
         produces: [.bytes],
         makeAction: { setup in try DownloadOperation(setup) })
@@ -86,13 +97,15 @@ struct DownloadOperation: TaskAction {
         let expectedSHA256 = expectedSHA256
         return try await CancellationFlag.run { flag in
             try await BlockingIO.run {
-                let response = try CurlTransfer(request).perform(isCancelled: { flag.isCancelled }) { completed, total in
+                let response = try CurlTransfer(request).perform(isCancelled: { flag.isCancelled }) {
+                    completed, total in
                     context.reportProgress(completed: completed, total: total, unit: .bytes)
                 }
                 if let expected = expectedSHA256, !response.notModified {
                     let actual = SHA256.hash(data: response.body).map { String(format: "%02x", $0) }.joined()
                     guard actual == expected else {
-                        throw DownloadError.checksumMismatch(url: request.displayURL, expected: expected, actual: actual)
+                        throw DownloadError.checksumMismatch(
+                            url: request.displayURL, expected: expected, actual: actual)
                     }
                 }
                 return response

@@ -78,13 +78,17 @@ public final class HTTPCacheClient: Sendable {
     }
 
     /// Runs one request on a pooled connection, aborted at once when the task is cancelled.
-    private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> (status: Int, body: Data) {
+    private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> (status: Int, body: Data)
+    {
         let url = baseURL + "/" + path
         return try await CancellationFlag.run { flag in
             try await pool.run { [self] in
-                let box = try idle.withLock { $0.popLast() } ?? ConnectionBox(try CacheConnection(headers: headers, settings: settings))
+                let box =
+                    try idle.withLock { $0.popLast() }
+                    ?? ConnectionBox(try CacheConnection(headers: headers, settings: settings))
                 let result = try box.connection.perform(
-                    method, url: url, path: path, body: body, maxBytes: settings.maxBytes, isCancelled: { flag.isCancelled })
+                    method, url: url, path: path, body: body, maxBytes: settings.maxBytes,
+                    isCancelled: { flag.isCancelled })
                 idle.withLock { $0.append(box) }
                 return result
             }

@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// What one libcurl transfer fetches and the limits it runs under.
 struct CurlRequest: Sendable {
     /// The URL curl fetches (credentials allowed here, never in messages).

@@ -141,7 +141,9 @@ final class CurlTransfer {
         }
         guard code == CURLE_OK else { throw CurlFailure.error(for: code, url: url, detail: errorDetail) }
         if status == 304 {
-            let conditional = request.headers.contains { $0.hasPrefix("If-None-Match:") || $0.hasPrefix("If-Modified-Since:") }
+            let conditional = request.headers.contains {
+                $0.hasPrefix("If-None-Match:") || $0.hasPrefix("If-Modified-Since:")
+            }
             guard conditional else { throw .notModifiedUnasked(url: url) }
             return CurlResponse(body: Data(), notModified: true, validators: validators)
         }
@@ -178,7 +180,8 @@ final class CurlTransfer {
     }
 
     private static func startFailure(_ request: CurlRequest) -> DownloadError {
-        .transferFailed(url: request.displayURL, reason: "libcurl could not create a transfer handle", isRetryable: true)
+        .transferFailed(
+            url: request.displayURL, reason: "libcurl could not create a transfer handle", isRetryable: true)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {

@@ -1,4 +1,5 @@
 import TaskGraphCore
+
 /// Why `download` failed. URLs in messages never carry credentials (see `RedactedURL`).
 public enum DownloadError: Error, Equatable, Sendable {
     /// `url` is neither an http, https or file URL nor a path.

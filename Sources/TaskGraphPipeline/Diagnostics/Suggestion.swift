@@ -13,7 +13,8 @@ package enum Suggestion {
         for candidate in candidates.sorted() {
             let other = candidate.lowercased()
             let distance = editDistance(lowered, other)
-            let isPrefix = min(lowered.count, other.count) >= 3
+            let isPrefix =
+                min(lowered.count, other.count) >= 3
                 && (other.hasPrefix(lowered) || lowered.hasPrefix(other))
             let rank = 2 * distance + (other.first == lowered.first ? 0 : 1)
             if distance <= limit || isPrefix, rank < (best?.rank ?? .max) {

@@ -13,7 +13,8 @@ public enum DurationParser {
 
     /// The duration `text` denotes, or nil if it is not a duration of at most `largestSeconds`.
     public static func parse(_ text: String) -> Duration? {
-        let trimmed = text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
+        let trimmed =
+            text.utf8.first == UInt8(ascii: " ") || text.utf8.last == UInt8(ascii: " ")
             ? text.trimmingCharacters(in: .whitespaces) : text
         if let seconds = Double(trimmed), seconds >= 0, seconds.isFinite {
             return seconds <= largestSeconds ? .milliseconds(Int64((seconds * 1000).rounded())) : nil
@@ -36,7 +37,8 @@ public enum DurationParser {
 
     /// The shortest spelling of `duration` that `parse` reads back.
     public static func format(_ duration: Duration) -> String {
-        let milliseconds = duration.components.seconds * 1000
+        let milliseconds =
+            duration.components.seconds * 1000
             + duration.components.attoseconds / 1_000_000_000_000_000
         if milliseconds % 1000 != 0 { return "\(milliseconds)ms" }
         let seconds = milliseconds / 1000

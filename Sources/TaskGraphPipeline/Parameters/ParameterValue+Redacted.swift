@@ -9,10 +9,12 @@ extension ParameterValue {
         case .string(let text): .string(RedactedURL.redact(text))
         case .list(let items): .list(items.map(RedactedURL.redact))
         case .map(let pairs):
-            .map(pairs.reduce(into: [:]) { result, pair in
-                let name = pair.key.lowercased()
-                result[pair.key] = Self.secretNameParts.contains { name.contains($0) } ? "***" : RedactedURL.redact(pair.value)
-            })
+            .map(
+                pairs.reduce(into: [:]) { result, pair in
+                    let name = pair.key.lowercased()
+                    result[pair.key] =
+                        Self.secretNameParts.contains { name.contains($0) } ? "***" : RedactedURL.redact(pair.value)
+                })
         case .integer, .number, .boolean, .duration: self
         }
     }

@@ -84,10 +84,11 @@ package struct ForeachSpec: Sendable {
 
     /// The patterns its items come from, as written (none for items written out).
     package var globPatterns: [String] {
-        let sources: [Source] = switch kind {
-        case .single(let source): [source]
-        case .matrix(let axes, _): axes.map(\.source)
-        }
+        let sources: [Source] =
+            switch kind {
+            case .single(let source): [source]
+            case .matrix(let axes, _): axes.map(\.source)
+            }
         var patterns: [String] = []
         for case .glob(let glob) in sources { patterns += glob.patterns.map(\.value) }
         return patterns

@@ -24,16 +24,21 @@ package struct ParameterChecker {
             return checkMap(value, prefix: prefix, diagnostics: &diagnostics)
         default:
             guard let scalar = value.scalar, !scalar.isNull else {
-                diagnostics.append(.error("\(prefix()) must be \(Self.expectation(for: type)), not \(value.kindDescription)", at: value.location))
+                diagnostics.append(
+                    .error(
+                        "\(prefix()) must be \(Self.expectation(for: type)), not \(value.kindDescription)",
+                        at: value.location))
                 return nil
             }
             guard let text = substitute(scalar, prefix: prefix, diagnostics: &diagnostics) else {
                 return nil
             }
             guard let checked = Self.convert(text, to: type) else {
-                diagnostics.append(.error(
-                    "\(prefix()) must be \(Self.expectation(for: type)), not \(DisplayText.quoted(text))" + hint(text, type),
-                    at: scalar.location))
+                diagnostics.append(
+                    .error(
+                        "\(prefix()) must be \(Self.expectation(for: type)), not \(DisplayText.quoted(text))"
+                            + hint(text, type),
+                        at: scalar.location))
                 return nil
             }
             return checked
@@ -44,13 +49,16 @@ package struct ParameterChecker {
         _ value: YAMLValue, minimumCount: Int, prefix: () -> String, diagnostics: inout [Diagnostic]
     ) -> ParameterValue? {
         guard case .sequence(let elements, let location) = value else {
-            diagnostics.append(.error("\(prefix()) must be a list of strings, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error("\(prefix()) must be a list of strings, not \(value.kindDescription)", at: value.location))
             return nil
         }
         var items: [String] = []
         for element in elements {
             guard let scalar = element.scalar else {
-                diagnostics.append(.error("\(prefix()) must contain only strings, not \(element.kindDescription)", at: element.location))
+                diagnostics.append(
+                    .error(
+                        "\(prefix()) must contain only strings, not \(element.kindDescription)", at: element.location))
                 continue
             }
             if let text = substitute(scalar, prefix: prefix, diagnostics: &diagnostics) {
@@ -70,13 +78,17 @@ package struct ParameterChecker {
         _ value: YAMLValue, prefix: () -> String, diagnostics: inout [Diagnostic]
     ) -> ParameterValue? {
         guard case .mapping(let pairs, _) = value else {
-            diagnostics.append(.error("\(prefix()) must be a mapping of strings, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error("\(prefix()) must be a mapping of strings, not \(value.kindDescription)", at: value.location))
             return nil
         }
         var map: [String: String] = [:]
         for pair in pairs {
             guard let scalar = pair.value.scalar else {
-                diagnostics.append(.error("\(prefix()): '\(pair.key.text)' must be a string, not \(pair.value.kindDescription)", at: pair.value.location))
+                diagnostics.append(
+                    .error(
+                        "\(prefix()): '\(pair.key.text)' must be a string, not \(pair.value.kindDescription)",
+                        at: pair.value.location))
                 continue
             }
             if let text = substitute(scalar, prefix: { "\(prefix()): '\(pair.key.text)'" }, diagnostics: &diagnostics) {

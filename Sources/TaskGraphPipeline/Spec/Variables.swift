@@ -2,7 +2,8 @@
 /// substitution that uses them.
 ///
 /// `${name}` is a variable, `${env.NAME}` an environment variable, `${item}` the current item of
-/// a `foreach` operation and `${item.field}` one of its fields; `$${` writes a literal `${`. A variable's value may use other
+/// a `foreach` operation and `${item.field}` one of its fields; `$${` writes a literal `${`. A variable's value may use
+/// other
 /// variables; a list variable can only stand alone, as a `foreach` value.
 package struct Variables {
     /// A variable's value as declared.
@@ -99,9 +100,10 @@ package struct Variables {
             if let value = resolve(name, at: location, item: item, resolution: &resolution, diagnostics: &diagnostics) {
                 output += value
                 guard output.utf8.count <= Self.maximumLength else {
-                    diagnostics.append(.error(
-                        "substituting '${\(name)}' makes a value longer than \(Self.maximumLength) bytes",
-                        at: location))
+                    diagnostics.append(
+                        .error(
+                            "substituting '${\(name)}' makes a value longer than \(Self.maximumLength) bytes",
+                            at: location))
                     return nil
                 }
             } else {
@@ -121,7 +123,8 @@ package struct Variables {
         if name.hasPrefix("env.") {
             let variable = String(name.dropFirst(4))
             guard let value = environment[variable] else {
-                diagnostics.append(.error("environment variable \(DisplayText.quoted(variable)) is not set", at: location))
+                diagnostics.append(
+                    .error("environment variable \(DisplayText.quoted(variable)) is not set", at: location))
                 return nil
             }
             return value
@@ -134,9 +137,11 @@ package struct Variables {
                 return nil
             }
             guard resolution.visiting.count < Self.maximumDepth else {
-                diagnostics.append(.error(
-                    "variables nest more than \(Self.maximumDepth) deep, from '\(resolution.visiting[0])' to '\(name)'",
-                    at: location))
+                diagnostics.append(
+                    .error(
+                        "variables nest more than \(Self.maximumDepth) deep, from '\(resolution.visiting[0])' to "
+                            + "'\(name)'",
+                        at: location))
                 return nil
             }
             resolution.visiting.append(name)
@@ -145,14 +150,17 @@ package struct Variables {
             resolution.results[name] = .some(result)
             return result
         case .list:
-            diagnostics.append(.error(
-                "variable '\(name)' is a list; use it on its own, as in 'foreach: ${\(name)}'",
-                at: location))
+            diagnostics.append(
+                .error(
+                    "variable '\(name)' is a list; use it on its own, as in 'foreach: ${\(name)}'",
+                    at: location))
             return nil
         case nil:
             let known = Array(values.keys) + ["item"]
-            diagnostics.append(.error(
-                "undefined variable \(DisplayText.quoted(name))" + Suggestion.clause(for: name, in: known), at: location))
+            diagnostics.append(
+                .error(
+                    "undefined variable \(DisplayText.quoted(name))" + Suggestion.clause(for: name, in: known),
+                    at: location))
             return nil
         }
     }
@@ -172,7 +180,8 @@ package struct Variables {
             let field = String(name.dropFirst(5))
             if let value = item.fields[field] { return value }
             let known = item.fields.keys.sorted()
-            let fields = known.isEmpty
+            let fields =
+                known.isEmpty
                 ? "the items of this 'foreach' have no fields"
                 : "its items have " + known.joined(separator: ", ")
             diagnostics.append(.error("'${\(name)}' is not defined (\(fields))", at: location))

@@ -16,7 +16,8 @@ package struct KeyedPairs {
     package func unknownKeyDiagnostics(allowed: [String], subject: String) -> [Diagnostic] {
         pairs.filter { !allowed.contains($0.key.text) }.map { pair in
             .error(
-                "unknown \(subject) key \(DisplayText.quoted(pair.key.text))" + Suggestion.clause(for: pair.key.text, in: allowed),
+                "unknown \(subject) key \(DisplayText.quoted(pair.key.text))"
+                    + Suggestion.clause(for: pair.key.text, in: allowed),
                 at: pair.key.location)
         }
     }

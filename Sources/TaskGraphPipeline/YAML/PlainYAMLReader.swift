@@ -40,7 +40,7 @@ struct PlainYAMLReader {
         var offset = 0
         while offset < text.count {
             let byte = text[offset]
-            if byte &- 0x20 < 0x5F || byte == PlainYAMLScanner.newline {  // printable ASCII
+            if byte &- 0x20 < 0x5F || byte == PlainYAMLScanner.newline { // printable ASCII
                 offset += 1
                 continue
             }

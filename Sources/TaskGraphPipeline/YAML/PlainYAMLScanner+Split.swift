@@ -36,7 +36,7 @@ extension PlainYAMLScanner {
                     let next = content + 1 < text.count ? text[content + 1] : PlainYAMLScanner.newline
                     let isKey = PlainYAMLScanner.canStartPlain(first, next: next)
                     if indent == 0 {
-                        guard lineStart < middle else { return nil }  // the middle's block ended
+                        guard lineStart < middle else { return nil } // the middle's block ended
                         mapping = nil
                         awaitingMapping = true
                     } else if awaitingMapping {
@@ -78,12 +78,14 @@ extension PlainYAMLScanner {
         let text = SharedText(bytes: bytes)
         let file = file
         let halves = ParallelBands.collect(count: 2, minimumChunkSize: 1) { range, halves in
-            for half in range { halves.append(Self.read(half: half, of: split, in: text.bytes, file: file, depth: depth)) }
+            for half in range {
+                halves.append(Self.read(half: half, of: split, in: text.bytes, file: file, depth: depth))
+            }
         }
         guard case .success(let first)? = halves.first, case .success(let second)? = halves.last,
             case .mapping(let firstPairs, let start) = first.value, case .mapping(let secondPairs, _) = second.value,
             first.indent == -1, !firstPairs.contains(where: { second.keys.contains($0.key.text) })
-        else { throw NotPlain() }  // a half failed, the first ended before the split, or a key repeats
+        else { throw NotPlain() } // a half failed, the first ended before the split, or a key repeats
         (position, line, lineStart, indent) = (second.position, second.line, second.lineStart, second.indent)
         return .mapping(firstPairs + secondPairs, start)
     }
@@ -96,7 +98,9 @@ extension PlainYAMLScanner {
         var scanner: PlainYAMLScanner
         if half == 0 {
             scanner = PlainYAMLScanner(bytes: UnsafeBufferPointer(rebasing: bytes[..<split.offset]), file: file)
-            (scanner.position, scanner.line, scanner.lineStart) = (split.mappingLineStart, split.mappingLine, split.mappingLineStart)
+            (scanner.position, scanner.line, scanner.lineStart) = (
+                split.mappingLineStart, split.mappingLine, split.mappingLineStart
+            )
         } else {
             scanner = PlainYAMLScanner(bytes: bytes, file: file)
             (scanner.position, scanner.line, scanner.lineStart) = (split.offset, split.line, split.offset)
@@ -106,9 +110,10 @@ extension PlainYAMLScanner {
             let value = try scanner.blockMapping(depth: depth)
             var keys: Set<String> = []
             if half == 1, case .mapping(let pairs, _) = value { keys = Set(pairs.map(\.key.text)) }
-            return .success(Half(
-                value: value, position: scanner.position, line: scanner.line, lineStart: scanner.lineStart,
-                indent: scanner.indent, keys: keys))
+            return .success(
+                Half(
+                    value: value, position: scanner.position, line: scanner.line, lineStart: scanner.lineStart,
+                    indent: scanner.indent, keys: keys))
         } catch {
             return .failure(error)
         }

@@ -82,14 +82,14 @@ extension PlainYAMLScanner {
         let quote = current
         let location = self.location
         position += 1
-        var unescaped: [UInt8] = []  // only when the text has `''` or an escape
+        var unescaped: [UInt8] = [] // only when the text has `''` or an escape
         var start = position
         while true {
             let byte = current
             if byte == Self.newline || byte >= 0x80 { throw NotPlain() }
             if byte == quote {
                 guard quote == UInt8(ascii: "'"), self.byte(at: position + 1) == quote else { break }
-                unescaped += bytes[start...position]  // `''` is one quote
+                unescaped += bytes[start...position] // `''` is one quote
                 position += 2
                 start = position
                 continue
@@ -156,7 +156,8 @@ extension PlainYAMLScanner {
         skipSpaces()
         while current != UInt8(ascii: "}") {
             let key = try plain(.flowKey)
-            guard current == Self.colon, byte(at: position + 1) == Self.space, key.text.utf8.count < Self.maximumKeyLength,
+            guard current == Self.colon, byte(at: position + 1) == Self.space,
+                key.text.utf8.count < Self.maximumKeyLength,
                 key.text != Self.mergeKey, !pairs[first...].contains(where: { $0.key.text == key.text })
             else { throw NotPlain() }
             position += 1
@@ -176,7 +177,7 @@ extension PlainYAMLScanner {
         if current == Self.comma {
             position += 1
             skipSpaces()
-            guard current != close else { throw NotPlain() }  // a trailing comma
+            guard current != close else { throw NotPlain() } // a trailing comma
         } else if current != close {
             throw NotPlain()
         }

@@ -129,12 +129,12 @@ struct PlainYAMLScanner {
                 } else if indent == mappingIndent, atSequenceEntry {
                     value = try blockSequence(depth: depth + 1)
                 } else {
-                    throw NotPlain()  // an empty value
+                    throw NotPlain() // an empty value
                 }
             } else {
                 value = try inlineValue()
                 try finishLine()
-                guard indent <= mappingIndent else { throw NotPlain() }  // a value going on below
+                guard indent <= mappingIndent else { throw NotPlain() } // a value going on below
             }
             pairs.append(YAMLPair(key: key, value: value))
         }
@@ -164,7 +164,7 @@ struct PlainYAMLScanner {
         while indent == sequenceIndent, atSequenceEntry {
             position += 1
             skipSpaces()
-            items.append(try inlineValue())  // `- key: value` is not plain: see `plain`
+            items.append(try inlineValue()) // `- key: value` is not plain: see `plain`
             try finishLine()
             guard indent <= sequenceIndent else { throw NotPlain() }
         }
@@ -180,21 +180,24 @@ struct PlainYAMLScanner {
         let location = self.location
         guard Self.canStartPlain(current, next: byte(at: position + 1)) else { throw NotPlain() }
         if position == lineStart, current == Self.dash || current == UInt8(ascii: "."),
-            byte(at: position + 1) == current, byte(at: position + 2) == current {
+            byte(at: position + 1) == current, byte(at: position + 2) == current
+        {
             throw NotPlain()
         }
         while true {
             let byte = current
             if byte == Self.newline || byte >= 0x80 { throw NotPlain() }
             if byte == Self.hash, bytes[position - 1] == Self.space { throw NotPlain() }
-            if byte == Self.colon, self.byte(at: position + 1) == Self.space || self.byte(at: position + 1) == Self.newline {
+            if byte == Self.colon,
+                self.byte(at: position + 1) == Self.space || self.byte(at: position + 1) == Self.newline
+            {
                 break
             }
             position += 1
         }
         guard bytes[position - 1] != Self.space, position - start < Self.maximumKeyLength else { throw NotPlain() }
         let key = YAMLScalar(text: text(start, position), location: location, style: .plain)
-        guard key.text != Self.mergeKey else { throw NotPlain() }  // the composer refuses it
+        guard key.text != Self.mergeKey else { throw NotPlain() } // the composer refuses it
         position += 1
         return key
     }

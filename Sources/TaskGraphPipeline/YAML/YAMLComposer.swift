@@ -66,7 +66,7 @@ struct YAMLComposer {
         var composition = Composition()
         while true {
             let batch = try events.next().get()
-            for index in batch.indices {  // not `for event in`: that copies every event
+            for index in batch.indices { // not `for event in`: that copies every event
                 if let root = try compose(batch[index], into: &composition) { return root }
             }
         }
@@ -95,19 +95,22 @@ struct YAMLComposer {
         case .documentStart:
             composition.documents += 1
             if composition.documents > 1 {
-                throw Failure(diagnostic: .error("a pipeline file holds one YAML document; found a second one", at: start))
+                throw Failure(
+                    diagnostic: .error("a pipeline file holds one YAML document; found a second one", at: start))
             }
         case .scalar:
             completed = (.scalar(YAMLScalar(text: event.text, location: start, style: event.style)), 1, event.anchor)
         case .sequenceStart, .mappingStart:
-            composition.stack.append(composition.children.frame(
-                isMapping: event.kind == .mappingStart, at: start, anchor: event.anchor))
+            composition.stack.append(
+                composition.children.frame(
+                    isMapping: event.kind == .mappingStart, at: start, anchor: event.anchor))
         case .collectionEnd:
             let frame = composition.stack.removeLast()
             completed = (composition.children.finish(frame), frame.size, frame.anchor)
         case .alias:
             guard let anchored = composition.anchors[event.text] else {
-                throw Failure(diagnostic: .error("alias '*\(event.text)' refers to no anchor defined before it", at: start))
+                throw Failure(
+                    diagnostic: .error("alias '*\(event.text)' refers to no anchor defined before it", at: start))
             }
             completed = (anchored.value, anchored.size, nil)
         case .other:
@@ -116,9 +119,10 @@ struct YAMLComposer {
         guard let (value, size, anchor) = completed else { return nil }
         composition.spent += size
         if composition.spent > nodeBudget {
-            throw Failure(diagnostic: .error(
-                "YAML aliases expand to more than \(nodeBudget) nodes; refusing to read an alias bomb",
-                at: SourceLocation(file: file, line: 1, column: 1)))
+            throw Failure(
+                diagnostic: .error(
+                    "YAML aliases expand to more than \(nodeBudget) nodes; refusing to read an alias bomb",
+                    at: SourceLocation(file: file, line: 1, column: 1)))
         }
         if let anchor { composition.anchors[anchor] = (value, size) }
         if composition.stack.isEmpty {
@@ -148,19 +152,24 @@ struct YAMLComposer {
             return
         }
         guard let key = value.scalar else {
-            diagnostics.append(.error("mapping keys must be plain strings, not \(value.kindDescription)", at: value.location))
+            diagnostics.append(
+                .error("mapping keys must be plain strings, not \(value.kindDescription)", at: value.location))
             frame.pendingKey = YAMLScalar(text: "", location: value.location, style: .block)
             frame.dropsValue = true
             return
         }
         if key.style == .plain, key.text == "<<" {
-            diagnostics.append(.error(
-                "YAML merge keys ('<<') are not supported; write the keys out, or put shared settings under 'defaults'",
-                at: key.location))
+            diagnostics.append(
+                .error(
+                    "YAML merge keys ('<<') are not supported; write the keys out, or put shared settings under "
+                        + "'defaults'",
+                    at: key.location))
             frame.dropsValue = true
         } else if let first = firstOccurrence(of: key, in: &frame, pairs: children.pairs) {
-            diagnostics.append(.error(
-                "duplicate key \(DisplayText.quoted(key.text)) in the same mapping (first at line \(first.line))", at: key.location))
+            diagnostics.append(
+                .error(
+                    "duplicate key \(DisplayText.quoted(key.text)) in the same mapping (first at line \(first.line))",
+                    at: key.location))
             frame.dropsValue = true
         }
         frame.pendingKey = key

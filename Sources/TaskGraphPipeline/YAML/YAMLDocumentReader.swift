@@ -99,9 +99,10 @@ package struct YAMLDocumentReader {
                 column = 0
                 inIndentation = true
             case UInt8(ascii: "\t") where inIndentation:
-                diagnostics.append(.error(
-                    "tab character in indentation; YAML indents with spaces only",
-                    at: SourceLocation(file: file, line: line, column: column)))
+                diagnostics.append(
+                    .error(
+                        "tab character in indentation; YAML indents with spaces only",
+                        at: SourceLocation(file: file, line: line, column: column)))
                 inIndentation = false
             case UInt8(ascii: " "):
                 break

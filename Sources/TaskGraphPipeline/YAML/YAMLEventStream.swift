@@ -56,7 +56,7 @@ final class YAMLEventStream: Sendable {
 
     /// Parses on the parser thread, handing over batches until the end, an error or `close()`.
     private func parse(_ text: String, file: String) {
-        var text = text  // `withUTF8` reads a native string's bytes in place, without a copy
+        var text = text // `withUTF8` reads a native string's bytes in place, without a copy
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             let start = SourceLocation(file: file, line: 1, column: 1)
@@ -108,7 +108,9 @@ final class YAMLEventStream: Sendable {
         }
         var context = ""
         if let text = parser.context {
-            context = " (\(String(cString: text)) at line \(parser.context_mark.line + 1), column \(parser.context_mark.column + 1))"
+            context =
+                " (\(String(cString: text)) at line \(parser.context_mark.line + 1), column "
+                + "\(parser.context_mark.column + 1))"
         }
         return .error("invalid YAML: \(problem)\(context)", at: YAMLEvent.location(parser.problem_mark, file: file))
     }

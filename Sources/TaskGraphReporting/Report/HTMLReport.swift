@@ -23,21 +23,26 @@ public struct HTMLReport: Sendable {
     public func render() -> String {
         let path = run.criticalPath()
         let graph = ReportGraph(run: run, criticalPath: path)
-        var page = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        var page =
+            "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             + "<title>taskgraph report: \(HTMLText.escape(run.pipeline))</title>"
             + "<style>\(HTMLReportStyle.css)</style><script>\(HTMLReportScript.errorCatcher)</script></head>\n"
             + "<body data-ready=\"0\" data-errors=\"0\">\n"
         page += header() + failures() + previewSection()
-        page += "<section id=\"timeline\"><h2>Timeline</h2><p class=\"hint\">Scroll to zoom, drag to pan, hover for "
+        page +=
+            "<section id=\"timeline\"><h2>Timeline</h2><p class=\"hint\">Scroll to zoom, drag to pan, hover for "
             + "details. <button data-zoom=\"in\">+</button> <button data-zoom=\"out\">−</button> "
             + "<button data-zoom=\"fit\">fit</button></p><div id=\"timeline-view\"><svg id=\"timeline-svg\">"
             + "</svg></div><div id=\"tooltip\" hidden></div></section>\n"
-        page += "<section id=\"graph\"><h2>Graph</h2><p class=\"hint\">\(graphCaption(graph: graph, path: path))</p>"
+        page +=
+            "<section id=\"graph\"><h2>Graph</h2><p class=\"hint\">\(graphCaption(graph: graph, path: path))</p>"
             + "<div class=\"scroll\">\(graph.svg())</div>"
             + (graph.byTemplate ? "<div id=\"graph-expanded\"></div>" : "") + "</section>\n"
-        page += "<section id=\"operations\"><h2>Operations</h2><p class=\"hint\"><input id=\"filter\" type=\"search\" "
-            + "placeholder=\"filter: id, type or reason\"> <select id=\"outcome-filter\"><option value=\"\">every outcome</option>"
+        page +=
+            "<section id=\"operations\"><h2>Operations</h2><p class=\"hint\"><input id=\"filter\" type=\"search\" "
+            + "placeholder=\"filter: id, type or reason\"> <select id=\"outcome-filter\"><option value=\"\">every "
+            + "outcome</option>"
             + NodeOutcome.Kind.allCases.map { "<option value=\"\($0.eventName)\">\($0.label)</option>" }.joined()
             + "</select> <span id=\"row-count\"></span></p><div id=\"table\"><div id=\"table-head\"></div>"
             + "<div id=\"table-view\"><div id=\"table-rows\"></div></div></div></section>\n"
@@ -57,10 +62,13 @@ public struct HTMLReport: Sendable {
     private func header() -> String {
         let counts = run.counts
         let chips = NodeOutcome.Kind.allCases.compactMap { kind in
-            counts[kind].map { "<span class=\"chip\" style=\"background:\(kind.fillColour)\">\($0) \(kind.label)</span>" }
+            counts[kind].map {
+                "<span class=\"chip\" style=\"background:\(kind.fillColour)\">\($0) \(kind.label)</span>"
+            }
         }.joined(separator: " ")
         let ran = run.operations.filter { $0.started != nil }.count
-        let status = run.exitStatus.map { "\($0)" } ?? (run.cancelled ? "cancelled (killed by the signal)" : "did not finish")
+        let status =
+            run.exitStatus.map { "\($0)" } ?? (run.cancelled ? "cancelled (killed by the signal)" : "did not finish")
         let rows: [(String, String)] = [
             ("command", run.command.isEmpty ? "—" : run.command.map(Self.shellQuoted).joined(separator: " ")),
             ("started", run.startTimestamp), ("ended", run.endTimestamp.isEmpty ? "—" : run.endTimestamp),
@@ -76,8 +84,10 @@ public struct HTMLReport: Sendable {
         let failed = run.operations.filter { $0.outcome.isFailure }
         guard !failed.isEmpty else { return "" }
         let items = failed.map { operation in
-            "<article class=\"failure\" data-id=\"\(HTMLText.escape(operation.id))\"><h3>\(HTMLText.escape(operation.id))</h3>"
-                + "<p>\(HTMLText.escape(operation.type)) · \(operation.outcome.label) · attempt \(operation.attempts)</p>"
+            "<article class=\"failure\" "
+                + "data-id=\"\(HTMLText.escape(operation.id))\"><h3>\(HTMLText.escape(operation.id))</h3>"
+                + "<p>\(HTMLText.escape(operation.type)) · \(operation.outcome.label) · attempt "
+                + "\(operation.attempts)</p>"
                 + "<pre>\(HTMLText.escape(operation.reason))</pre></article>"
         }
         return "<section id=\"failures\"><h2>Failures (\(failed.count))</h2>\(items.joined())</section>\n"
@@ -95,23 +105,27 @@ public struct HTMLReport: Sendable {
             }
         }
         let rows = groups.map { group in
-            "<div class=\"preview-row\">" + group.previews.map { preview in
-                "<figure><img alt=\"\(HTMLText.escape(preview.operation))\" src=\"data:image/jpeg;base64,"
-                    + preview.jpeg.base64EncodedString() + "\"><figcaption>\(HTMLText.escape(preview.operation))</figcaption></figure>"
-            }.joined() + "</div>"
+            "<div class=\"preview-row\">"
+                + group.previews.map { preview in
+                    "<figure><img alt=\"\(HTMLText.escape(preview.operation))\" src=\"data:image/jpeg;base64,"
+                        + preview.jpeg.base64EncodedString()
+                        + "\"><figcaption>\(HTMLText.escape(preview.operation))</figcaption></figure>"
+                }.joined() + "</div>"
         }
         return "<section id=\"previews\"><h2>Previews</h2>\(rows.joined())</section>\n"
     }
 
     private func graphCaption(graph: ReportGraph, path: [Int]) -> String {
-        var caption = graph.byTemplate
+        var caption =
+            graph.byTemplate
             ? "\(run.operations.count) operations, drawn by template; click one to expand it into its operations. "
             : "Click an operation to find it in the table. "
         if path.count > 1 {
             let total = path.reduce(0.0) { $0 + (run.operations[$1].runTime ?? 0) }
             let ids = path.map { run.operations[$0].id }
             let shown = ids.count > 12 ? ids.prefix(5) + ["… \(ids.count - 10) more …"] + ids.suffix(5) : ids[...]
-            caption += "Critical path (\(DurationText.format(JSONText.duration(seconds: total))), outlined): "
+            caption +=
+                "Critical path (\(DurationText.format(JSONText.duration(seconds: total))), outlined): "
                 + HTMLText.escape(shown.joined(separator: " → "))
         }
         return caption

@@ -18,8 +18,10 @@ extension HTMLReportScript {
             this.outcome=document.getElementById('outcome-filter');this.rowHeight=24;this.sort=null;
             this.head.innerHTML=this.columns.map((c,k)=>`<span data-column="${k}">${c[1]}</span>`).join('');
             this.head.querySelectorAll('span').forEach(s=>s.addEventListener('click',()=>{
-              const k=Number(s.dataset.column);this.sort={column:k,up:this.sort&&this.sort.column===k?!this.sort.up:true};this.apply();}));
-            this.text.addEventListener('input',()=>this.apply());this.outcome.addEventListener('change',()=>this.apply());
+              const k=Number(s.dataset.column);this.sort={column:k,\#
+        up:this.sort&&this.sort.column===k?!this.sort.up:true};this.apply();}));
+            this.text.addEventListener('input',()=>this.apply());this.outcome.addEventListener('change',\#
+        ()=>this.apply());
             this.view.addEventListener('scroll',()=>this.draw());}
           filterBy(text){this.text.value=text;this.apply();}
           apply(){
@@ -42,12 +44,15 @@ extension HTMLReportScript {
             this.view.scrollTop=0;this.draw();}
           draw(){
             const first=Math.floor(this.view.scrollTop/this.rowHeight);
-            const last=Math.min(this.rows.length,first+Math.ceil(this.view.clientHeight/this.rowHeight)+2);const parts=[];
+            const last=Math.min(this.rows.length,first+Math.ceil(this.view.clientHeight/this.rowHeight)+2);const\#
+         parts=[];
             for(let r=first;r<last;r++){const i=this.rows[r],k=kinds[ops.outcome[i]];
               parts.push(`<div class="row" data-id="${escapeHTML(ops.id[i])}" style="top:${r*this.rowHeight}px">`+
                 this.columns.map((c,n)=>{const v=c[2](i),shown=v==null?'':c[3]?c[3](v):String(v);
-                  if(n===2)return `<span><span class="badge" style="background:${k.colour}">${escapeHTML(shown)}</span></span>`;
-                  return `<span class="${c[3]||n===5?'num':''}" title="${escapeHTML(shown)}">${escapeHTML(shown)}</span>`;}).join('')+'</div>');}
+                  if(n===2)return `<span><span class="badge" style="background:${k.colour}">${escapeHTML(shown)}\#
+        </span></span>`;
+                  return `<span class="${c[3]||n===5?'num':''}" title="${escapeHTML(shown)}">${escapeHTML(shown)}\#
+        </span>`;}).join('')+'</div>');}
             this.body.innerHTML=parts.join('');}
         }
 

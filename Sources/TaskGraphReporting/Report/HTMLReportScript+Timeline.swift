@@ -15,7 +15,8 @@ extension HTMLReportScript {
               if(ops.lane[i]==null||ops.start[i]==null)continue;
               const key=ops.lane[i];if(!lanes.has(key))lanes.set(key,{lane:key,pool:data.pools[ops.pool[i]],ops:[]});
               lanes.get(key).ops.push(i);}
-            this.rows=[...lanes.values()].sort((a,b)=>a.pool===b.pool?a.lane-b.lane:(a.pool==='default'?-1:b.pool==='default'?1:a.pool<b.pool?-1:1))
+            this.rows=[...lanes.values()].sort((a,\#
+        b)=>a.pool===b.pool?a.lane-b.lane:(a.pool==='default'?-1:b.pool==='default'?1:a.pool<b.pool?-1:1))
               .map(r=>({label:r.pool+' · lane '+r.lane,ops:r.ops,instant:false}));
             if(cached.length)this.rows.push({label:'cached (did not run)',ops:cached,instant:true});
             for(const row of this.rows){
@@ -38,17 +39,20 @@ extension HTMLReportScript {
           zoom(factor,around){const span=Math.min(Math.max((this.t1-this.t0)*factor,this.total*1e-6),this.total);
             let t0=around-(around-this.t0)*span/(this.t1-this.t0);t0=Math.min(Math.max(t0,0),this.total-span);
             this.t0=t0;this.t1=t0+span;this.request();}
-          request(){if(this.pending)return;this.pending=true;requestAnimationFrame(()=>{this.pending=false;this.draw();});}
+          request(){if(this.pending)return;this.pending=true;requestAnimationFrame(()=>{this.pending=false;\#
+        this.draw();});}
           move(e){
             if(this.drag){const dt=(e.clientX-this.drag.x)/this.plotWidth()*(this.drag.t1-this.drag.t0);
               const span=this.drag.t1-this.drag.t0;this.t0=Math.min(Math.max(this.drag.t0-dt,0),this.total-span);
               this.t1=this.t0+span;this.request();return;}
-            const r=this.view.getBoundingClientRect();const row=this.rows[Math.floor((e.clientY-r.top-24)/this.rowHeight)];
+            const r=this.view.getBoundingClientRect();const\#
+         row=this.rows[Math.floor((e.clientY-r.top-24)/this.rowHeight)];
             const hit=row?this.find(row,this.timeAt(e.clientX),3*(this.t1-this.t0)/this.plotWidth()):-1;
             if(hit<0){this.tip.hidden=true;return;}
             this.tip.textContent=describe(hit);this.tip.hidden=false;
             this.tip.style.left=(e.clientX+14)+'px';this.tip.style.top=(e.clientY+14)+'px';}
-          first(row,t){let lo=0,hi=row.starts.length;while(lo<hi){const m=(lo+hi)>>1;if(row.starts[m]<t)lo=m+1;else hi=m;}return lo;}
+          first(row,t){let lo=0,hi=row.starts.length;while(lo<hi){const m=(lo+hi)>>1;if(row.starts[m]<t)lo=m+1;else\#
+         hi=m;}return lo;}
           find(row,t,slack){let best=-1,dist=slack;
             for(let k=Math.max(this.first(row,t-row.longest-slack)-1,0);k<row.ops.length&&row.starts[k]<=t+slack;k++){
               const i=row.ops[k],s=row.starts[k],e=row.instant?s:ops.end[i];
@@ -63,10 +67,13 @@ extension HTMLReportScript {
               parts.push(`<line class="grid" x1="${x}" x2="${x}" y1="18" y2="${height}"/>`+label);}
             this.rows.forEach((row,r)=>{const y=top+r*h;
               parts.push(`<text x="4" y="${y+14}">${escapeHTML(row.label)}</text>`);
-              let run=null;const flush=()=>{if(run)parts.push(`<rect class="bar" x="${run.a.toFixed(1)}" y="${y+2}" width="${Math.max(run.b-run.a,1).toFixed(1)}" height="${h-4}" fill="${run.c}"><title>${run.n>1?run.n+' operations':escapeHTML(ops.id[run.i])}</title></rect>`);};
+              let run=null;const flush=()=>{if(run)parts.push(`<rect class="bar" x="${run.a.toFixed(1)}" y="${y+2}"\#
+         width="${Math.max(run.b-run.a,1).toFixed(1)}" height="${h-4}" fill="${run.c}"><title>${run.n>1?run.n+'\#
+         operations':escapeHTML(ops.id[run.i])}</title></rect>`);};
               for(let k=this.first(row,this.t0-row.longest);k<row.ops.length&&row.starts[k]<=this.t1;k++){
                 const i=row.ops[k],s=row.starts[k],e=row.instant?s:ops.end[i];if(e<this.t0)continue;
-                const a=x0+Math.max(s-this.t0,0)*scale,b=Math.max(x0+(Math.min(e,this.t1)-this.t0)*scale,a+(row.instant?2:1));
+                const a=x0+Math.max(s-this.t0,0)*scale,b=Math.max(x0+(Math.min(e,this.t1)-this.t0)*scale,\#
+        a+(row.instant?2:1));
                 const c=kinds[ops.outcome[i]].colour;
                 if(run&&run.c===c&&a<=run.b+0.5&&(b-a<2||run.b-run.a<2)){run.b=Math.max(run.b,b);run.n++;continue;}
                 flush();run={a:a,b:b,c:c,n:1,i:i};}
@@ -75,7 +82,8 @@ extension HTMLReportScript {
             this.svg.setAttribute('viewBox',`0 0 ${x0+width+8} ${height}`);
             this.svg.innerHTML=parts.join('');}
         }
-        function niceStep(raw){const p=Math.pow(10,Math.floor(Math.log10(raw)));const f=raw/p;return (f<=1?1:f<=2?2:f<=5?5:10)*p;}
+        function niceStep(raw){const p=Math.pow(10,Math.floor(Math.log10(raw)));const f=raw/p;return\#
+         (f<=1?1:f<=2?2:f<=5?5:10)*p;}
 
         """#
 }

@@ -33,9 +33,11 @@ enum HTMLReportScript {
           while(b>=1024&&i<units.length-1){b/=1024;i++;}return (i?b.toFixed(1):String(b))+' '+units[i];}
         function wait(i){const q=ops.queued[i],s=ops.start[i];return q==null||s==null?null:Math.max(s-q,0);}
         function runTime(i){const s=ops.start[i],e=ops.end[i];return s==null||e==null?null:Math.max(e-s,0);}
-        function escapeHTML(t){return String(t).replace(/[&<>"']/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;',"'":'&#39;'}[c]));}
+        function escapeHTML(t){return String(t).replace(/[&<>"']/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;\#
+        ',"'":'&#39;'}[c]));}
         function describe(i){const k=kinds[ops.outcome[i]];const lines=[ops.id[i],ops.type[i]+' · '+k.label];
-          if(ops.start[i]!=null)lines.push('start '+seconds(ops.start[i])+', ran '+seconds(runTime(i))+', waited '+seconds(wait(i)));
+          if(ops.start[i]!=null)lines.push('start '+seconds(ops.start[i])+', ran '+seconds(runTime(i))+', waited\#
+         '+seconds(wait(i)));
           if(ops.attempts[i]>1)lines.push(ops.attempts[i]+' attempts');
           if(ops.cpu[i]!=null)lines.push('CPU '+seconds(ops.cpu[i])+(ops.rss[i]!=null?', peak '+bytes(ops.rss[i]):''));
           if(ops.reason[i])lines.push(ops.reason[i].length>160?ops.reason[i].slice(0,160)+'…':ops.reason[i]);
@@ -49,14 +51,20 @@ enum HTMLReportScript {
         timeline.draw();opsTable.apply();
         const expanded=document.getElementById('graph-expanded');
         function showOperation(id){opsTable.filterBy('='+id);document.getElementById('operations').scrollIntoView();}
-        function expand(prefix){const members=[];for(let i=0;i<count;i++)if(ops.id[i].startsWith(prefix))members.push(i);
-          members.sort((a,b)=>(kinds[ops.outcome[b]].failure-kinds[ops.outcome[a]].failure)||a-b);const shown=members.slice(0,200);
+        function expand(prefix){const members=[];for(let i=0;i<count;\#
+        i++)if(ops.id[i].startsWith(prefix))members.push(i);
+          members.sort((a,b)=>(kinds[ops.outcome[b]].failure-kinds[ops.outcome[a]].failure)||a-b);const\#
+         shown=members.slice(0,200);
           expanded.innerHTML=`<p class="hint">${escapeHTML(prefix)}*]: ${members.length} operations`+
-            (members.length>shown.length?`, the first ${shown.length} shown (failures first); the table below lists them all`:'')+'</p>'+
-            shown.map(i=>`<button class="op-chip" data-id="${escapeHTML(ops.id[i])}" style="background:${kinds[ops.outcome[i]].colour}" title="${escapeHTML(describe(i))}">${escapeHTML(ops.id[i])}</button>`).join('');
-          expanded.querySelectorAll('.op-chip').forEach(chip=>chip.addEventListener('click',()=>showOperation(chip.dataset.id)));
+            (members.length>shown.length?`, the first ${shown.length} shown (failures first); the table below lists\#
+         them all`:'')+'</p>'+
+            shown.map(i=>`<button class="op-chip" data-id="${escapeHTML(ops.id[i])}" style="background:${\#
+        kinds[ops.outcome[i]].colour}" title="${escapeHTML(describe(i))}">${escapeHTML(ops.id[i])}</button>`).join('');
+          expanded.querySelectorAll('.op-chip').forEach(chip=>chip.addEventListener('click',\#
+        ()=>showOperation(chip.dataset.id)));
           opsTable.filterBy(prefix);}
-        document.querySelectorAll('#graph-svg .node').forEach(node=>node.addEventListener('click',()=>{const filter=node.dataset.filter;
+        document.querySelectorAll('#graph-svg .node').forEach(node=>node.addEventListener('click',()=>{const\#
+         filter=node.dataset.filter;
           if(expanded&&!filter.startsWith('='))expand(filter);else showOperation(filter.replace(/^=/,''));}));
         window.addEventListener('resize',()=>{timeline.draw();opsTable.draw();});
         document.body.dataset.loadMs=String(Math.round(performance.now()));document.body.dataset.ready='1';

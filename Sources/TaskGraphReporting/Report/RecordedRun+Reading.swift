@@ -41,8 +41,10 @@ extension RecordedRun {
         let (events, numbers) = try decode(data, source: source)
         for (event, line) in zip(events, numbers) {
             try RecordedRunError.checkSeconds(
-                [("time", event.time), ("wall_time", event.wall_time), ("cpu_user", event.cpu_user),
-                 ("cpu_system", event.cpu_system)], source: source, line: line)
+                [
+                    ("time", event.time), ("wall_time", event.wall_time), ("cpu_user", event.cpu_user),
+                    ("cpu_system", event.cpu_system),
+                ], source: source, line: line)
         }
         guard events.contains(where: { $0.event == "run_started" }) else { throw .noRunStarted(source: source) }
         var run = RecordedRun()
@@ -55,7 +57,9 @@ extension RecordedRun {
     /// decoder call costs far less than one per line. Only when that fails are lines decoded one
     /// by one, to name the first bad one.
     /// - Returns: the events, and the number (from 1) of the line of each.
-    private static func decode(_ data: Data, source: String) throws(RecordedRunError) -> (events: [EventLine], lines: [Int]) {
+    private static func decode(_ data: Data, source: String) throws(RecordedRunError) -> (
+        events: [EventLine], lines: [Int]
+    ) {
         let lines = lineRanges(of: data)
         let numbers = lines.indices.filter { !lines[$0].isEmpty }.map { $0 + 1 }
         var array = Data(capacity: data.count + 2)
@@ -109,11 +113,13 @@ extension RecordedRun {
             }
             return
         }
-        let position = positions[id] ?? {
-            operations.append(Operation(id: id, type: line.type ?? ""))
-            positions[id] = operations.count - 1
-            return operations.count - 1
-        }()
+        let position =
+            positions[id]
+            ?? {
+                operations.append(Operation(id: id, type: line.type ?? ""))
+                positions[id] = operations.count - 1
+                return operations.count - 1
+            }()
         operations[position].apply(line)
     }
 }

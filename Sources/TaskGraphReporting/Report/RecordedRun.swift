@@ -79,7 +79,8 @@ public struct RecordedRun: Sendable {
     /// add up to the most, as indices into `operations`, the first to run first; empty when no
     /// chain has two operations.
     public func criticalPath() -> [Int] {
-        let index = Dictionary(operations.indices.map { (operations[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        let index = Dictionary(
+            operations.indices.map { (operations[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
         var edges: [(from: Int, to: Int)] = []
         for (position, operation) in operations.enumerated() {
             for need in operation.needs { if let target = index[need] { edges.append((position, target)) } }

@@ -34,8 +34,12 @@ enum ReportData {
             ("written", integers(operations.map { $0.usage?.bytesWritten })),
             ("reason", strings(operations.map { $0.reason.isEmpty ? $0.cache : $0.reason })),
         ]
-        let kindText = kinds.map { "{\"name\":\"\($0.eventName)\",\"label\":\"\($0.label)\",\"colour\":\"\($0.fillColour)\",\"failure\":\($0.isFailure)}" }
-        let text = "{\"wall\":\(run.wallTime),\"pools\":\(strings(pools)),\"kinds\":[\(kindText.joined(separator: ","))],"
+        let kindText = kinds.map {
+            "{\"name\":\"\($0.eventName)\",\"label\":\"\($0.label)\",\"colour\":\"\($0.fillColour)\","
+                + "\"failure\":\($0.isFailure)}"
+        }
+        let text =
+            "{\"wall\":\(run.wallTime),\"pools\":\(strings(pools)),\"kinds\":[\(kindText.joined(separator: ","))],"
             + "\"ops\":{" + columns.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}}"
         return text.replacingOccurrences(of: "<", with: "\\u003c")
     }
@@ -50,6 +54,8 @@ enum ReportData {
 
     private static func numbers(_ values: [Double?]) -> String {
         // Tenths of a millisecond, written by Swift's own (fast, shortest) description of a Double.
-        "[" + values.map { value in value.map { "\(($0 * 10_000).rounded() / 10_000)" } ?? "null" }.joined(separator: ",") + "]"
+        "["
+            + values.map { value in value.map { "\(($0 * 10_000).rounded() / 10_000)" } ?? "null" }.joined(
+                separator: ",") + "]"
     }
 }

@@ -17,7 +17,9 @@ struct ReportGraph {
     }
 
     /// Which outcome colours a template box: the first of these any of its operations had.
-    private static let colourOrder: [NodeOutcome.Kind] = [.failed, .timedOut, .cancelled, .succeeded, .cached, .skipped, .bypassed, .notStarted]
+    private static let colourOrder: [NodeOutcome.Kind] = [
+        .failed, .timedOut, .cancelled, .succeeded, .cached, .skipped, .bypassed, .notStarted,
+    ]
 
     /// Above this many operations the graph is drawn by template.
     static let maximumNodes = 500
@@ -36,14 +38,17 @@ struct ReportGraph {
     /// The drawing of `run`, whose critical path is `criticalPath` (indices into its operations).
     init(run: RecordedRun, criticalPath: [Int]) {
         let onPath = Set(criticalPath)
-        let index = Dictionary(run.operations.indices.map { (run.operations[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
+        let index = Dictionary(
+            run.operations.indices.map { (run.operations[$0].id, $0) }, uniquingKeysWith: { first, _ in first })
         let needs = run.operations.map { $0.needs.compactMap { index[$0] } }
         let pathEdges = Set(zip(criticalPath.dropFirst(), criticalPath).map { [$0.0, $0.1] })
         guard run.operations.count > Self.maximumNodes else {
             boxes = run.operations.enumerated().map { position, operation in
-                Box(label: operation.id, detail: "\(operation.type) · \(operation.outcome.label)",
+                Box(
+                    label: operation.id, detail: "\(operation.type) · \(operation.outcome.label)",
                     title: operation.id + (operation.reason.isEmpty ? "" : "\n" + operation.reason),
-                    colour: operation.outcome.fillColour, critical: onPath.contains(position), filter: "=" + operation.id)
+                    colour: operation.outcome.fillColour, critical: onPath.contains(position),
+                    filter: "=" + operation.id)
             }
             dependencies = needs
             criticalEdges = pathEdges
@@ -63,13 +68,16 @@ struct ReportGraph {
         boxes = members.map { positions in
             let first = run.operations[positions[0]]
             let name = Self.template(of: first.id)
-            let counts = positions.reduce(into: [NodeOutcome.Kind: Int]()) { $0[run.operations[$1].outcome, default: 0] += 1 }
+            let counts = positions.reduce(into: [NodeOutcome.Kind: Int]()) {
+                $0[run.operations[$1].outcome, default: 0] += 1
+            }
             let countText = NodeOutcome.Kind.allCases.compactMap { kind in counts[kind].map { "\($0) \(kind.label)" } }
                 .joined(separator: ", ")
             let shown = positions.count > 1 || first.id != name ? name + "[*] ×\(positions.count)" : name
-            return Box(label: shown, detail: "\(first.type) · " + countText, title: shown + "\n" + countText,
-                       colour: (Self.colourOrder.first { counts[$0] != nil } ?? .notStarted).fillColour,
-                       critical: positions.contains { onPath.contains($0) }, filter: shown == name ? "=" + name : name + "[")
+            return Box(
+                label: shown, detail: "\(first.type) · " + countText, title: shown + "\n" + countText,
+                colour: (Self.colourOrder.first { counts[$0] != nil } ?? .notStarted).fillColour,
+                critical: positions.contains { onPath.contains($0) }, filter: shown == name ? "=" + name : name + "[")
         }
         var templateNeeds = Array(repeating: Set<Int>(), count: members.count)
         for (position, targets) in needs.enumerated() {
@@ -92,15 +100,19 @@ struct ReportGraph {
         let width = max(layout.columnCount, 1) * (Self.boxWidth + Self.columnGap)
         let height = max(layout.rowCount, 1) * (Self.boxHeight + Self.rowGap) + Self.rowGap
         func origin(_ node: Int) -> (x: Int, y: Int) {
-            (layout.column[node] * (Self.boxWidth + Self.columnGap) + Self.columnGap / 2,
-             layout.row[node] * (Self.boxHeight + Self.rowGap) + Self.rowGap)
+            (
+                layout.column[node] * (Self.boxWidth + Self.columnGap) + Self.columnGap / 2,
+                layout.row[node] * (Self.boxHeight + Self.rowGap) + Self.rowGap
+            )
         }
         var edges = ""
         for (node, needs) in dependencies.enumerated() {
             for need in needs {
                 let from = origin(need)
                 let to = origin(node)
-                let (x1, y1, x2, y2) = (from.x + Self.boxWidth, from.y + Self.boxHeight / 2, to.x, to.y + Self.boxHeight / 2)
+                let (x1, y1, x2, y2) = (
+                    from.x + Self.boxWidth, from.y + Self.boxHeight / 2, to.x, to.y + Self.boxHeight / 2
+                )
                 let middle = (x1 + x2) / 2
                 let critical = criticalEdges.contains([node, need]) ? " class=\"critical\"" : ""
                 edges += "<path\(critical) d=\"M\(x1),\(y1) C\(middle),\(y1) \(middle),\(y2) \(x2),\(y2)\"/>"
@@ -110,7 +122,9 @@ struct ReportGraph {
         for (node, box) in boxes.enumerated() {
             let (x, y) = origin(node)
             let critical = box.critical ? " critical" : ""
-            nodes += "<g class=\"node\(critical)\" data-filter=\"\(HTMLText.escape(box.filter))\" transform=\"translate(\(x),\(y))\">"
+            nodes +=
+                "<g class=\"node\(critical)\" data-filter=\"\(HTMLText.escape(box.filter))\" "
+                + "transform=\"translate(\(x),\(y))\">"
                 + "<title>\(HTMLText.escape(box.title))</title>"
                 + "<rect width=\"\(Self.boxWidth)\" height=\"\(Self.boxHeight)\" rx=\"5\" fill=\"\(box.colour)\"/>"
                 + "<text x=\"6\" y=\"14\" class=\"id\">\(HTMLText.escape(Self.clipped(box.label, 28)))</text>"

@@ -34,7 +34,8 @@ public struct IncrementalRuns: Sendable {
     /// - Parameter warn: is given what was not cached (a store that cannot be written), e.g.
     ///   `the cache was not updated after the run: …`; by default written to standard error.
     public init(
-        storeDirectory: String, registry: ResultRegistry, name: String, maxSize: Int64 = CacheConfiguration.defaultMaxSize,
+        storeDirectory: String, registry: ResultRegistry, name: String,
+        maxSize: Int64 = CacheConfiguration.defaultMaxSize,
         warn: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data("warning: \($0)\n".utf8)) }
     ) {
         self.storeDirectory = storeDirectory
@@ -60,7 +61,8 @@ public struct IncrementalRuns: Sendable {
         results: (any ResultSink)? = nil
     ) async -> Outcome {
         let session = await StoreSession.open(
-            root: storeDirectory, registry: registry, pipeline: name, maxSize: maxSize, flushingWrites: false, warn: warn)
+            root: storeDirectory, registry: registry, pipeline: name, maxSize: maxSize, flushingWrites: false,
+            warn: warn)
         let check = upToDateCheck(of: graph, in: session.store)
         let start = await check?.start(forRun: true)
         var startedFrom: (observing: Bool, known: KnownResults?) = (false, nil)
@@ -81,7 +83,8 @@ public struct IncrementalRuns: Sendable {
     /// (`UpToDateCheck.currentProcess`).
     private func upToDateCheck(of graph: ExecutionGraph, in store: ContentStore) -> UpToDateCheck? {
         guard let process = UpToDateCheck.currentProcess() else { return nil }
-        var identity = "taskgraph incremental runs 1\0" + name + "\0" + process.executable + "\0" + process.directory + "\0"
+        var identity =
+            "taskgraph incremental runs 1\0" + name + "\0" + process.executable + "\0" + process.directory + "\0"
             + process.environment
         for node in graph.nodes {
             identity += "node\0" + node.id + "\0" + node.type + "\0" + String(describing: node.settings) + "\0"

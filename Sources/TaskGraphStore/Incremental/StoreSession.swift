@@ -34,11 +34,12 @@ public struct StoreSession: Sendable {
         warn: @escaping @Sendable (String) -> Void
     ) async -> StoreSession {
         let storeIsNew = (try? await BlockingIO.run { access(root, F_OK) != 0 }) ?? false
-        let store = if let prepared, prepared.root == root, prepared.flushesWrites == flushingWrites {
-            prepared
-        } else {
-            ContentStore(root: root, registry: registry, flushingWrites: flushingWrites)
-        }
+        let store =
+            if let prepared, prepared.root == root, prepared.flushesWrites == flushingWrites {
+                prepared
+            } else {
+                ContentStore(root: root, registry: registry, flushingWrites: flushingWrites)
+            }
         return StoreSession(
             store: store, remote: nil, maxSize: maxSize, storeIsNew: storeIsNew, pipeline: pipeline,
             displayDirectory: displayDirectory, warn: warn)
@@ -46,7 +47,8 @@ public struct StoreSession: Sendable {
 
     /// The run's view of the store: `RunCache` over the remote cache's tiers when there is one,
     /// explaining changes against the last run's key components.
-    public func runCache(reuse: Bool = true, forcing: RunCache.Forcing = .none, known: KnownResults? = nil) -> RunCache {
+    public func runCache(reuse: Bool = true, forcing: RunCache.Forcing = .none, known: KnownResults? = nil) -> RunCache
+    {
         RunCache(
             store: remote ?? store, previousComponents: store.rememberedComponents(pipeline: pipeline), reuse: reuse,
             forcing: forcing, displayDirectory: displayDirectory, known: known)

@@ -40,7 +40,8 @@ public struct UpToDateCheck: Sendable {
             return nil
         }
         let variables = ProcessInfo.processInfo.environment
-        let searchPath = (variables["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        let searchPath = (variables["PATH"] ?? "").split(separator: ":", omittingEmptySubsequences: false).map(
+            String.init)
         guard searchPath.allSatisfy({ $0.hasPrefix("/") }) else { return nil }
         var environment = ""
         for (name, value) in variables.sorted(by: { $0.key < $1.key }) { environment += name + "=" + value + "\0" }
@@ -130,7 +131,9 @@ public struct UpToDateCheck: Sendable {
         guard let baseline = start.baseline, pipeline?.warnings.isEmpty ?? true, !(pipeline?.usesGlobs ?? false),
             pipeline?.includedFiles.isEmpty ?? true, !onCluster, !graph.addsNodesWhileRunning,
             !report.wasCancelled, !report.hasFailures, cache.wouldReuseEverything,
-            !graph.nodes.indices.contains(where: { (graph.nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true }),
+            !graph.nodes.indices.contains(where: {
+                (graph.nodes[$0].action as? any CacheableAction)?.revalidatesOnHit == true
+            }),
             let operations = cache.entriesForNextRun
         else { return }
         await session.store.rememberUpToDate(

@@ -88,7 +88,7 @@ struct BlockingThreadPoolTests {
 
     @Test func queuesWorkBeyondTheThreadCapAndStartsNoMoreThreads() async throws {
         let pool = BlockingThreadPool(maximumThreads: 3)
-        #expect(pool.threadCount == 0)  // started lazily
+        #expect(pool.threadCount == 0) // started lazily
         let count = 30
         let sum = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<count {

@@ -1,8 +1,8 @@
 import Foundation
+import TaskGraphCore
 import Testing
 
 @testable import TaskGraphBasics
-import TaskGraphCore
 
 /// Tests for `ChildProcesses` and its reaper, running real processes.
 struct ChildProcessTests {
@@ -183,31 +183,35 @@ struct ChildProcessTests {
     @Test func killsTheGroupWhenTheLeaderExits() async throws {
         let start = ContinuousClock.now
         let result = try await run(["sh", "-c", "sleep 300 & echo $!"])
-        #expect(ContinuousClock.now - start < .seconds(120))  // hang guard: the background sleep lasts 300 s
+        #expect(ContinuousClock.now - start < .seconds(120)) // hang guard: the background sleep lasts 300 s
         #expect(result.status == .exited(0))
-        let grandchild = try #require(pid_t(String(decoding: result.standardOutput, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let grandchild = try #require(
+            pid_t(
+                String(decoding: result.standardOutput, as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(await processIsGone(grandchild))
     }
 
-    #if os(Linux)  // setsid(1) is part of util-linux
-    @Test func stopsReadingSoonAfterTheLeaderExitsWhenAnEscapedProcessHoldsThePipes() async throws {
-        let start = ContinuousClock.now
-        // The leader waits until the background process has left its process group.
-        let script = """
-            setsid sleep 300 & pid=$!
-            until [ "$(cut -d' ' -f5 /proc/$pid/stat)" != $$ ]; do sleep 0.01; done
-            echo $pid
-            """
-        let result = try await run(["sh", "-c", script])
-        let elapsed = ContinuousClock.now - start
-        let escaped = try #require(pid_t(String(decoding: result.standardOutput, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
-        kill(escaped, SIGKILL)
-        #expect(result.status == .exited(0))
-        #expect(elapsed > .milliseconds(500))
-        #expect(elapsed < .seconds(120))  // hang guard: the escaped sleep lasts 300 s
-    }
+    #if os(Linux) // setsid(1) is part of util-linux
+        @Test func stopsReadingSoonAfterTheLeaderExitsWhenAnEscapedProcessHoldsThePipes() async throws {
+            let start = ContinuousClock.now
+            // The leader waits until the background process has left its process group.
+            let script = """
+                setsid sleep 300 & pid=$!
+                until [ "$(cut -d' ' -f5 /proc/$pid/stat)" != $$ ]; do sleep 0.01; done
+                echo $pid
+                """
+            let result = try await run(["sh", "-c", script])
+            let elapsed = ContinuousClock.now - start
+            let escaped = try #require(
+                pid_t(
+                    String(decoding: result.standardOutput, as: UTF8.self)
+                        .trimmingCharacters(in: .whitespacesAndNewlines)))
+            kill(escaped, SIGKILL)
+            #expect(result.status == .exited(0))
+            #expect(elapsed > .milliseconds(500))
+            #expect(elapsed < .seconds(120)) // hang guard: the escaped sleep lasts 300 s
+        }
     #endif
 
     @Test func cancellationTerminatesTheWholeGroup() async throws {
@@ -221,7 +225,7 @@ struct ChildProcessTests {
             let cancelled = ContinuousClock.now
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            #expect(ContinuousClock.now - cancelled < .seconds(120))  // hang guard: the sleeps last 300 s
+            #expect(ContinuousClock.now - cancelled < .seconds(120)) // hang guard: the sleeps last 300 s
             #expect(pids.count == 2)
             for pid in pids {
                 #expect(await processIsGone(pid))
@@ -258,7 +262,7 @@ struct ChildProcessTests {
             await #expect(throws: CancellationError.self) { try await task.value }
             let elapsed = ContinuousClock.now - cancelled
             #expect(elapsed >= .milliseconds(250))
-            #expect(elapsed < .seconds(120))  // hang guard: the sleep lasts 300 s
+            #expect(elapsed < .seconds(120)) // hang guard: the sleep lasts 300 s
             #expect(await processIsGone(pids[0]))
         }
     }
@@ -323,8 +327,10 @@ struct ChildProcessTests {
         #expect(output.standardErrorTail == Array("err\n".utf8))
         let orphaned = try await children.run(
             arguments: ["sh", "-c", "sleep 30 & echo $!"], environment: environment, workingDirectory: nil)
-        let grandchild = try #require(pid_t(String(decoding: orphaned.standardOutput, as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let grandchild = try #require(
+            pid_t(
+                String(decoding: orphaned.standardOutput, as: UTF8.self)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(await processIsGone(grandchild))
         let stubborn = Task {
             try await children.run(
@@ -353,7 +359,7 @@ struct ChildProcessTests {
         #expect(ExitStatus(waitStatus: 0) == .exited(0))
         #expect(ExitStatus(waitStatus: 3 << 8) == .exited(3))
         #expect(ExitStatus(waitStatus: 9) == .signalled(9))
-        #expect(ExitStatus(waitStatus: 0x80 | 6) == .signalled(6))  // core dumped
+        #expect(ExitStatus(waitStatus: 0x80 | 6) == .signalled(6)) // core dumped
     }
 
     /// Runs `body` with the path of a fresh temporary directory, removed afterwards.

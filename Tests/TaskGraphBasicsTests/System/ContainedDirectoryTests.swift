@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
 import Testing
 
 @testable import TaskGraphBasics
-import OperationTestSupport
 
 /// Writes beneath an output directory never pass through a symbolic link inside it, and a
 /// legal file name of up to 255 bytes gets a temporary name that is legal too.
@@ -15,10 +15,14 @@ struct ContainedDirectoryTests {
         let root = try emptyDirectory()
         let elsewhere = try emptyDirectory()
         try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: elsewhere)
-        await #expect(throws: FileError.writeFailed(
-            path: root + "/link/x.txt",
-            reason: "'\(root)/link' is a symbolic link; paths in the output directory may not pass through one")) {
-            try await BlockingIO.run { try FileIO.writeAtomically(Data("x".utf8), to: root + "/link/x.txt", beneath: root) }
+        await #expect(
+            throws: FileError.writeFailed(
+                path: root + "/link/x.txt",
+                reason: "'\(root)/link' is a symbolic link; paths in the output directory may not pass through one")
+        ) {
+            try await BlockingIO.run {
+                try FileIO.writeAtomically(Data("x".utf8), to: root + "/link/x.txt", beneath: root)
+            }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == [])
     }
@@ -26,7 +30,8 @@ struct ContainedDirectoryTests {
     @Test func missingDirectoriesAreCreatedAndAFinalLinkIsReplacedNotFollowed() async throws {
         let root = try emptyDirectory()
         let elsewhere = try emptyDirectory()
-        try FileManager.default.createSymbolicLink(atPath: root + "/out.txt", withDestinationPath: elsewhere + "/victim.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: root + "/out.txt", withDestinationPath: elsewhere + "/victim.txt")
         try await BlockingIO.run {
             try FileIO.writeAtomically(Data("a".utf8), to: root + "/a/b/c.txt", beneath: root)
             try FileIO.writeAtomically(Data("b".utf8), to: root + "/out.txt", beneath: root)

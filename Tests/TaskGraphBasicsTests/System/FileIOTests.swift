@@ -38,10 +38,12 @@ struct FileIOTests {
             var checks = 0
             do {
                 // Cancelled once the first chunk is written.
-                try FileIO.writeAtomically(data, to: directory + "/big.bin", isCancelled: {
-                    checks += 1
-                    return checks > 1
-                }, temporaryFiles: registry)
+                try FileIO.writeAtomically(
+                    data, to: directory + "/big.bin",
+                    isCancelled: {
+                        checks += 1
+                        return checks > 1
+                    }, temporaryFiles: registry)
                 Issue.record("the write was not cancelled")
             } catch is CancellationError {
             }
@@ -74,8 +76,11 @@ struct FileIOTests {
     @Test func aDirectoryThatCannotBeCreatedIsReportedWithTheReason() async throws {
         let directory = try emptyDirectory()
         #expect(FileManager.default.createFile(atPath: directory + "/file", contents: Data()))
-        await #expect(throws: FileError.writeFailed(
-            path: directory + "/file/sub/x.txt", reason: "cannot create directory '\(directory)/file/sub': Not a directory")) {
+        await #expect(
+            throws: FileError.writeFailed(
+                path: directory + "/file/sub/x.txt",
+                reason: "cannot create directory '\(directory)/file/sub': Not a directory")
+        ) {
             try await BlockingIO.run { try FileIO.writeAtomically(Data("x".utf8), to: directory + "/file/sub/x.txt") }
         }
     }

@@ -1,8 +1,8 @@
 import Foundation
+import TaskGraphCore
 import Testing
 
 @testable import TaskGraphBasics
-import TaskGraphCore
 
 /// A child's standard input, written by the reaper thread (`InputFeeder`), and its output shown
 /// to an observer as it is read; real processes.

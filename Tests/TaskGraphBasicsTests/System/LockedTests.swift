@@ -42,7 +42,11 @@ struct LockedTests {
     @Test func returnsWhatTheBodyReturnsAndRethrows() {
         struct Boom: Error {}
         let value = Locked(1)
-        #expect(value.withLock { value in value += 1; return value * 10 } == 20)
+        #expect(
+            value.withLock { value in
+                value += 1
+                return value * 10
+            } == 20)
         #expect(throws: Boom.self) { try value.withLock { _ throws(Boom) in throw Boom() } }
         #expect(value.withLock { $0 } == 2)
     }

@@ -1,7 +1,8 @@
-import Testing
-@testable import TaskGraphBasics
-import TaskGraphCore
 import OperationTestSupport
+import TaskGraphCore
+import Testing
+
+@testable import TaskGraphBasics
 
 @Suite struct ParallelBandsChunksTests {
     @Test func joinsChunksInOrder() {
@@ -11,7 +12,8 @@ import OperationTestSupport
                 for index in range {
                     elements.append(index * 2)
                     if index % 3 == 0 {
-                        diagnostics.append(.error("item \(index)", at: SourceLocation(file: "f", line: index + 1, column: 1)))
+                        diagnostics.append(
+                            .error("item \(index)", at: SourceLocation(file: "f", line: index + 1, column: 1)))
                     }
                 }
             }
@@ -28,7 +30,9 @@ import OperationTestSupport
         var line = 3
         var expected: [String] = []
         for index in 0..<count {
-            yaml += "  op\(index):\n    op: exec\n    command: [echo, \"\(index)\"]\n    needs: [\(index == 0 ? "" : "op\(index - 1)")]\n"
+            yaml +=
+                "  op\(index):\n    op: exec\n    command: [echo, \"\(index)\"]\n    needs: "
+                + "[\(index == 0 ? "" : "op\(index - 1)")]\n"
             line += 4
             if index % 2_000 == 7 {
                 yaml += "    colour: red\n"
@@ -37,7 +41,10 @@ import OperationTestSupport
             }
             if index % 2_000 == 9 {
                 yaml += "    retries: many\n"
-                expected.append("test.yaml:\(line):14: error: operation 'op\(index)': 'retries' must be a whole number from 0 to 100, not 'many'")
+                expected.append(
+                    "test.yaml:\(line):14: error: operation 'op\(index)': 'retries' must be a whole number from 0 to "
+                        + "100, not 'many'"
+                )
                 line += 1
             }
         }

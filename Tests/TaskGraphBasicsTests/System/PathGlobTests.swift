@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TaskGraphBasics
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphBasics
 
 /// `PathGlob`: shell wildcards per path component, `**` for any depth, regular files only.
 @Suite struct PathGlobTests {
@@ -11,7 +12,8 @@ import OperationTestSupport
         directory = try makeScratchDirectory()
         for path in ["a.c", "b.c", "b.h", ".hidden.c", "src/x.c", "src/y.c", "src/deep/z.c", "src/.git/w.c", "[x].c"] {
             let url = directory.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(path.utf8).write(to: url)
         }
         try FileManager.default.createSymbolicLink(

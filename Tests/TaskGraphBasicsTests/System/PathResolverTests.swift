@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TaskGraphBasics
 
 /// `PathResolver`: joining onto a directory, dropping empty and `.` components, whether or not

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphBasics
 
 @Suite struct UsageMeterTests {
@@ -9,7 +10,9 @@ import Testing
         meter.add(ResourceUsage(userCPU: 1, systemCPU: 0.5, maxResidentBytes: 100, bytesRead: 10, bytesWritten: 20))
         meter.add(ResourceUsage(userCPU: 2, systemCPU: 0.25))
         meter.add(ResourceUsage(userCPU: 0, systemCPU: 0, maxResidentBytes: 50, bytesRead: 5))
-        #expect(meter.usage == ResourceUsage(userCPU: 3, systemCPU: 0.75, maxResidentBytes: 100, bytesRead: 15, bytesWritten: 20))
+        #expect(
+            meter.usage
+                == ResourceUsage(userCPU: 3, systemCPU: 0.75, maxResidentBytes: 100, bytesRead: 15, bytesWritten: 20))
     }
 
     @Test func countsTheCPUTimeOfWorkOnTheBlockingThreads() async throws {
@@ -47,11 +50,12 @@ import Testing
         let meter = UsageMeter()
         var spun = 0
         for _ in 0..<300 {
-            UsageMeter.measure({
-                let start = threadNanoseconds()
-                while threadNanoseconds() - start < 500_000 {}
-                spun += threadNanoseconds() - start
-            }, into: meter)
+            UsageMeter.measure(
+                {
+                    let start = threadNanoseconds()
+                    while threadNanoseconds() - start < 500_000 {}
+                    spun += threadNanoseconds() - start
+                }, into: meter)
         }
         let usage = meter.usage
         #expect((usage?.cpuTime ?? 0) >= Double(spun) / 1e9)

@@ -37,8 +37,11 @@ import Testing
             }
             Issue.record("reaped a child that was reaped already")
         } catch let error as ChildProcessError {
-            #expect(error == .waitFailed(program: "true", call: polling ? "waitid" : "wait4", reason: "No child processes"))
-            #expect(error.description == "cannot learn how 'true' ended: \(polling ? "waitid" : "wait4"): No child processes")
+            #expect(
+                error == .waitFailed(program: "true", call: polling ? "waitid" : "wait4", reason: "No child processes"))
+            #expect(
+                error.description
+                    == "cannot learn how 'true' ended: \(polling ? "waitid" : "wait4"): No child processes")
         }
         #expect(!registry.isRegistered(child.spawnNumber))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 @Suite struct KeyChangeTests {
@@ -57,8 +58,11 @@ import Testing
     @Test func eachComponentNamesItsReason() {
         #expect(change("version", to: "2") == KeyChange(reason: .versionChanged, detail: "1 -> 2"))
         #expect(change("parameter.command", to: "[sh, -c, y]") == KeyChange(reason: .commandChanged, detail: ""))
-        #expect(change("parameter.quality", to: "80") == KeyChange(reason: .parameterChanged, detail: "quality 90 -> 80"))
-        #expect(change("parameter.quality", to: nil) == KeyChange(reason: .parameterChanged, detail: "quality 90 -> (unset)"))
+        #expect(
+            change("parameter.quality", to: "80") == KeyChange(reason: .parameterChanged, detail: "quality 90 -> 80"))
+        #expect(
+            change("parameter.quality", to: nil)
+                == KeyChange(reason: .parameterChanged, detail: "quality 90 -> (unset)"))
         #expect(change("program", to: "/bin/sh sha256:5") == KeyChange(reason: .programChanged, detail: "/bin/sh"))
         #expect(change("environment.LANG", to: "sha256:6") == KeyChange(reason: .environmentChanged, detail: "LANG"))
         #expect(change("file.in.txt", to: "sha256:7") == KeyChange(reason: .fileChanged, detail: "in.txt"))

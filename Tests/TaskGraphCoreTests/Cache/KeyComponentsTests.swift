@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 @Suite struct KeyComponentsTests {
@@ -15,12 +16,16 @@ import Testing
     @Test func encodingIsLengthPrefixedNamesAndValuesAfterTheMagic() {
         var key = KeyComponents()
         key.add("a", "xy")
-        #expect(key.encoded == Data("taskgraph-key-3\n".utf8) + Data([0, 0, 0, 1]) + Data("a".utf8) + Data([0, 0, 0, 2]) + Data("xy".utf8))
+        #expect(
+            key.encoded == Data("taskgraph-key-3\n".utf8) + Data([0, 0, 0, 1]) + Data("a".utf8) + Data([0, 0, 0, 2])
+                + Data("xy".utf8))
     }
 
     /// Keys written here must never change: a store written by an earlier version relies on them.
     @Test func keysAreStable() {
-        #expect(sepia(intensity: "0.8").key.description == "sha256:6f36a9a78face9a24baadccbe274b08f66725d9efe013d0c19668e6402199ab0")
+        #expect(
+            sepia(intensity: "0.8").key.description
+                == "sha256:6f36a9a78face9a24baadccbe274b08f66725d9efe013d0c19668e6402199ab0")
         #expect(KeyComponents().key.description == ContentDigest.sha256(of: Data("taskgraph-key-3\n".utf8)).description)
     }
 
@@ -73,7 +78,9 @@ import Testing
 
     @Test func parameterTextRedactsCredentialsAndSecretEntries() {
         let url = ParameterValue.string("https://ann:pw@example.com/a.jpg")
-        #expect(url.keyText == "https://example.com/a.jpg " + ContentDigest.sha256(of: Data("https://ann:pw@example.com/a.jpg".utf8)).description)
+        #expect(
+            url.keyText == "https://example.com/a.jpg "
+                + ContentDigest.sha256(of: Data("https://ann:pw@example.com/a.jpg".utf8)).description)
         let headers = ParameterValue.map(["Authorization": "Bearer x", "Accept": "image/jpeg"])
         #expect(headers.keyText.hasPrefix("{Accept: image/jpeg, Authorization: ***} sha256:"))
         #expect(ParameterValue.number(0.8).keyText == "0.8")

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 
 /// Every node's key identifies its work: a node made from a setup in Swift is keyed as the same
 /// operation in a pipeline file, every keyed parameter enters the key, and an action that does
@@ -13,13 +14,15 @@ import OperationTestSupport
             try Data(name.utf8).write(to: directory.appendingPathComponent(name))
         }
         let base: [String: [String: ParameterValue]] = [
-            "exec": ["command": .list(["sh"])], "load": ["path": .string("in.txt")], "save": ["path": .string("out.txt")],
+            "exec": ["command": .list(["sh"])], "load": ["path": .string("in.txt")],
+            "save": ["path": .string("out.txt")],
         ]
         #expect(try await parametersLeavingTheKey(registry: .core, base: base, directory: directory.path) == [])
     }
 
     @Test func aSetupBuiltInSwiftIsKeyedAsTheSameOperationInAPipelineFile() async throws {
-        let planned = try plannedGraph("""
+        let planned = try plannedGraph(
+            """
             version: 1
             name: keys
             operations:
@@ -30,16 +33,20 @@ import OperationTestSupport
         var handles: [ExecutionGraph.NodeHandle] = []
         for node in planned.nodes {
             let setup = try #require(node.setup)
-            handles.append(try built.add(
-                node.id, action: OperationRegistry.core.makeAction(for: setup), needs: node.dependencies.map { handles[$0] }))
+            handles.append(
+                try built.add(
+                    node.id, action: OperationRegistry.core.makeAction(for: setup),
+                    needs: node.dependencies.map { handles[$0] }))
         }
         let input = ContentDigest.sha256(of: Data("make's result".utf8))
         for (index, node) in planned.nodes.enumerated() {
             let inputs = node.dependencies.map { (id: planned.nodes[$0].id, digest: input) }
             let fromFile = try await KeyComponents.of(
-                node, action: try #require(node.action as? any CacheableAction), inputs: inputs, files: HashingFileDigests())
+                node, action: try #require(node.action as? any CacheableAction), inputs: inputs,
+                files: HashingFileDigests())
             let inSwift = try await KeyComponents.of(
-                built.nodes[index], action: try #require(built.nodes[index].action as? any CacheableAction), inputs: inputs,
+                built.nodes[index], action: try #require(built.nodes[index].action as? any CacheableAction),
+                inputs: inputs,
                 files: HashingFileDigests())
             #expect(built.nodes[index].type == node.type)
             #expect(inSwift.lines == fromFile.lines, "\(node.id)")
@@ -82,14 +89,17 @@ import OperationTestSupport
         try Data("x".utf8).write(to: directory.appendingPathComponent("in.txt"))
         for _ in 0..<2 {
             var graph = ExecutionGraph()
-            let made = try OperationRegistry.core.makeAction(for: OperationSetup(
-                type: "load", id: "in", parameters: Parameters(["path": .string("in.txt")]),
-                pipelineDirectory: directory.path, outputDirectory: directory.path))
+            let made = try OperationRegistry.core.makeAction(
+                for: OperationSetup(
+                    type: "load", id: "in", parameters: Parameters(["path": .string("in.txt")]),
+                    pipelineDirectory: directory.path, outputDirectory: directory.path))
             try graph.add("in", action: made.action)
             let cache = RunCache(store: store)
             let report = await Engine().run(graph, cache: cache)
             #expect(report.nodes.map(\.outcome.kind) == [.succeeded])
-            #expect(cache.decisions["in"] == CacheDecision(.miss, .notCacheable, detail: "built-in action added without its setup"))
+            #expect(
+                cache.decisions["in"]
+                    == CacheDecision(.miss, .notCacheable, detail: "built-in action added without its setup"))
         }
         #expect(store.recordWrites == 0)
     }

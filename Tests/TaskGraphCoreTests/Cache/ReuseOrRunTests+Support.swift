@@ -1,5 +1,6 @@
 import Foundation
 import OperationTestSupport
+
 @testable import TaskGraphCore
 
 /// The actions, results, store and event sink `ReuseOrRunTests` runs with.
@@ -59,14 +60,23 @@ extension ReuseOrRunTests {
         let damagedResults = Locked(false)
 
         func record(for key: ContentDigest) async -> ActionRecord? { await base.record(for: key) }
-        func write(_ record: ActionRecord, for key: ContentDigest) async throws { try await base.write(record, for: key) }
-        func storeResult(_ result: any OperationResult) async throws -> ContentDigest { try await base.storeResult(result) }
+        func write(_ record: ActionRecord, for key: ContentDigest) async throws {
+            try await base.write(record, for: key)
+        }
+        func storeResult(_ result: any OperationResult) async throws -> ContentDigest {
+            try await base.storeResult(result)
+        }
         func storeFile(at path: String) async throws -> ContentDigest { try await base.storeFile(at: path) }
         func digest(ofFile path: String) async throws -> ContentDigest { try await base.digest(ofFile: path) }
         func blockingDigest(ofFile path: String) throws -> ContentDigest { try base.blockingDigest(ofFile: path) }
 
         func loadResult(_ digest: ContentDigest) async throws -> any OperationResult {
-            if damagedResults.withLock({ damaged in defer { damaged = false }; return damaged }) { throw Damage() }
+            if damagedResults.withLock({ damaged in
+                defer { damaged = false }
+                return damaged
+            }) {
+                throw Damage()
+            }
             return try await base.loadResult(digest)
         }
 

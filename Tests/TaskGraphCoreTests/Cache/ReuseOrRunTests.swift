@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
 import Synchronization
 import Testing
 
-import OperationTestSupport
 @testable import TaskGraphCore
 
 /// Every path of the reuse-or-run decision `RunCache` owns (`prepare` before a node runs,
@@ -75,11 +75,12 @@ struct ReuseOrRunTests {
         _ = runs.taken()
         let second = await run(try chain(source: "x"), after: first.cache)
         #expect(second.outcomes == [.succeeded, .succeeded, .succeeded])
-        #expect(second.cache.decisions.mapValues(\.fullExplanation) == [
-            "source": "parameter changed: word",
-            "shout": "input changed: source <- parameter changed: word in source",
-            "keep": "input changed: shout <- parameter changed: word in source",
-        ])
+        #expect(
+            second.cache.decisions.mapValues(\.fullExplanation) == [
+                "source": "parameter changed: word",
+                "shout": "input changed: source <- parameter changed: word in source",
+                "keep": "input changed: shout <- parameter changed: word in source",
+            ])
     }
 
     @Test func anUnchangedResultStopsTheChangeThere() async throws {
@@ -87,9 +88,10 @@ struct ReuseOrRunTests {
         _ = runs.taken()
         let second = await run(try chain(note: "second"), after: first.cache)
         #expect(second.outcomes == [.succeeded, .cached, .cached])
-        #expect(second.cache.decisions.mapValues(\.fullExplanation) == [
-            "source": "parameter changed: note", "shout": "unchanged", "keep": "unchanged",
-        ])
+        #expect(
+            second.cache.decisions.mapValues(\.fullExplanation) == [
+                "source": "parameter changed: note", "shout": "unchanged", "keep": "unchanged",
+            ])
         #expect(runs.taken() == ["source"])
     }
 
@@ -100,10 +102,11 @@ struct ReuseOrRunTests {
 
         let second = await run(try copy(), after: first.cache)
         #expect(second.outcomes == [.cached, .cached])
-        #expect(second.cache.decisions == [
-            "load": CacheDecision(.hit, .unchanged),
-            "save": CacheDecision(.hit, .outputRestored, detail: "out/copy.bin (restored)"),
-        ])
+        #expect(
+            second.cache.decisions == [
+                "load": CacheDecision(.hit, .unchanged),
+                "save": CacheDecision(.hit, .outputRestored, detail: "out/copy.bin (restored)"),
+            ])
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/out/copy.bin")) == Data("photo".utf8))
     }
 
@@ -175,11 +178,12 @@ struct ReuseOrRunTests {
         let second = await run(try chain(source: source, keep: "d"), after: first.cache, policy: leavesOut)
         #expect(second.outcomes == [.cached, .cached, .succeeded])
         #expect(runs.taken() == ["source", "shout", "keep"])
-        #expect(second.cache.decisions == [
-            "source": CacheDecision(.miss, .recomputed, detail: try #require(reasons["source"])),
-            "shout": CacheDecision(.miss, .recomputed, detail: try #require(reasons["shout"])),
-            "keep": CacheDecision(.miss, .parameterChanged, detail: "word"),
-        ])
+        #expect(
+            second.cache.decisions == [
+                "source": CacheDecision(.miss, .recomputed, detail: try #require(reasons["source"])),
+                "shout": CacheDecision(.miss, .recomputed, detail: try #require(reasons["shout"])),
+                "keep": CacheDecision(.miss, .parameterChanged, detail: "word"),
+            ])
     }
 
     @Test func aRemoteNodeIsDecidedLikeALocalOne() async throws {
@@ -221,8 +225,10 @@ struct ReuseOrRunTests {
         // Unfused, the save needs the load's result itself, which was not stored.
         let third = await run(try copy(), after: second.cache, remote: executor)
         #expect(third.outcomes == [.succeeded, .cached])
-        #expect(third.cache.decisions["load"] == CacheDecision(
-            .miss, .new, detail: "its result was not stored (a fused chain's intermediate)"))
+        #expect(
+            third.cache.decisions["load"]
+                == CacheDecision(
+                    .miss, .new, detail: "its result was not stored (a fused chain's intermediate)"))
         #expect(jobs.taken() == ["load"])
     }
 
@@ -243,10 +249,12 @@ struct ReuseOrRunTests {
             var graph = ExecutionGraph()
             let source = try graph.add("source", action: Append(word: "a", runs: runs))
             let added = Append(word: "b", runs: runs)
-            try graph.add("adder", action: ClosureAction { _ in
-                try handle.add([RunHandle.Node("added", action: added, needs: ["adder"])])
-                return EmptyResult()
-            }, needs: [source])
+            try graph.add(
+                "adder",
+                action: ClosureAction { _ in
+                    try handle.add([RunHandle.Node("added", action: added, needs: ["adder"])])
+                    return EmptyResult()
+                }, needs: [source])
             return graph
         }
         let first = RunCache(store: store, storagePolicy: Self.keepsEverything)
@@ -270,8 +278,9 @@ struct ReuseOrRunTests {
         let context = { TaskContext(id: "one", resources: resources) }
         let first = RunCache(store: store, storagePolicy: Self.keepsEverything)
         first.begin(CacheGraph(graph))
-        guard case .run(let key?, let decision) = await first.prepare(
-            0, resources: resources, fusedIntermediate: false, context: context)
+        guard
+            case .run(let key?, let decision) = await first.prepare(
+                0, resources: resources, fusedIntermediate: false, context: context)
         else {
             Issue.record("not a run with a key")
             return
@@ -282,8 +291,9 @@ struct ReuseOrRunTests {
 
         let second = RunCache(store: store, storagePolicy: Self.keepsEverything)
         second.begin(CacheGraph(graph))
-        guard case .reuse(let reused, let hit, fusedIntermediate: false) = await second.prepare(
-            0, resources: resources, fusedIntermediate: false, context: context)
+        guard
+            case .reuse(let reused, let hit, fusedIntermediate: false) = await second.prepare(
+                0, resources: resources, fusedIntermediate: false, context: context)
         else {
             Issue.record("not reused")
             return

@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import OperationTestSupport
 import TaskGraphCore
+import Testing
 
 /// The reuse-or-run decisions of `RunCache`, driven by the engine against an in-memory store and
 /// an in-process remote executor, as ninja tests its builder with a fake command runner: a miss
@@ -36,7 +35,12 @@ struct RunCacheTests {
     final class Runs: Sendable {
         private let ids = Locked<[String]>([])
         func count(_ id: String) { ids.withLock { $0.append(id) } }
-        func taken() -> [String] { ids.withLock { ids in defer { ids = [] }; return ids } }
+        func taken() -> [String] {
+            ids.withLock { ids in
+                defer { ids = [] }
+                return ids
+            }
+        }
     }
 
     private let runs = Runs()
@@ -85,7 +89,8 @@ struct RunCacheTests {
         func graph() throws -> ExecutionGraph {
             var graph = ExecutionGraph()
             let word = try graph.add("word", action: Word(word: "a", uppercased: false, runs: runs))
-            let closure = try graph.add("closure", action: ClosureAction { _ in BytesResult(Data("c".utf8)) }, needs: [word])
+            let closure = try graph.add(
+                "closure", action: ClosureAction { _ in BytesResult(Data("c".utf8)) }, needs: [word])
             try graph.add("all", action: Group(), needs: [word, closure])
             return graph
         }
@@ -107,7 +112,9 @@ struct RunCacheTests {
         func run(_ job: RemoteJob, settings: NodeSettings, context: TaskContext) async throws -> RemoteCompletion {
             jobs.count(job.setup.id)
             let completion = await worker.run(job, resources: context.resources)
-            if let failure = completion.failure { throw OperationError.processFailed(program: job.setup.id, status: failure.message, stderrTail: "") }
+            if let failure = completion.failure {
+                throw OperationError.processFailed(program: job.setup.id, status: failure.message, stderrTail: "")
+            }
             return completion
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
+import OperationTestSupport
 import Testing
 
-import OperationTestSupport
 @testable import TaskGraphCore
 
 /// A node with `cache: false` costs nothing for the cache: no key, no components, no record, and
@@ -41,9 +41,10 @@ struct UncachedNodeTests {
     @Test func itHasNoKeyAndWhatNeedsItNamesItAsTheCause() async throws {
         let first = await run(try chain(source: "a"))
         #expect(first.outcomes == [.succeeded, .succeeded, .succeeded])
-        #expect(first.cache.decisions.mapValues(\.fullExplanation) == [
-            "source": "cache disabled", "shout": "new", "keep": "new",
-        ])
+        #expect(
+            first.cache.decisions.mapValues(\.fullExplanation) == [
+                "source": "cache disabled", "shout": "new", "keep": "new",
+            ])
         #expect(first.cache.components.keys.sorted() == ["keep", "shout"])
         #expect(store.recordWrites == 2)
 
@@ -55,21 +56,23 @@ struct UncachedNodeTests {
 
         let third = await run(try chain(source: "x"), after: second.cache)
         #expect(third.outcomes == [.succeeded, .succeeded, .succeeded])
-        #expect(third.cache.decisions.mapValues(\.fullExplanation) == [
-            "source": "cache disabled",
-            "shout": "input changed: source <- cache disabled in source",
-            "keep": "input changed: shout <- cache disabled in source",
-        ])
+        #expect(
+            third.cache.decisions.mapValues(\.fullExplanation) == [
+                "source": "cache disabled",
+                "shout": "input changed: source <- cache disabled in source",
+                "keep": "input changed: shout <- cache disabled in source",
+            ])
     }
 
     @Test func explainNamesItAsTheCauseOfWhatNeedsIt() async throws {
         let explained = await cache(after: nil).explain(try chain(source: "a"))
         #expect(explained.map(\.id) == ["source", "shout", "keep"])
-        #expect(explained.map { (try? $0.decision.get())?.fullExplanation } == [
-            "cache disabled",
-            "input changed: source <- cache disabled in source",
-            "input changed: shout <- cache disabled in source",
-        ])
+        #expect(
+            explained.map { (try? $0.decision.get())?.fullExplanation } == [
+                "cache disabled",
+                "input changed: source <- cache disabled in source",
+                "input changed: shout <- cache disabled in source",
+            ])
     }
 
     @Test func itsResultIsDigestedOnlyWhenACachedNodeNeedsIt() async throws {

@@ -1,19 +1,21 @@
 import Foundation
+import OperationTestSupport
 import Testing
 
-import OperationTestSupport
 @testable import TaskGraphCore
 
 /// The reference a store keeps for a result it left out, and the rule that leaves it out.
 struct UnstoredResultTests {
     private let reference = UnstoredResult(
-        resultDigest: ContentDigest.sha256(of: Data("pixels".utf8)), resultKind: "image.decoded", summary: "3888×2592 RGB",
+        resultDigest: ContentDigest.sha256(of: Data("pixels".utf8)), resultKind: "image.decoded",
+        summary: "3888×2592 RGB",
         byteCount: 31_104_016, recomputeSeconds: 0.123)
 
     @Test func itSaysWhyTheResultWasNotStored() {
         #expect(reference.reason == "not stored (cheaper to recompute, 0.12 s vs 31.1 MB)")
-        #expect(CacheDecision(.miss, .recomputed, detail: reference.reason).explanation
-            == "recomputed: not stored (cheaper to recompute, 0.12 s vs 31.1 MB)")
+        #expect(
+            CacheDecision(.miss, .recomputed, detail: reference.reason).explanation
+                == "recomputed: not stored (cheaper to recompute, 0.12 s vs 31.1 MB)")
     }
 
     @Test func itRoundTripsThroughTheCoreRegistry() async throws {

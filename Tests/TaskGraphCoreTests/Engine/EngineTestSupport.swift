@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+
 @testable import TaskGraphCore
 
 /// Collects events for assertions.
@@ -43,7 +44,8 @@ final class EventLog: EventSink {
             for (position, event) in events.enumerated() {
                 switch event {
                 case .nodeStarted(let node, 1, _): starts[node] = position
-                case .nodeFinished(let node, _): if let start = starts[node] { spans[node] = EventSpan(start: start, end: position) }
+                case .nodeFinished(let node, _):
+                    if let start = starts[node] { spans[node] = EventSpan(start: start, end: position) }
                 default: break
                 }
             }
@@ -55,7 +57,9 @@ final class EventLog: EventSink {
     func peakRunning(of nodes: Set<Int>) -> Int {
         var running = 0
         var peak = 0
-        for (_, edge) in spans.filter({ nodes.contains($0.key) }).flatMap({ [($1.start, 1), ($1.end, -1)] }).sorted(by: { $0.0 < $1.0 }) {
+        for (_, edge) in spans.filter({ nodes.contains($0.key) }).flatMap({ [($1.start, 1), ($1.end, -1)] }).sorted(
+            by: { $0.0 < $1.0 })
+        {
             running += edge
             peak = max(peak, running)
         }
@@ -78,7 +82,9 @@ final class EventLog: EventSink {
     /// Every retry event's node and attempt.
     var retries: [(node: Int, attempt: Int)] {
         events.withLock { events in
-            events.compactMap { if case .nodeRetrying(let node, let attempt, _, _) = $0 { (node, attempt) } else { nil } }
+            events.compactMap {
+                if case .nodeRetrying(let node, let attempt, _, _) = $0 { (node, attempt) } else { nil }
+            }
         }
     }
 }
@@ -96,7 +102,12 @@ struct EventSpan {
 final class ConcurrencyGauge: Sendable {
     private let state = Locked((current: 0, peak: 0))
 
-    func enter() { state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) } }
+    func enter() {
+        state.withLock {
+            $0.current += 1
+            $0.peak = max($0.peak, $0.current)
+        }
+    }
     func leave() { state.withLock { $0.current -= 1 } }
     var peak: Int { state.withLock { $0.peak } }
 }
@@ -123,7 +134,12 @@ final class Counter: Sendable {
 
     /// Adds one and returns the new value.
     @discardableResult
-    func increment() -> Int { count.withLock { $0 += 1; return $0 } }
+    func increment() -> Int {
+        count.withLock {
+            $0 += 1
+            return $0
+        }
+    }
     var value: Int { count.withLock { $0 } }
 }
 

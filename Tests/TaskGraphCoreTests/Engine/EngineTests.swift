@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 @Suite struct EngineTests {
@@ -7,10 +8,12 @@ import Testing
         var graph = ExecutionGraph()
         let hello = try graph.add("hello", action: ClosureAction { _ in BytesResult(Data("hello".utf8)) })
         let world = try graph.add("world", action: ClosureAction { _ in EmptyResult() })
-        try graph.add("shout", action: ClosureAction { context in
-            let text = String(decoding: try await context.input((any BytesProvider).self).data, as: UTF8.self)
-            return BytesResult(Data(text.uppercased().utf8))
-        }, needs: [hello, world])
+        try graph.add(
+            "shout",
+            action: ClosureAction { context in
+                let text = String(decoding: try await context.input((any BytesProvider).self).data, as: UTF8.self)
+                return BytesResult(Data(text.uppercased().utf8))
+            }, needs: [hello, world])
         let log = EventLog()
         let report = await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log)
         #expect(report.succeeded)
@@ -25,7 +28,8 @@ import Testing
         var graph = ExecutionGraph()
         for index in 0..<12 {
             try graph.add("cpu\(index)", action: sleeping(.milliseconds(20), gauge: cpu))
-            try graph.add("net\(index)", action: sleeping(.milliseconds(20), gauge: net), settings: NodeSettings(pool: "net"))
+            try graph.add(
+                "net\(index)", action: sleeping(.milliseconds(20), gauge: net), settings: NodeSettings(pool: "net"))
         }
         let report = await Engine(options: EngineOptions(jobs: 2, pools: ["net": 5])).run(graph)
         #expect(report.succeeded)
@@ -40,24 +44,29 @@ import Testing
         try graph.add("grandchild", action: ClosureAction { _ in EmptyResult() }, needs: [child])
         try graph.add("independent", action: sleeping(.milliseconds(50)))
         let report = await Engine(options: EngineOptions(jobs: 2)).run(graph)
-        #expect(report.nodes.map(\.outcome) == [
-            .failed("boom"), .skipped(because: "bad"), .skipped(because: "bad"), .succeeded,
-        ])
+        #expect(
+            report.nodes.map(\.outcome) == [
+                .failed("boom"), .skipped(because: "bad"), .skipped(because: "bad"), .succeeded,
+            ])
         #expect(report.hasFailures)
     }
 
     @Test func failFastCancelsRunningWork() async throws {
         var graph = ExecutionGraph()
         let started = Latch()
-        try graph.add("slow", action: ClosureAction { _ in
-            started.signal()
-            try await Task.sleep(for: .seconds(900))
-            return EmptyResult()
-        })
-        try graph.add("bad", action: ClosureAction { _ in
-            await started.wait()
-            throw TestFailure(description: "boom")
-        })
+        try graph.add(
+            "slow",
+            action: ClosureAction { _ in
+                started.signal()
+                try await Task.sleep(for: .seconds(900))
+                return EmptyResult()
+            })
+        try graph.add(
+            "bad",
+            action: ClosureAction { _ in
+                await started.wait()
+                throw TestFailure(description: "boom")
+            })
         let start = ContinuousClock.now
         let report = await Engine(options: EngineOptions(jobs: 2, failFast: true)).run(graph)
         // Cancelled, not slept out (a guard far from both, for a loaded machine).
@@ -68,11 +77,13 @@ import Testing
     @Test func retriesWithBackoffUntilSuccess() async throws {
         let attempts = Counter()
         var graph = ExecutionGraph()
-        try graph.add("flaky", action: ClosureAction { context in
-            attempts.increment()
-            if context.attempt < 3 { throw TestFailure(description: "try again") }
-            return EmptyResult()
-        }, settings: NodeSettings(retries: 3))
+        try graph.add(
+            "flaky",
+            action: ClosureAction { context in
+                attempts.increment()
+                if context.attempt < 3 { throw TestFailure(description: "try again") }
+                return EmptyResult()
+            }, settings: NodeSettings(retries: 3))
         let log = EventLog()
         let options = EngineOptions(jobs: 1, retryBaseDelay: .milliseconds(10))
         let report = await Engine(options: options).run(graph, events: log)
@@ -83,9 +94,11 @@ import Testing
 
     @Test func nonRetryableErrorsAreNotRetried() async throws {
         var graph = ExecutionGraph()
-        try graph.add("gone", action: ClosureAction { _ in
-            throw TestFailure(description: "HTTP 404", isRetryable: false)
-        }, settings: NodeSettings(retries: 5))
+        try graph.add(
+            "gone",
+            action: ClosureAction { _ in
+                throw TestFailure(description: "HTTP 404", isRetryable: false)
+            }, settings: NodeSettings(retries: 5))
         let report = await Engine().run(graph)
         #expect(report.nodes[0].outcome == .failed("HTTP 404"))
         #expect(report.nodes[0].attempts == 1)
@@ -106,15 +119,17 @@ import Testing
         let finished = Counter()
         var graph = ExecutionGraph()
         // Blocks its thread for 2 s in steps, never looking at cancellation.
-        let stubborn = try graph.add("stubborn", action: ClosureAction { context in
-            try await context.resources.blockingIO.run {
-                started.increment()
-                for _ in 0..<20 { usleep(100_000) }
-                // Counted on the blocking thread: the cancelled task may throw when this returns.
-                finished.increment()
-            }
-            return BytesResult(Data("late".utf8))
-        }, settings: NodeSettings(timeout: .milliseconds(100)))
+        let stubborn = try graph.add(
+            "stubborn",
+            action: ClosureAction { context in
+                try await context.resources.blockingIO.run {
+                    started.increment()
+                    for _ in 0..<20 { usleep(100_000) }
+                    // Counted on the blocking thread: the cancelled task may throw when this returns.
+                    finished.increment()
+                }
+                return BytesResult(Data("late".utf8))
+            }, settings: NodeSettings(timeout: .milliseconds(100)))
         try graph.add("after", action: ClosureAction { _ in EmptyResult() }, needs: [stubborn])
         let report = await Engine().run(graph)
         #expect(report.nodes.map(\.outcome) == [.timedOut(.milliseconds(100)), .skipped(because: "stubborn")])
@@ -129,10 +144,12 @@ import Testing
     @Test func anAttemptThatSucceedsAfterItsDeadlineStillTimesOut() async throws {
         var graph = ExecutionGraph()
         // Ends 400 ms after its deadline, within the time it is given to end (the limit, 600 ms).
-        try graph.add("late", action: ClosureAction { context in
-            try await context.resources.blockingIO.run { _ = usleep(1_000_000) }
-            return BytesResult(Data("late".utf8))
-        }, settings: NodeSettings(timeout: .milliseconds(600)))
+        try graph.add(
+            "late",
+            action: ClosureAction { context in
+                try await context.resources.blockingIO.run { _ = usleep(1_000_000) }
+                return BytesResult(Data("late".utf8))
+            }, settings: NodeSettings(timeout: .milliseconds(600)))
         let report = await Engine().run(graph)
         #expect(report.nodes[0].outcome == .timedOut(.milliseconds(600)))
         #expect(report.finalResults["late"] == nil)
@@ -141,11 +158,13 @@ import Testing
     @Test func cancellingTheRunCancelsRunningAndNeverStartsTheRest() async throws {
         var graph = ExecutionGraph()
         let started = Latch()
-        let first = try graph.add("first", action: ClosureAction { _ in
-            started.signal()
-            try await Task.sleep(for: .seconds(900))
-            return EmptyResult()
-        })
+        let first = try graph.add(
+            "first",
+            action: ClosureAction { _ in
+                started.signal()
+                try await Task.sleep(for: .seconds(900))
+                return EmptyResult()
+            })
         try graph.add("second", action: sleeping(.seconds(900)), needs: [first])
         let run = Task { await Engine(options: EngineOptions(jobs: 1)).run(graph) }
         await started.wait()
@@ -163,14 +182,18 @@ import Testing
         let afterQuickRan = CancellationFlag()
         var graph = ExecutionGraph()
         let quick = try graph.add("quick", action: sleeping(.milliseconds(10)))
-        try graph.add("slow", action: ClosureAction { _ in
-            for _ in 0..<3000 where !afterQuickRan.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
-            return EmptyResult()
-        })
-        try graph.add("after-quick", action: ClosureAction { _ in
-            afterQuickRan.cancel()
-            return EmptyResult()
-        }, needs: [quick])
+        try graph.add(
+            "slow",
+            action: ClosureAction { _ in
+                for _ in 0..<3000 where !afterQuickRan.isCancelled { try await Task.sleep(for: .milliseconds(10)) }
+                return EmptyResult()
+            })
+        try graph.add(
+            "after-quick",
+            action: ClosureAction { _ in
+                afterQuickRan.cancel()
+                return EmptyResult()
+            }, needs: [quick])
         let report = await Engine(options: EngineOptions(jobs: 2)).run(graph)
         let afterQuickEnd = try #require(report.nodes[2].endTime)
         let slowEnd = try #require(report.nodes[1].endTime)

@@ -1,18 +1,22 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 /// The README's "Using the engine from Swift" example, verbatim, through the public API only.
 @Suite struct LibraryUsageTests {
     @Test func readmeExampleRuns() async throws {
         var graph = ExecutionGraph()
-        let fetch = try graph.add("fetch", action: ClosureAction { _ in
-            BytesResult(Data("hello".utf8))
-        })
-        try graph.add("shout", action: ClosureAction { context in
-            let text = String(decoding: try await context.input((any BytesProvider).self).data, as: UTF8.self)
-            return BytesResult(Data(text.uppercased().utf8))
-        }, needs: [fetch], settings: NodeSettings(retries: 2, timeout: .seconds(5)))
+        let fetch = try graph.add(
+            "fetch",
+            action: ClosureAction { _ in
+                BytesResult(Data("hello".utf8))
+            })
+        try graph.add(
+            "shout",
+            action: ClosureAction { context in
+                let text = String(decoding: try await context.input((any BytesProvider).self).data, as: UTF8.self)
+                return BytesResult(Data(text.uppercased().utf8))
+            }, needs: [fetch], settings: NodeSettings(retries: 2, timeout: .seconds(5)))
 
         let report = await Engine(options: EngineOptions(jobs: 4)).run(graph)
         #expect(report.finalResults["shout"]!.summary == "5 B")

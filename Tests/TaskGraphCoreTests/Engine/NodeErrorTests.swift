@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 /// A failed node keeps the error its last attempt threw, so a Swift caller can switch on it;
@@ -7,15 +8,18 @@ import Testing
 @Suite struct NodeErrorTests {
     @Test func aFailedNodeKeepsItsTypedErrorBesideItsMessage() async throws {
         var graph = ExecutionGraph()
-        let read = try graph.add("read", action: ClosureAction { _ in
-            throw OperationError.readFailed(path: "in.txt", reason: "No such file or directory")
-        })
+        let read = try graph.add(
+            "read",
+            action: ClosureAction { _ in
+                throw OperationError.readFailed(path: "in.txt", reason: "No such file or directory")
+            })
         try graph.add("after", action: ClosureAction { _ in EmptyResult() }, needs: [read])
         try graph.add("fine", action: ClosureAction { _ in EmptyResult() })
         let report = await Engine().run(graph)
-        #expect(report.nodes.map(\.outcome) == [
-            .failed("cannot read 'in.txt': No such file or directory"), .skipped(because: "read"), .succeeded,
-        ])
+        #expect(
+            report.nodes.map(\.outcome) == [
+                .failed("cannot read 'in.txt': No such file or directory"), .skipped(because: "read"), .succeeded,
+            ])
         guard case .readFailed(let path, let reason)? = report.nodes[0].error as? OperationError else {
             Issue.record("not an OperationError: \(String(describing: report.nodes[0].error))")
             return
@@ -29,9 +33,11 @@ import Testing
     @Test func theErrorIsTheLastAttempts() async throws {
         let attempts = Counter()
         var graph = ExecutionGraph()
-        try graph.add("flaky", action: ClosureAction { _ in
-            throw TestFailure(description: "attempt \(attempts.increment())")
-        }, settings: NodeSettings(retries: 2))
+        try graph.add(
+            "flaky",
+            action: ClosureAction { _ in
+                throw TestFailure(description: "attempt \(attempts.increment())")
+            }, settings: NodeSettings(retries: 2))
         let report = await Engine(options: EngineOptions(retryBaseDelay: .milliseconds(1))).run(graph)
         #expect(report.nodes[0].outcome == .failed("attempt 3"))
         #expect((report.nodes[0].error as? TestFailure)?.description == "attempt 3")
@@ -47,11 +53,13 @@ import Testing
 
     @Test func aProgramThatCannotStartKeepsChildProcessError() async throws {
         var graph = ExecutionGraph()
-        try graph.add("run", action: ClosureAction { context in
-            _ = try await context.resources.childProcesses.run(
-                arguments: ["/nonexistent/program"], environment: [:], workingDirectory: nil)
-            return EmptyResult()
-        })
+        try graph.add(
+            "run",
+            action: ClosureAction { context in
+                _ = try await context.resources.childProcesses.run(
+                    arguments: ["/nonexistent/program"], environment: [:], workingDirectory: nil)
+                return EmptyResult()
+            })
         let report = await Engine().run(graph)
         #expect(report.nodes[0].outcome == .failed("program '/nonexistent/program' does not exist"))
         #expect(report.nodes[0].error as? ChildProcessError == .programNotFound("/nonexistent/program"))

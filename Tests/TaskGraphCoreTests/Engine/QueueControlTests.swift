@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 /// `priority` orders ready nodes; `exclusive` makes a node a barrier in its pool or run.
@@ -8,7 +9,8 @@ import Testing
         var graph = ExecutionGraph()
         let priorities = [0, -8, 4, 8, 0, -4, 8, 4, -100, 100]
         for (index, priority) in priorities.enumerated() {
-            try graph.add("op\(index)", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(priority: priority))
+            try graph.add(
+                "op\(index)", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(priority: priority))
         }
         let log = EventLog()
         let report = await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log)
@@ -19,8 +21,10 @@ import Testing
 
     @Test func priorityNeverOverridesDependencies() async throws {
         var graph = ExecutionGraph()
-        let low = try graph.add("low", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(priority: -8))
-        try graph.add("urgent", action: ClosureAction { _ in EmptyResult() }, needs: [low], settings: NodeSettings(priority: 8))
+        let low = try graph.add(
+            "low", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(priority: -8))
+        try graph.add(
+            "urgent", action: ClosureAction { _ in EmptyResult() }, needs: [low], settings: NodeSettings(priority: 8))
         try graph.add("normal", action: ClosureAction { _ in EmptyResult() })
         let log = EventLog()
         let report = await Engine(options: EngineOptions(jobs: 1)).run(graph, events: log)
@@ -51,11 +55,13 @@ import Testing
         for index in 0..<9 {
             let exclusive: Exclusivity = index == 4 ? scope : .shared
             let meeting = index < 2 ? before : index > 6 ? after : nil
-            try graph.add("op\(index)", action: ClosureAction { _ in
-                await meeting?.arrive()
-                try await Task.sleep(for: .milliseconds(30))
-                return EmptyResult()
-            }, settings: NodeSettings(exclusive: exclusive))
+            try graph.add(
+                "op\(index)",
+                action: ClosureAction { _ in
+                    await meeting?.arrive()
+                    try await Task.sleep(for: .milliseconds(30))
+                    return EmptyResult()
+                }, settings: NodeSettings(exclusive: exclusive))
             pools.append(nil)
         }
         for index in 0..<6 {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 /// Results handed over as nodes end: every node's, in the order they end, not only the sinks'.
 @Suite struct ResultSinkTests {

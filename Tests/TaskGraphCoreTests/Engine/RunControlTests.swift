@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 /// `RunControl` pauses a run: nothing starts until it resumes.
@@ -25,21 +26,27 @@ import Testing
     @Test func pausingStopsRunningChildrenAndResumingContinuesThem() async throws {
         let resources = RunResources()
         let control = RunControl()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-control-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "run-control-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let pidFile = directory.appendingPathComponent("pid").path
         let goFile = directory.appendingPathComponent("go").path
         var graph = ExecutionGraph()
-        try graph.add("sleeper", action: ClosureAction { context in
-            _ = try await context.resources.childProcesses.run(
-                arguments: ["sh", "-c", "echo $$ > \(pidFile); until [ -e \(goFile) ]; do sleep 0.05; done"], environment: ["PATH": "/usr/bin:/bin"],
-                workingDirectory: nil)
-            return EmptyResult()
-        })
+        try graph.add(
+            "sleeper",
+            action: ClosureAction { context in
+                _ = try await context.resources.childProcesses.run(
+                    arguments: ["sh", "-c", "echo $$ > \(pidFile); until [ -e \(goFile) ]; do sleep 0.05; done"],
+                    environment: ["PATH": "/usr/bin:/bin"],
+                    workingDirectory: nil)
+                return EmptyResult()
+            })
         let run = Task { await Engine().run(graph, resources: resources, control: control) }
         var pid: Int32?
         for _ in 0..<800 {
-            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            pid = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
+                Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            }
             if pid != nil { break }
             try await Task.sleep(for: .milliseconds(25))
         }
@@ -48,7 +55,9 @@ import Testing
         // Stopped; a shell caught in `vfork` (dash runs `sleep` so) waits in state D for its
         // stopped child to exec, which it will not do until the group is continued.
         let paused = try await states(ofGroup: child) { $0.contains("T") && $0.allSatisfy { $0 == "T" || $0 == "D" } }
-        #expect(paused.contains("T") && paused.allSatisfy { $0 == "T" || $0 == "D" }, "group \(child) after the pause: \(paused)")
+        #expect(
+            paused.contains("T") && paused.allSatisfy { $0 == "T" || $0 == "D" },
+            "group \(child) after the pause: \(paused)")
         control.resume()
         let resumed = try await states(ofGroup: child) { !$0.contains("T") }
         #expect(!resumed.isEmpty && !resumed.contains("T"), "group \(child) after resuming: \(resumed)")

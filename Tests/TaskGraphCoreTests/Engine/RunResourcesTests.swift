@@ -20,10 +20,12 @@ import Testing
     private func graph(recordingIn sightings: Sightings) throws -> ExecutionGraph {
         var graph = ExecutionGraph()
         for id in ["a", "b"] {
-            try graph.add(id, action: ClosureAction { context in
-                sightings.record(context)
-                return BytesResult(try await BlockingIO.run { Data(id.utf8) })
-            })
+            try graph.add(
+                id,
+                action: ClosureAction { context in
+                    sightings.record(context)
+                    return BytesResult(try await BlockingIO.run { Data(id.utf8) })
+                })
         }
         return graph
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TaskGraphCore
 
 @Suite struct RunStateTests {
@@ -24,7 +25,8 @@ import Testing
         var wakeUps: RunState.WakeUps = []
         state.histories.record(NodeHistory(outcome: .succeeded, start: 0, end: 0, attempts: 1), for: node)
         _ = state.finish(
-            node, outcome: .succeeded, result: EmptyResult(), now: 0, failFast: false, tracksReadiness: false, wakeUps: &wakeUps)
+            node, outcome: .succeeded, result: EmptyResult(), now: 0, failFast: false, tracksReadiness: false,
+            wakeUps: &wakeUps)
     }
 
     @Test func rootsWaitWhileEnoughConsumersAreReady() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import TaskGraphCore
 
 /// The engine finishes work under way before it reads new data, so memory follows the work in
@@ -10,18 +11,24 @@ import Testing
     private func chains(_ count: Int, loadPool: String? = nil, tracker: InFlightTracker) throws -> ExecutionGraph {
         var graph = ExecutionGraph()
         for item in 0..<count {
-            let load = try graph.add("load[\(item)]", action: ClosureAction { _ in
-                tracker.started(item)
-                return EmptyResult()
-            }, settings: NodeSettings(pool: loadPool))
-            let filter = try graph.add("filter[\(item)]", action: ClosureAction { _ in
-                try await Task.sleep(for: .milliseconds(1))
-                return EmptyResult()
-            }, needs: [load])
-            try graph.add("save[\(item)]", action: ClosureAction { _ in
-                tracker.finished(item)
-                return EmptyResult()
-            }, needs: [filter])
+            let load = try graph.add(
+                "load[\(item)]",
+                action: ClosureAction { _ in
+                    tracker.started(item)
+                    return EmptyResult()
+                }, settings: NodeSettings(pool: loadPool))
+            let filter = try graph.add(
+                "filter[\(item)]",
+                action: ClosureAction { _ in
+                    try await Task.sleep(for: .milliseconds(1))
+                    return EmptyResult()
+                }, needs: [load])
+            try graph.add(
+                "save[\(item)]",
+                action: ClosureAction { _ in
+                    tracker.finished(item)
+                    return EmptyResult()
+                }, needs: [filter])
         }
         return graph
     }
@@ -58,7 +65,8 @@ import Testing
         var graph = ExecutionGraph()
         var roots: [ExecutionGraph.NodeHandle] = []
         for item in 0..<100 {
-            let root = try graph.add("root[\(item)]", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(pool: "io"))
+            let root = try graph.add(
+                "root[\(item)]", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(pool: "io"))
             try graph.add("side[\(item)]", action: ClosureAction { _ in EmptyResult() }, needs: [root])
             roots.append(root)
         }
@@ -72,7 +80,12 @@ import Testing
 final class InFlightTracker: Sendable {
     private let state = Locked((current: 0, peak: 0))
 
-    func started(_ item: Int) { state.withLock { $0.current += 1; $0.peak = max($0.peak, $0.current) } }
+    func started(_ item: Int) {
+        state.withLock {
+            $0.current += 1
+            $0.peak = max($0.peak, $0.current)
+        }
+    }
     func finished(_ item: Int) { state.withLock { $0.current -= 1 } }
     /// The most items in flight at once.
     var peak: Int { state.withLock { $0.peak } }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import TaskGraphCore
 
 /// The watchdog fires deadlines only while its `run()` runs in the caller's task group, and

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 /// `when:` decides whether a node runs from how the nodes it needs ended.
@@ -18,9 +19,11 @@ import Testing
         let cleanup = try graph.add("cleanup", action: succeed, needs: [test], settings: NodeSettings(when: .always))
         try graph.add("report", action: succeed, needs: [cleanup])
         let report = await Engine().run(graph)
-        #expect(outcomes(report) == [
-            "build": .failed("broken"), "test": .skipped(because: "build"), "cleanup": .succeeded, "report": .succeeded,
-        ])
+        #expect(
+            outcomes(report) == [
+                "build": .failed("broken"), "test": .skipped(because: "build"), "cleanup": .succeeded,
+                "report": .succeeded,
+            ])
         #expect(report.hasFailures)
     }
 
@@ -45,14 +48,15 @@ import Testing
         let broken = try graph.add("broken", action: fail)
         try graph.add("alert", action: succeed, needs: [broken], settings: NodeSettings(when: .failure))
         let report = await Engine().run(graph)
-        #expect(outcomes(report) == [
-            "fine": .succeeded,
-            "notify": .bypassed("when: failure, and nothing it needs failed"),
-            "after-notify": .bypassed("'notify' did not run"),
-            "cleanup": .succeeded,
-            "broken": .failed("broken"),
-            "alert": .succeeded,
-        ])
+        #expect(
+            outcomes(report) == [
+                "fine": .succeeded,
+                "notify": .bypassed("when: failure, and nothing it needs failed"),
+                "after-notify": .bypassed("'notify' did not run"),
+                "cleanup": .succeeded,
+                "broken": .failed("broken"),
+                "alert": .succeeded,
+            ])
     }
 
     @Test func failureRunsWhenANeedWasSkippedBecauseOfAFailure() async throws {
@@ -62,19 +66,23 @@ import Testing
         let other = try graph.add("other", action: succeed)
         try graph.add("alert", action: succeed, needs: [convert, other], settings: NodeSettings(when: .failure))
         let report = await Engine().run(graph)
-        #expect(outcomes(report) == [
-            "fetch": .failed("broken"), "convert": .skipped(because: "fetch"), "other": .succeeded, "alert": .succeeded,
-        ])
+        #expect(
+            outcomes(report) == [
+                "fetch": .failed("broken"), "convert": .skipped(because: "fetch"), "other": .succeeded,
+                "alert": .succeeded,
+            ])
     }
 
     @Test func cancellingTheRunStopsAlwaysNodesToo() async throws {
         var graph = ExecutionGraph()
         let started = Latch()
-        let work = try graph.add("work", action: ClosureAction { _ in
-            started.signal()
-            try await Task.sleep(for: .seconds(60))
-            return EmptyResult()
-        })
+        let work = try graph.add(
+            "work",
+            action: ClosureAction { _ in
+                started.signal()
+                try await Task.sleep(for: .seconds(60))
+                return EmptyResult()
+            })
         try graph.add("cleanup", action: succeed, needs: [work], settings: NodeSettings(when: .always))
         let run = Task { await Engine().run(graph) }
         await started.wait()

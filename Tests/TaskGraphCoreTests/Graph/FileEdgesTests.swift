@@ -1,13 +1,14 @@
+import OperationTestSupport
 import Testing
 
 @testable import TaskGraphCore
-import OperationTestSupport
 
 /// An operation that reads a file another one writes needs it without a `needs:` entry; a
 /// cycle through files is reported like a `needs` cycle, every edge located, the file named.
 @Suite struct FileEdgesTests {
     @Test func readersNeedTheWritersOfTheirFiles() throws {
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             vars: {units: [main, util]}
             operations:
@@ -36,20 +37,24 @@ import OperationTestSupport
     }
 
     @Test func aCycleThroughFilesNamesEveryEdge() {
-        #expect(diagnostics("""
-            version: 1
-            operations:
-              a:
-                op: exec
-                command: [make-a]
-                inputs: [b.txt]
-                outputs: [a.txt]
-              b: {op: exec, needs: [a], command: [make-b], outputs: [b.txt]}
-            """) == ["""
-            test.yaml:6:14: error: dependency cycle: a -> b -> a
-            test.yaml:6:14: note: 'a' reads 'b.txt', which 'b' writes
-            test.yaml:8:25: note: 'b' needs 'a' here
-            """])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                operations:
+                  a:
+                    op: exec
+                    command: [make-a]
+                    inputs: [b.txt]
+                    outputs: [a.txt]
+                  b: {op: exec, needs: [a], command: [make-b], outputs: [b.txt]}
+                """) == [
+                    """
+                    test.yaml:6:14: error: dependency cycle: a -> b -> a
+                    test.yaml:6:14: note: 'a' reads 'b.txt', which 'b' writes
+                    test.yaml:8:25: note: 'b' needs 'a' here
+                    """
+                ])
     }
 
     @Test func patternsMatchWrittenPathsByTheirText() {

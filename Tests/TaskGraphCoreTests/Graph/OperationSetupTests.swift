@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 
 /// Every planned node keeps its `OperationSetup`: plain data that encodes deterministically and
 /// makes the same action again.
@@ -31,19 +32,23 @@ import OperationTestSupport
     @Test func thePlannerRecordsTypeParametersEdgesEnvironmentAndDirectories() throws {
         let graph = try plannedGraph(Self.pipeline, file: "/pipelines/photos.yaml", environment: Self.environment)
         #expect(graph.nodes.map(\.setup?.id) == ["show[lake]", "show[harbor]", "other", "keep[lake]", "keep[harbor]"])
-        #expect(graph.nodes[4].setup == OperationSetup(
-            type: "save", id: "keep[harbor]", parameters: Parameters(["path": .string("kept/harbor.txt")]),
-            dependencies: ["other", "show[harbor]"], preferredInput: "show[harbor]",
-            pipelineDirectory: "/pipelines", outputDirectory: "/tmp/out"))
-        #expect(graph.nodes[0].setup == OperationSetup(
-            type: "exec", id: "show[lake]",
-            parameters: Parameters([
-                "command": .list(["sh", "-c", #"echo "$0 $GREETING $PASSED"; pwd"#, "lake"]),
-                "env": .map(["GREETING": "hello", "OTHER": "x"]), "env_passthrough": .list(["PASSED"]),
-                "cwd": .string("work"), "grace_period": .duration(.seconds(2)),
-            ]),
-            environment: ["PATH": "/usr/bin:/bin", "PASSED": "through"],
-            pipelineDirectory: "/pipelines", outputDirectory: "/tmp/out"))
+        #expect(
+            graph.nodes[4].setup
+                == OperationSetup(
+                    type: "save", id: "keep[harbor]", parameters: Parameters(["path": .string("kept/harbor.txt")]),
+                    dependencies: ["other", "show[harbor]"], preferredInput: "show[harbor]",
+                    pipelineDirectory: "/pipelines", outputDirectory: "/tmp/out"))
+        #expect(
+            graph.nodes[0].setup
+                == OperationSetup(
+                    type: "exec", id: "show[lake]",
+                    parameters: Parameters([
+                        "command": .list(["sh", "-c", #"echo "$0 $GREETING $PASSED"; pwd"#, "lake"]),
+                        "env": .map(["GREETING": "hello", "OTHER": "x"]), "env_passthrough": .list(["PASSED"]),
+                        "cwd": .string("work"), "grace_period": .duration(.seconds(2)),
+                    ]),
+                    environment: ["PATH": "/usr/bin:/bin", "PASSED": "through"],
+                    pipelineDirectory: "/pipelines", outputDirectory: "/tmp/out"))
     }
 
     @Test func aSetupEncodesToJSONAndDecodesToAnEqualValue() throws {
@@ -54,16 +59,18 @@ import OperationTestSupport
             #expect(decoded == setup)
         }
         let json = try #require(graph.nodes[4].setup).canonicalJSON()
-        #expect(String(decoding: json, as: UTF8.self) == #"""
-            {"dependencies":["other","show[harbor]"],"environment":{},"id":"keep[harbor]",\#
-            "outputDirectory":"/tmp/out","parameters":{"values":{"path":{"string":{"_0":"kept/harbor.txt"}}}},\#
-            "pipelineDirectory":"/pipelines","preferredInput":"show[harbor]","type":"save"}
-            """#)
+        #expect(
+            String(decoding: json, as: UTF8.self) == #"""
+                {"dependencies":["other","show[harbor]"],"environment":{},"id":"keep[harbor]",\#
+                "outputDirectory":"/tmp/out","parameters":{"values":{"path":{"string":{"_0":"kept/harbor.txt"}}}},\#
+                "pipelineDirectory":"/pipelines","preferredInput":"show[harbor]","type":"save"}
+                """#)
     }
 
     @Test func theActionMadeFromADecodedSetupBehavesTheSame() async throws {
         let directory = try makeScratchDirectory()
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("work"), withIntermediateDirectories: false)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("work"), withIntermediateDirectories: false)
         let planned = try plannedGraph(
             Self.pipeline, file: directory.path + "/photos.yaml", environment: Self.environment)
         let setup = try #require(planned.nodes[1].setup)
@@ -72,7 +79,9 @@ import OperationTestSupport
         try remade.add(decoded.id, action: OperationRegistry.core.makeAction(for: decoded))
         let expected = "harbor hello through\n\(directory.path)/work\n"
         #expect(try await outputText(of: "show[harbor]", runningGraph: remade) == expected)
-        #expect(try await outputText(of: "show[harbor]", runningGraph: planned.restricted(to: ["show[harbor]"])) == expected)
+        #expect(
+            try await outputText(of: "show[harbor]", runningGraph: planned.restricted(to: ["show[harbor]"])) == expected
+        )
     }
 
     @Test func theSamePipelineEncodesToTheSameBytes() throws {

@@ -1,10 +1,12 @@
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 
 @Suite struct PipelinePlannerTests {
     @Test func foreachPairsItemByItemAndFansIn() throws {
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             vars: {photos: [lake, harbor]}
             operations:
@@ -18,55 +20,64 @@ import OperationTestSupport
     }
 
     @Test func missingNeedsSelfNeedsAndDuplicates() {
-        #expect(diagnostics("""
-            version: 1
-            operations:
-              tilt-shift: {op: group}
-              sepia: {op: group, needs: [tilt, sepia, tilt-shift, tilt-shift]}
-            """) == [
-            "test.yaml:4:30: error: operation 'sepia' needs 'tilt', which does not exist; did you mean 'tilt-shift'?",
-            "test.yaml:4:36: error: operation 'sepia' needs itself",
-            "test.yaml:4:55: error: operation 'sepia' needs 'tilt-shift' more than once",
-        ])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                operations:
+                  tilt-shift: {op: group}
+                  sepia: {op: group, needs: [tilt, sepia, tilt-shift, tilt-shift]}
+                """) == [
+                    "test.yaml:4:30: error: operation 'sepia' needs 'tilt', which does not exist; did you mean "
+                        + "'tilt-shift'?",
+                    "test.yaml:4:36: error: operation 'sepia' needs itself",
+                    "test.yaml:4:55: error: operation 'sepia' needs 'tilt-shift' more than once",
+                ])
     }
 
     @Test func foreachPairingThatCannotLineUp() {
-        #expect(diagnostics("""
-            version: 1
-            operations:
-              a: {foreach: [x, y], op: group}
-              b: {foreach: [x, z], op: group, needs: a}
-            """) == [
-            "test.yaml:4:42: error: cannot pair 'b' with 'a' item by item: 'a' has no item 'z' (its items: x, y)",
-        ])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                operations:
+                  a: {foreach: [x, y], op: group}
+                  b: {foreach: [x, z], op: group, needs: a}
+                """) == [
+                    "test.yaml:4:42: error: cannot pair 'b' with 'a' item by item: 'a' has no item 'z' (its "
+                        + "items: x, y)"
+                ])
     }
 
     @Test func cyclesAreReportedWithEveryEdge() {
-        #expect(diagnostics("""
-            version: 1
-            operations:
-              a: {op: group, needs: c}
-              b: {op: group, needs: a}
-              c: {op: group, needs: b}
-              d: {op: group, needs: [e]}
-              e: {op: group, needs: [d]}
-            """) == [
-            """
-            test.yaml:3:25: error: dependency cycle: a -> c -> b -> a
-            test.yaml:3:25: note: 'a' needs 'c' here
-            test.yaml:5:25: note: 'c' needs 'b' here
-            test.yaml:4:25: note: 'b' needs 'a' here
-            """,
-            """
-            test.yaml:6:26: error: dependency cycle: d -> e -> d
-            test.yaml:6:26: note: 'd' needs 'e' here
-            test.yaml:7:26: note: 'e' needs 'd' here
-            """,
-        ])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                operations:
+                  a: {op: group, needs: c}
+                  b: {op: group, needs: a}
+                  c: {op: group, needs: b}
+                  d: {op: group, needs: [e]}
+                  e: {op: group, needs: [d]}
+                """) == [
+                    """
+                    test.yaml:3:25: error: dependency cycle: a -> c -> b -> a
+                    test.yaml:3:25: note: 'a' needs 'c' here
+                    test.yaml:5:25: note: 'c' needs 'b' here
+                    test.yaml:4:25: note: 'b' needs 'a' here
+                    """,
+                    """
+                    test.yaml:6:26: error: dependency cycle: d -> e -> d
+                    test.yaml:6:26: note: 'd' needs 'e' here
+                    test.yaml:7:26: note: 'e' needs 'd' here
+                    """,
+                ])
     }
 
     @Test func cyclesThroughForeachAreReportedOnce() {
-        let result = diagnostics("""
+        let result = diagnostics(
+            """
             version: 1
             operations:
               a: {foreach: [x, y, z], op: group, needs: b}
@@ -77,29 +88,37 @@ import OperationTestSupport
     }
 
     @Test func dataFlowIsCheckedStatically() {
-        #expect(diagnostics("""
-            version: 1
-            operations:
-              all: {op: group}
-              out: {op: save, needs: [all], path: x}
-              lonely: {op: save, path: y}
-            """) == [
-            "test.yaml:4:26: error: operation 'out': 'save' consumes bytes, but no dependency provides it ('all' (group) provides nothing)",
-            "test.yaml:5:16: error: operation 'lonely': 'save' consumes bytes, but the operation has no 'needs'",
-        ])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                operations:
+                  all: {op: group}
+                  out: {op: save, needs: [all], path: x}
+                  lonely: {op: save, path: y}
+                """) == [
+                    "test.yaml:4:26: error: operation 'out': 'save' consumes bytes, but no dependency provides it "
+                        + "('all' (group) provides nothing)",
+                    "test.yaml:5:16: error: operation 'lonely': 'save' consumes bytes, but the operation has "
+                        + "no 'needs'",
+                ])
     }
 
     @Test func ambiguousInputMustBeChosen() throws {
-        #expect(diagnostics("""
-            version: 1
-            operations:
-              a: {op: load, path: a.txt}
-              b: {op: load, path: b.txt}
-              out: {op: save, needs: [a, b], path: x}
-            """) == [
-            "test.yaml:5:26: error: operation 'out': 'save' takes one input, but 2 dependency results provide bytes: 'a', 'b'; choose one with 'input: <id>'",
-        ])
-        let graph = try plannedGraph("""
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                operations:
+                  a: {op: load, path: a.txt}
+                  b: {op: load, path: b.txt}
+                  out: {op: save, needs: [a, b], path: x}
+                """) == [
+                    "test.yaml:5:26: error: operation 'out': 'save' takes one input, but 2 dependency results provide "
+                        + "bytes: 'a', 'b'; choose one with 'input: <id>'"
+                ])
+        let graph = try plannedGraph(
+            """
             version: 1
             operations:
               a: {op: load, path: a.txt}
@@ -110,25 +129,30 @@ import OperationTestSupport
     }
 
     @Test func undeclaredPool() {
-        #expect(diagnostics("""
-            version: 1
-            pools: {net: 4}
-            operations:
-              a: {op: group, pool: nett}
-            """) == [
-            "test.yaml:4:24: error: operation 'a': pool 'nett' is not declared under 'pools'; did you mean 'net'?",
-        ])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                pools: {net: 4}
+                operations:
+                  a: {op: group, pool: nett}
+                """) == [
+                    "test.yaml:4:24: error: operation 'a': pool 'nett' is not declared under 'pools'; did you "
+                        + "mean 'net'?"
+                ])
     }
 
     @Test func moreThan65535PoolsAreRefused() {
         let pools = (0...65_535).map { "  p\($0): 1\n" }.joined()
-        #expect(diagnostics("version: 1\npools:\n\(pools)operations:\n  a: {op: group}\n") == [
-            "test.yaml:3:3: error: 'pools' declares 65536 pools; at most 65535 can be",
-        ])
+        #expect(
+            diagnostics("version: 1\npools:\n\(pools)operations:\n  a: {op: group}\n") == [
+                "test.yaml:3:3: error: 'pools' declares 65536 pools; at most 65535 can be"
+            ])
     }
 
     @Test func defaultsApplyUnlessOverridden() throws {
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             defaults: {retries: 2, timeout: 30s}
             operations:
@@ -142,7 +166,8 @@ import OperationTestSupport
     /// A planned graph builds no id index up front; looking nodes up, restricting and adding
     /// still work.
     @Test func plannedGraphsFindNodesByID() throws {
-        var graph = try plannedGraph("""
+        var graph = try plannedGraph(
+            """
             version: 1
             operations:
               a: {op: group}
@@ -153,8 +178,11 @@ import OperationTestSupport
         #expect(graph.index(of: "z") == nil)
         #expect(try graph.restricted(to: ["b"]).nodes.map(\.id) == ["a", "b"])
         #expect(throws: GraphError.unknownID("bb", suggestion: "b")) { try graph.restricted(to: ["bb"]) }
-        #expect(throws: GraphError.duplicateID("c")) { try graph.add("c", action: ClosureAction { _ in EmptyResult() }) }
-        let added = try graph.add("d", action: ClosureAction { _ in EmptyResult() }, needs: [ExecutionGraph.NodeHandle(index: 2)])
+        #expect(throws: GraphError.duplicateID("c")) {
+            try graph.add("c", action: ClosureAction { _ in EmptyResult() })
+        }
+        let added = try graph.add(
+            "d", action: ClosureAction { _ in EmptyResult() }, needs: [ExecutionGraph.NodeHandle(index: 2)])
         #expect(graph.index(of: "d") == added.index)
     }
 
@@ -172,9 +200,10 @@ import OperationTestSupport
         for index in 0..<count {
             let location = SourceLocation(file: "chain.yaml", line: index + 3, column: 3)
             let needs = index == 0 ? [] : [Located("n\(index - 1)", at: location)]
-            operations.append(OperationSpec(
-                id: Located("n\(index)", at: location), type: Located("group", at: location),
-                needs: needs, needsLocation: location, parameters: []))
+            operations.append(
+                OperationSpec(
+                    id: Located("n\(index)", at: location), type: Located("group", at: location),
+                    needs: needs, needsLocation: location, parameters: []))
         }
         let spec = PipelineSpec(
             file: "chain.yaml", name: "chain", output: nil, pools: [:],
@@ -198,9 +227,11 @@ import OperationTestSupport
         """
 
     @Test func anEmptyForeachFeedingAConsumerIsAnError() {
-        #expect(diagnostics(yaml, variables: ["names": ""]) == [
-            "test.yaml:4:29: warning: operation 'keep': 'foreach' has no items, so the operation never runs",
-            "test.yaml:5:26: error: operation 'rep': 'save' consumes bytes, but every dependency providing it has a 'foreach' without items ('keep'), so it would receive nothing",
-        ])
+        #expect(
+            diagnostics(yaml, variables: ["names": ""]) == [
+                "test.yaml:4:29: warning: operation 'keep': 'foreach' has no items, so the operation never runs",
+                "test.yaml:5:26: error: operation 'rep': 'save' consumes bytes, but every dependency providing it has "
+                    + "a 'foreach' without items ('keep'), so it would receive nothing",
+            ])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 /// Replaying the tracer's records: what counts as read, and which written files still stand.
@@ -15,7 +16,9 @@ import Testing
     }
 
     @Test func temporaryFilesRemovedOrRenamedAwayAreNotWritten() {
-        let replayed = trace(["w/p/.out.tmp", "d/p/.out.tmp", "w/p/out.txt", "w/p/scratch", "r/p/scratch", "d/p/scratch"])
+        let replayed = trace([
+            "w/p/.out.tmp", "d/p/.out.tmp", "w/p/out.txt", "w/p/scratch", "r/p/scratch", "d/p/scratch",
+        ])
         #expect(replayed.read.isEmpty)
         #expect(replayed.written == ["/p/out.txt"])
     }
@@ -28,9 +31,11 @@ import Testing
 
     @Test func aMissingFileIsCanonicalThroughItsDirectory() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lint-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("real"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("real"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
-            atPath: directory.appendingPathComponent("link").path, withDestinationPath: directory.appendingPathComponent("real").path)
+            atPath: directory.appendingPathComponent("link").path,
+            withDestinationPath: directory.appendingPathComponent("real").path)
         defer { try? FileManager.default.removeItem(at: directory) }
         let real = FileAccessTrace.canonicalPath(directory.appendingPathComponent("real").path)
         #expect(FileAccessTrace.canonicalPath(directory.path + "/link/gone.txt") == real + "/gone.txt")

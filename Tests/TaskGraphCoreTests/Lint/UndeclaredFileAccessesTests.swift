@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 /// Which traced accesses `run --lint` reports, and the exact messages.
@@ -15,8 +16,11 @@ import Testing
 
     @Test func onlyUndeclaredFilesUnderThePipelineOrOutputDirectoryCount() {
         let found = accesses(
-            ["r/p/in.txt", "r/p/src/z.h", "r/p/src/a.h", "r/usr/include/stdio.h", "r/p/tool", "r/p/src", "r/pother/x",
-             "r/o/made.txt", "r/o/stale.txt", "w/p/out.txt", "w/o/extra.txt", "w/tmp/cc1.s", "r/p/src/a.h"],
+            [
+                "r/p/in.txt", "r/p/src/z.h", "r/p/src/a.h", "r/usr/include/stdio.h", "r/p/tool", "r/p/src",
+                "r/pother/x",
+                "r/o/made.txt", "r/o/stale.txt", "w/p/out.txt", "w/o/extra.txt", "w/tmp/cc1.s", "r/p/src/a.h",
+            ],
             directories: ["/p/src"])
         #expect(found.reads == ["/o/stale.txt", "src/a.h", "src/z.h"])
         #expect(found.writes == ["/o/extra.txt"])
@@ -25,16 +29,19 @@ import Testing
     @Test func messagesNameWhereTheFilesAreDeclaredOrTheOperation() {
         let found = accesses(["r/p/src/a.h", "w/p/log.txt"])
         let at = { (line: Int, column: Int) in SourceLocation(file: "build.yaml", line: line, column: column) }
-        #expect(found.messages(
-            operation: "compile[util]",
-            declarations: .init(inputs: at(9, 13), outputs: nil, operation: at(5, 3))) == [
-                "lint: compile[util] read src/a.h, which it does not declare (inputs: at build.yaml:9:13)",
-                "lint: compile[util] wrote log.txt, which it does not declare (no outputs: in the operation at build.yaml:5:3)",
+        #expect(
+            found.messages(
+                operation: "compile[util]",
+                declarations: .init(inputs: at(9, 13), outputs: nil, operation: at(5, 3))) == [
+                    "lint: compile[util] read src/a.h, which it does not declare (inputs: at build.yaml:9:13)",
+                    "lint: compile[util] wrote log.txt, which it does not declare (no outputs: in the operation at "
+                        + "build.yaml:5:3)",
+                ])
+        #expect(
+            found.messages(operation: "coded", declarations: .init()) == [
+                "lint: coded read src/a.h, which it does not declare",
+                "lint: coded wrote log.txt, which it does not declare",
             ])
-        #expect(found.messages(operation: "coded", declarations: .init()) == [
-            "lint: coded read src/a.h, which it does not declare",
-            "lint: coded wrote log.txt, which it does not declare",
-        ])
     }
 
     @Test func aDeclaredOutputMayBeReadAndNothingFoundIsEmpty() {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 
 @Suite struct BuiltInOperationTests {
     private func temporaryDirectory() throws -> String {
@@ -16,7 +17,8 @@ import OperationTestSupport
 
     @Test func saveWritesAtomicallyAndCreatesDirectories() async throws {
         let directory = try temporaryDirectory()
-        let save = SaveOperation(path: directory + "/a/b/out.txt", outputDirectory: directory, format: nil, quality: 90, encoder: nil)
+        let save = SaveOperation(
+            path: directory + "/a/b/out.txt", outputDirectory: directory, format: nil, quality: 90, encoder: nil)
         let result = try await save.run(in: TaskContext(id: "save", inputs: bytesInput("hello")))
         #expect(try String(contentsOfFile: directory + "/a/b/out.txt", encoding: .utf8) == "hello")
         #expect((result as? WrittenFile)?.byteCount == 5)
@@ -24,12 +26,13 @@ import OperationTestSupport
     }
 
     @Test func saveIntoReadOnlyDirectoryFailsAndKeepsTheOldFile() async throws {
-        guard getuid() != 0 else { return }  // root ignores permissions
+        guard getuid() != 0 else { return } // root ignores permissions
         let directory = try temporaryDirectory()
         try "old".write(toFile: directory + "/out.txt", atomically: true, encoding: .utf8)
         chmod(directory, 0o555)
         defer { chmod(directory, 0o755) }
-        let save = SaveOperation(path: directory + "/out.txt", outputDirectory: directory, format: nil, quality: 90, encoder: nil)
+        let save = SaveOperation(
+            path: directory + "/out.txt", outputDirectory: directory, format: nil, quality: 90, encoder: nil)
         await #expect(throws: OperationError.self) {
             try await save.run(in: TaskContext(id: "save", inputs: bytesInput("new")))
         }
@@ -39,18 +42,22 @@ import OperationTestSupport
     @Test func saveOverAFileInTheWayOfADirectoryFails() async throws {
         let directory = try temporaryDirectory()
         try "file".write(toFile: directory + "/blocker", atomically: true, encoding: .utf8)
-        let save = SaveOperation(path: directory + "/blocker/out.txt", outputDirectory: directory, format: nil, quality: 90, encoder: nil)
+        let save = SaveOperation(
+            path: directory + "/blocker/out.txt", outputDirectory: directory, format: nil, quality: 90, encoder: nil)
         do {
             _ = try await save.run(in: TaskContext(id: "save", inputs: bytesInput("x")))
             Issue.record("expected a failure")
         } catch let error as OperationError {
-            #expect(error.description == "cannot write '\(directory)/blocker/out.txt': '\(directory)/blocker' is not a directory")
+            #expect(
+                error.description
+                    == "cannot write '\(directory)/blocker/out.txt': '\(directory)/blocker' is not a directory")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["blocker"])
     }
 
     @Test func saveWithoutInputNamesWhatIsMissing() async throws {
-        let save = SaveOperation(path: "/tmp/never-written", outputDirectory: "/tmp", format: nil, quality: 90, encoder: nil)
+        let save = SaveOperation(
+            path: "/tmp/never-written", outputDirectory: "/tmp", format: nil, quality: 90, encoder: nil)
         do {
             _ = try await save.run(in: TaskContext(id: "save[x]"))
             Issue.record("expected a failure")
@@ -62,10 +69,12 @@ import OperationTestSupport
     @Test func loadReadsBytesAndReportsMissingFiles() async throws {
         let directory = try temporaryDirectory()
         try "content".write(toFile: directory + "/in.txt", atomically: true, encoding: .utf8)
-        let loaded = try await LoadOperation(path: directory + "/in.txt", writtenPath: "in.txt").run(in: TaskContext(id: "load"))
+        let loaded = try await LoadOperation(path: directory + "/in.txt", writtenPath: "in.txt").run(
+            in: TaskContext(id: "load"))
         #expect((loaded as? LoadedFile)?.data == Data("content".utf8))
         do {
-            _ = try await LoadOperation(path: directory + "/missing.txt", writtenPath: "missing.txt").run(in: TaskContext(id: "load"))
+            _ = try await LoadOperation(path: directory + "/missing.txt", writtenPath: "missing.txt").run(
+                in: TaskContext(id: "load"))
             Issue.record("expected a failure")
         } catch let error as OperationError {
             #expect(error.description == "cannot read '\(directory)/missing.txt': No such file or directory")
@@ -74,7 +83,8 @@ import OperationTestSupport
 
     @Test func execCapturesOutputAndFailsWithStderrTail() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let output = try await runOperation(ExecOperation.type, ["command": .list(["echo", "hi"])], environment: environment)
+        let output = try await runOperation(
+            ExecOperation.type, ["command": .list(["echo", "hi"])], environment: environment)
         #expect((output as? ProcessOutput)?.data == Data("hi\n".utf8))
         let failing = ["sh", "-c", "echo one >&2; echo two >&2; echo three >&2; echo four >&2; exit 4"]
         do {

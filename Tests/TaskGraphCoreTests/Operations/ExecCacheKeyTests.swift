@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 
 /// What an `exec` adds to its cache key: the program it starts (path and digest) and the contents
 /// of the files its `inputs:` name.
@@ -62,7 +63,8 @@ import OperationTestSupport
         await #expect(throws: ChildProcessError.programNotFound("./missing")) {
             try await addedKeyComponents(of: try exec(["./missing"], ["cwd": .string("bin")]))
         }
-        #expect(ChildProcessError.programNotFound("no-such-tool").description == "program 'no-such-tool' not found on PATH")
+        #expect(
+            ChildProcessError.programNotFound("no-such-tool").description == "program 'no-such-tool' not found on PATH")
     }
 
     @Test func declaredInputsEnterByContentSortedAndOnce() async throws {
@@ -73,15 +75,17 @@ import OperationTestSupport
         try write("b", to: "data/deep/er/b.bin")
         try write("hidden", to: "data/.hidden")
         try write("notes", to: "notes.md")
-        let action = try exec(["tool"], ["inputs": .list(["src/*.txt", "notes.md", "data/**", "src/1.txt", "none/*.c"])])
+        let action = try exec(
+            ["tool"], ["inputs": .list(["src/*.txt", "notes.md", "data/**", "src/1.txt", "none/*.c"])])
         let key = try await addedKeyComponents(of: action)
-        #expect(Array(key.lines.dropFirst()) == [
-            "file.data/a.bin=\(digest("a"))",
-            "file.data/deep/er/b.bin=\(digest("b"))",
-            "file.notes.md=\(digest("notes"))",
-            "file.src/1.txt=\(digest("one"))",
-            "file.src/2.txt=\(digest("two"))",
-        ])
+        #expect(
+            Array(key.lines.dropFirst()) == [
+                "file.data/a.bin=\(digest("a"))",
+                "file.data/deep/er/b.bin=\(digest("b"))",
+                "file.notes.md=\(digest("notes"))",
+                "file.src/1.txt=\(digest("one"))",
+                "file.src/2.txt=\(digest("two"))",
+            ])
         try write("TWO", to: "src/2.txt")
         let changed = try await addedKeyComponents(of: action)
         #expect(changed["file.src/2.txt"] == digest("TWO"))
@@ -90,17 +94,20 @@ import OperationTestSupport
     }
 
     @Test func aPlainInputPathMustNameAFile() async throws {
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("src"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("src"), withIntermediateDirectories: true)
         await #expect(throws: OperationError.declaredInputMissing(operation: "op", path: "x.txt")) {
             try await addedKeyComponents(of: try exec(["tool"], ["inputs": .list(["x.txt"])]))
         }
         await #expect(throws: OperationError.declaredInputNotAFile(operation: "op", path: "src")) {
             try await addedKeyComponents(of: try exec(["tool"], ["inputs": .list(["src"])]))
         }
-        #expect(OperationError.declaredInputMissing(operation: "build", path: "x.txt").description
-            == "exec 'build': declared input 'x.txt' does not exist")
-        #expect(OperationError.declaredInputNotAFile(operation: "build", path: "src").description
-            == "exec 'build': declared input 'src' is not a file (for the files under a directory write 'src/**')")
+        #expect(
+            OperationError.declaredInputMissing(operation: "build", path: "x.txt").description
+                == "exec 'build': declared input 'x.txt' does not exist")
+        #expect(
+            OperationError.declaredInputNotAFile(operation: "build", path: "src").description
+                == "exec 'build': declared input 'src' is not a file (for the files under a directory write 'src/**')")
     }
 
     @Test func theGracePeriodIsNotKeyedAndTheVersionIsThree() throws {

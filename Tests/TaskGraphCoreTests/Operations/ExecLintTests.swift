@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 
 /// An `exec` run under the file-access tracer, outside the engine: the files of a needed
 /// result that is a `ProducedFilesProvider` may be read, and `--lint=error` fails on the rest.
@@ -32,11 +33,16 @@ import OperationTestSupport
         let resources = RunResources(
             fileAccessLint: FileAccessLint(mode: .error, tracerLibrary: Self.tracer, graph: ExecutionGraph()))
         let inputs = [TaskContext.Input(id: "gen", result: Generated(producedFiles: [directory.path + "/made.txt"]))]
-        await #expect(throws: OperationError.undeclaredFileAccess(["lint: op read stray.txt, which it does not declare"])) {
+        await #expect(
+            throws: OperationError.undeclaredFileAccess(["lint: op read stray.txt, which it does not declare"])
+        ) {
             try await action.run(in: TaskContext(id: "op", inputs: inputs, resources: resources))
         }
-        let both = [TaskContext.Input(
-            id: "gen", result: Generated(producedFiles: [directory.path + "/made.txt", directory.path + "/stray.txt"]))]
+        let both = [
+            TaskContext.Input(
+                id: "gen",
+                result: Generated(producedFiles: [directory.path + "/made.txt", directory.path + "/stray.txt"]))
+        ]
         let output = try await action.run(in: TaskContext(id: "op", inputs: both, resources: resources))
         #expect((output as? ProcessOutput)?.data == Data("made\nstray\n".utf8))
         await resources.shutDown()

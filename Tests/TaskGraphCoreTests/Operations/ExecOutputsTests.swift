@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 
 /// `exec`'s `outputs:`: checked at validation, required after success, and removed after every
 /// failure (exit status, missing output, timeout, cancellation) so no half-written file remains.
@@ -33,18 +34,22 @@ import OperationTestSupport
 
     @Test func declaredOutputsThatExistLetItSucceed() async throws {
         let directory = try makeScratchDirectory()
-        let result = try await runScript("mkdir -p out && echo made > out/a.txt && echo done", outputs: ["out/a.txt"], in: directory)
+        let result = try await runScript(
+            "mkdir -p out && echo made > out/a.txt && echo done", outputs: ["out/a.txt"], in: directory)
         #expect((result as? ProcessOutput)?.data == Data("done\n".utf8))
         #expect(try String(contentsOf: directory.appendingPathComponent("out/a.txt"), encoding: .utf8) == "made\n")
-        let action = try #require(try makeOperationAction(
-            ExecOperation.type, ["command": .list(["true"]), "outputs": .list(["out/a.txt", "./b"])],
-            directory: directory.path) as? any CacheableAction)
+        let action = try #require(
+            try makeOperationAction(
+                ExecOperation.type, ["command": .list(["true"]), "outputs": .list(["out/a.txt", "./b"])],
+                directory: directory.path) as? any CacheableAction)
         #expect(action.outputFiles == [directory.path + "/out/a.txt", directory.path + "/b"])
     }
 
     @Test func aMissingOutputFailsAndTheOthersAreRemoved() async throws {
         let directory = try makeScratchDirectory()
-        let message = await failure { try await runScript("echo x > made.txt", outputs: ["made.txt", "out/x.txt"], in: directory) }
+        let message = await failure {
+            try await runScript("echo x > made.txt", outputs: ["made.txt", "out/x.txt"], in: directory)
+        }
         #expect(message == "exec 'op': declared output 'out/x.txt' was not created")
         #expect(!exists("made.txt", in: directory))
     }
@@ -96,7 +101,8 @@ import OperationTestSupport
     @Test func outputsAreRemovedWhenTheOperationTimesOut() async throws {
         for seconds in [2, 10, 40] {
             let directory = try makeScratchDirectory()
-            let graph = try plannedGraph("""
+            let graph = try plannedGraph(
+                """
                 version: 1
                 operations:
                   slow:
@@ -115,21 +121,26 @@ import OperationTestSupport
     }
 
     @Test func declaredPathsAreCheckedWhenThePipelineIsValidated() {
-        #expect(diagnostics("""
-            version: 1
-            operations:
-              absolute: {op: exec, command: [true], outputs: [/tmp/x]}
-              climbing: {op: exec, command: [true], outputs: [out/../../x]}
-              home: {op: exec, command: [true], outputs: ["~/x"]}
-              empty-output: {op: exec, command: [true], outputs: [""]}
-              empty-input: {op: exec, command: [true], inputs: [a, ""]}
-              fine: {op: exec, command: [true], inputs: [/etc/hostname, "../*.c"], outputs: [out/../x]}
-            """) == [
-            "test.yaml:3:51: error: operation 'absolute': 'outputs' holds '/tmp/x', which is not a relative path inside the pipeline file's directory",
-            "test.yaml:4:51: error: operation 'climbing': 'outputs' holds 'out/../../x', which is not a relative path inside the pipeline file's directory",
-            "test.yaml:5:47: error: operation 'home': 'outputs' holds '~/x', which is not a relative path inside the pipeline file's directory",
-            "test.yaml:6:55: error: operation 'empty-output': 'outputs' holds an empty path",
-            "test.yaml:7:56: error: operation 'empty-input': 'inputs' holds an empty path",
-        ])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                operations:
+                  absolute: {op: exec, command: [true], outputs: [/tmp/x]}
+                  climbing: {op: exec, command: [true], outputs: [out/../../x]}
+                  home: {op: exec, command: [true], outputs: ["~/x"]}
+                  empty-output: {op: exec, command: [true], outputs: [""]}
+                  empty-input: {op: exec, command: [true], inputs: [a, ""]}
+                  fine: {op: exec, command: [true], inputs: [/etc/hostname, "../*.c"], outputs: [out/../x]}
+                """) == [
+                    "test.yaml:3:51: error: operation 'absolute': 'outputs' holds '/tmp/x', which is not a relative "
+                        + "path inside the pipeline file's directory",
+                    "test.yaml:4:51: error: operation 'climbing': 'outputs' holds 'out/../../x', which is not a "
+                        + "relative path inside the pipeline file's directory",
+                    "test.yaml:5:47: error: operation 'home': 'outputs' holds '~/x', which is not a relative path "
+                        + "inside the pipeline file's directory",
+                    "test.yaml:6:55: error: operation 'empty-output': 'outputs' holds an empty path",
+                    "test.yaml:7:56: error: operation 'empty-input': 'inputs' holds an empty path",
+                ])
     }
 }

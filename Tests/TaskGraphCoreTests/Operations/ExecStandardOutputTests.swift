@@ -1,8 +1,8 @@
 import Foundation
+import OperationTestSupport
 import Testing
 
 @testable import TaskGraphCore
-import OperationTestSupport
 
 /// An `exec` result holds at most `ChildProcesses.defaultOutputLimit` bytes of standard output;
 /// a program that writes more fails, never succeeds with its output cut short.
@@ -15,8 +15,9 @@ import OperationTestSupport
                 environment: ["PATH": "/usr/bin:/bin"])
             Issue.record("expected a failure")
         } catch let error as OperationError {
-            #expect(error.description == "'sh' wrote more than 67.1 MB to standard output, the most an exec result "
-                + "holds; have it write a file named in 'outputs' instead")
+            #expect(
+                error.description == "'sh' wrote more than 67.1 MB to standard output, the most an exec result "
+                    + "holds; have it write a file named in 'outputs' instead")
         }
     }
 

@@ -1,18 +1,21 @@
 import Foundation
+import OperationTestSupport
 import Testing
 
 @testable import TaskGraphCore
-import OperationTestSupport
 
 /// `load` reads regular files only, and at most `max_bytes`: a device grows without bound and a
 /// FIFO without a writer blocks forever, past any timeout or signal.
 @Suite struct LoadOperationTests {
     @Test func aDeviceIsRefusedWhenThePipelineIsValidated() {
-        #expect(diagnostics("""
-            version: 1
-            operations:
-              z: {op: load, path: /dev/zero}
-            """) == ["test.yaml:3:11: error: operation 'z': cannot read '/dev/zero': not a regular file (a device)"])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                operations:
+                  z: {op: load, path: /dev/zero}
+                """) == ["test.yaml:3:11: error: operation 'z': cannot read '/dev/zero': not a regular file (a device)"]
+        )
     }
 
     @Test func aFIFOMadeAfterValidationIsRefusedWhenReadWithoutBlocking() async throws {
@@ -35,7 +38,8 @@ import OperationTestSupport
                 LoadOperation.type, ["path": .string("big.bin"), "max_bytes": .integer(999)], directory: directory.path)
             Issue.record("expected a failure")
         } catch let error as OperationError {
-            #expect(error.description == "cannot read '\(directory.path)/big.bin': it is larger than max_bytes (999 bytes)")
+            #expect(
+                error.description == "cannot read '\(directory.path)/big.bin': it is larger than max_bytes (999 bytes)")
         }
         let loaded = try await runOperation(
             LoadOperation.type, ["path": .string("big.bin"), "max_bytes": .integer(1000)], directory: directory.path)

@@ -22,10 +22,12 @@ struct OutputLineSplitterTests {
             splitter.take(.standardOutput, Array("o\n\nthree".utf8)[...])
             splitter.finish()
         }
-        #expect(emitted == [
-            OutputLine(.standardOutput, "one"), OutputLine(.standardError, "warn"), OutputLine(.standardOutput, "two"),
-            OutputLine(.standardOutput, ""), OutputLine(.standardOutput, "three"),
-        ])
+        #expect(
+            emitted == [
+                OutputLine(.standardOutput, "one"), OutputLine(.standardError, "warn"),
+                OutputLine(.standardOutput, "two"),
+                OutputLine(.standardOutput, ""), OutputLine(.standardOutput, "three"),
+            ])
     }
 
     @Test func aLongLineIsCutAndStandardOutputCanBeLeftOut() {
@@ -34,10 +36,11 @@ struct OutputLineSplitterTests {
             splitter.take(.standardOutput, Array("data\n".utf8)[...])
             splitter.take(.standardError, Array((long + "\n").utf8)[...])
         }
-        #expect(emitted == [
-            OutputLine(.standardError, String(repeating: "x", count: OutputLineSplitter.maximumLineLength)),
-            OutputLine(.standardError, "xxxxx"),
-        ])
+        #expect(
+            emitted == [
+                OutputLine(.standardError, String(repeating: "x", count: OutputLineSplitter.maximumLineLength)),
+                OutputLine(.standardError, "xxxxx"),
+            ])
     }
 
     @Test func aRecordedResultIsReplayedStandardOutputFirst() {
@@ -47,8 +50,12 @@ struct OutputLineSplitterTests {
             OutputLineSplitter.replay(output, reportsStandardOutput: reportsStandardOutput) { line in
                 emitted.withLock { $0.append(line) }
             }
-            let errors = [OutputLine(.standardError, "e1", replayed: true), OutputLine(.standardError, "e2", replayed: true)]
-            #expect(emitted.withLock { $0 } == (reportsStandardOutput ? [OutputLine(.standardOutput, "out", replayed: true)] : []) + errors)
+            let errors = [
+                OutputLine(.standardError, "e1", replayed: true), OutputLine(.standardError, "e2", replayed: true),
+            ]
+            #expect(
+                emitted.withLock { $0 }
+                    == (reportsStandardOutput ? [OutputLine(.standardOutput, "out", replayed: true)] : []) + errors)
         }
     }
 }

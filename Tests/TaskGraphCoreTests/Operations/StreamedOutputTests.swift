@@ -6,7 +6,8 @@ import Testing
 /// Which programs' standard output `run --logs` leaves out: the output a dependent reads as data.
 struct StreamedOutputTests {
     @Test func outputReadByADependentIsNotStreamed() throws {
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             operations:
               a: {op: exec, command: [echo, a]}

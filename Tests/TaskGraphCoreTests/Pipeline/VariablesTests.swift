@@ -1,10 +1,12 @@
-import Testing
-@testable import TaskGraphCore
 import OperationTestSupport
+import Testing
+
+@testable import TaskGraphCore
 
 @Suite struct VariablesTests {
     @Test func substitutesVariablesEnvironmentAndItems() throws {
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             vars:
               greeting: hello
@@ -21,7 +23,8 @@ import OperationTestSupport
     }
 
     @Test func commandLineOverridesVariablesAndSplitsLists() throws {
-        let graph = try plannedGraph("""
+        let graph = try plannedGraph(
+            """
             version: 1
             vars: {names: [ann], suffix: x}
             operations:
@@ -32,28 +35,32 @@ import OperationTestSupport
     }
 
     @Test func undefinedVariablesAreErrorsAtTheirColumn() {
-        #expect(diagnostics("""
-            version: 1
-            vars: {names: [a]}
-            operations:
-              a:
-                op: exec
-                command: [echo, "x ${nope}", "${item}", "${env.MISSING}", "${names}"]
-            """) == [
-            "test.yaml:6:24: error: undefined variable 'nope'",
-            "test.yaml:6:35: error: '${item}' is only defined in an operation with 'foreach'",
-            "test.yaml:6:46: error: environment variable 'MISSING' is not set",
-            "test.yaml:6:64: error: variable 'names' is a list; use it on its own, as in 'foreach: ${names}'",
-        ])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                vars: {names: [a]}
+                operations:
+                  a:
+                    op: exec
+                    command: [echo, "x ${nope}", "${item}", "${env.MISSING}", "${names}"]
+                """) == [
+                    "test.yaml:6:24: error: undefined variable 'nope'",
+                    "test.yaml:6:35: error: '${item}' is only defined in an operation with 'foreach'",
+                    "test.yaml:6:46: error: environment variable 'MISSING' is not set",
+                    "test.yaml:6:64: error: variable 'names' is a list; use it on its own, as in 'foreach: ${names}'",
+                ])
     }
 
     @Test func selfReferentialVariable() {
-        #expect(diagnostics("""
-            version: 1
-            vars: {a: "${a}"}
-            operations:
-              x: {op: exec, command: ["${a}"]}
-            """) == ["test.yaml:2:12: error: variable 'a' refers to itself"])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                vars: {a: "${a}"}
+                operations:
+                  x: {op: exec, command: ["${a}"]}
+                """) == ["test.yaml:2:12: error: variable 'a' refers to itself"])
     }
 
     @Test func durations() {
@@ -77,9 +84,10 @@ import OperationTestSupport
         var lines = ["version: 1", "vars:"]
         for index in 0..<19_999 { lines.append("  v\(index): \"${v\(index + 1)}\"") }
         lines += ["  v19999: end", "operations:", "  x: {op: exec, command: [echo, \"${v0}\"]}"]
-        #expect(diagnostics(lines.joined(separator: "\n")) == [
-            "test.yaml:102:9: error: variables nest more than 100 deep, from 'v0' to 'v100'",
-        ])
+        #expect(
+            diagnostics(lines.joined(separator: "\n")) == [
+                "test.yaml:102:9: error: variables nest more than 100 deep, from 'v0' to 'v100'"
+            ])
     }
 
     @Test func aHundredDeepChainResolves() throws {
@@ -99,14 +107,17 @@ import OperationTestSupport
     }
 
     @Test func aMisspeltVarIsAnErrorWithASuggestion() {
-        #expect(diagnostics("""
-            version: 1
-            vars: {names: [ann]}
-            operations:
-              x: {op: exec, foreach: "${names}", command: [echo, "${item}"]}
-            """, variables: ["nmaes": "zed"]) == [
-            "--var nmaes:1:1: error: the pipeline declares no variable 'nmaes' under 'vars'; did you mean 'names'?",
-        ])
+        #expect(
+            diagnostics(
+                """
+                version: 1
+                vars: {names: [ann]}
+                operations:
+                  x: {op: exec, foreach: "${names}", command: [echo, "${item}"]}
+                """, variables: ["nmaes": "zed"]) == [
+                    "--var nmaes:1:1: error: the pipeline declares no variable 'nmaes' under 'vars'; did you mean "
+                        + "'names'?"
+                ])
     }
 
     @Test func anEmptyListItemIsRefusedAndAnEmptyValueIsAnEmptyList() throws {
@@ -116,9 +127,11 @@ import OperationTestSupport
             operations:
               x: {op: exec, foreach: "${names}", command: [echo, "${item}"]}
             """
-        #expect(diagnostics(yaml, variables: ["names": "ann,,bob"]) == [
-            "--var names:1:1: error: 'ann,,bob' has an empty item; a list variable takes comma-separated items, none empty",
-        ])
+        #expect(
+            diagnostics(yaml, variables: ["names": "ann,,bob"]) == [
+                "--var names:1:1: error: 'ann,,bob' has an empty item; a list variable takes comma-separated items, "
+                    + "none empty"
+            ])
         #expect(try plannedGraph(yaml, variables: ["names": ""]).nodes.isEmpty)
     }
 }

@@ -1,5 +1,5 @@
-import Testing
 import TaskGraphCore
+import Testing
 
 /// Which nodes share a job under fusion: docs/cluster.md, "Fusion".
 @Suite struct FusedChainsTests {
@@ -8,7 +8,8 @@ import TaskGraphCore
         var dependents = [[Int]](repeating: [], count: needs.count)
         for (node, list) in needs.enumerated() { for need in list { dependents[need].append(node) } }
         return FusedChains(
-            count: needs.count, needs: { needs[$0] }, dependents: { dependents[$0] }, fusible: { !notFusible.contains($0) })
+            count: needs.count, needs: { needs[$0] }, dependents: { dependents[$0] },
+            fusible: { !notFusible.contains($0) })
     }
 
     @Test func aLinearPipelineIsOneChain() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 
 /// The job file and completion record of docs/cluster.md, byte for byte: a driver and workers of
@@ -13,9 +14,10 @@ import Testing
                 type: "exec", id: "step", parameters: Parameters(), pipelineDirectory: "/p", outputDirectory: "/o"),
             attempt: 2, inputs: [.init(id: "download[lake]", digest: Self.digest)], key: nil, components: nil)
         let text = String(decoding: try job.encoded(), as: UTF8.self)
-        #expect(text == #"{"attempt":2,"inputs":[{"digest":"\#(Self.digest)","id":"download[lake]"}],"#
-            + #""setup":{"dependencies":[],"environment":{},"id":"step","outputDirectory":"/o","#
-            + #""parameters":{"values":{}},"pipelineDirectory":"/p","type":"exec"}}"#)
+        #expect(
+            text == #"{"attempt":2,"inputs":[{"digest":"\#(Self.digest)","id":"download[lake]"}],"#
+                + #""setup":{"dependencies":[],"environment":{},"id":"step","outputDirectory":"/o","#
+                + #""parameters":{"values":{}},"pipelineDirectory":"/p","type":"exec"}}"#)
         #expect(try JSONDecoder().decode(RemoteJob.self, from: Data(text.utf8)) == job)
     }
 
@@ -29,7 +31,9 @@ import Testing
     @Test func aFusedCompletionListsTheCompletionOfEachOperationThatRan() throws {
         let completion = RemoteCompletion.fused([.failed("'sh' exited with status 3")])
         let data = try completion.encoded()
-        #expect(String(decoding: data, as: UTF8.self) == #"{"fused":{"_0":[{"failed":{"_0":"'sh' exited with status 3"}}]}}"#)
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == #"{"fused":{"_0":[{"failed":{"_0":"'sh' exited with status 3"}}]}}"#)
         #expect(try RemoteCompletion(encoded: data) == completion)
         #expect(completion.failure?.step == 0)
         #expect(completion.records == [])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphPipeline
 
 /// `PlainYAMLReader` must give exactly `YAMLComposer`'s value (locations and styles included)
@@ -59,7 +60,8 @@ import Testing
     }
 
     @Test func acceptsThePipelinesInTheRepository() throws {
-        let files = ["pipelines/photos.yaml", "scripts/torture/photos-torture.yaml"]
+        let files =
+            ["pipelines/photos.yaml", "scripts/torture/photos-torture.yaml"]
             + ["hello", "failing", "sleepers", "slow", "stubborn"].map { "Tests/TaskGraphCLITests/Fixtures/\($0).yaml" }
         for file in files {
             let text = try String(contentsOf: Self.repository.appendingPathComponent(file), encoding: .utf8)
@@ -148,8 +150,8 @@ import Testing
             if Self.splits(document) { split += 1 }
             #expect(Self.agrees(document), "\(document.debugDescription)")
         }
-        #expect(accepted > 1_500)  // the texts do reach the plain reader's paths,
-        #expect(split > 300)  // including reading in two halves
+        #expect(accepted > 1_500) // the texts do reach the plain reader's paths,
+        #expect(split > 300) // including reading in two halves
     }
 }
 
@@ -157,7 +159,8 @@ import Testing
 /// scalars and comments.
 private enum RandomDocument {
     static let values = [
-        "v", "a b", "'q r'", "'it''s'", "\"d\\\"q\\n\"", "[a, b]", "[]", "{}", "{k: v, l: [m, 'n']}", "-1", "http://h/p#f", "~",
+        "v", "a b", "'q r'", "'it''s'", "\"d\\\"q\\n\"", "[a, b]", "[]", "{}", "{k: v, l: [m, 'n']}", "-1",
+        "http://h/p#f", "~",
     ]
 
     static func mapping(indent: Int, depth: Int, using generator: inout SplitMix) -> String {
@@ -169,7 +172,10 @@ private enum RandomDocument {
             switch depth < 3 ? generator.next(below: 6) : 0 {
             case 3: text += "\n" + mapping(indent: indent + 2, depth: depth + 1, using: &generator)
             case 4: text += "\n" + sequence(indent: indent + 2 * generator.next(below: 2), using: &generator)
-            default: text += " " + values[generator.next(below: values.count)] + (generator.next(below: 4) == 0 ? " # c" : "") + "\n"
+            default:
+                text +=
+                    " " + values[generator.next(below: values.count)] + (generator.next(below: 4) == 0 ? " # c" : "")
+                    + "\n"
             }
         }
         return text
@@ -177,7 +183,8 @@ private enum RandomDocument {
 
     static func sequence(indent: Int, using generator: inout SplitMix) -> String {
         let pad = String(repeating: " ", count: indent)
-        return (0...generator.next(below: 3)).map { _ in pad + "- " + values[generator.next(below: values.count)] + "\n" }.joined()
+        return (0...generator.next(below: 3)).map { _ in pad + "- " + values[generator.next(below: values.count)] + "\n"
+        }.joined()
     }
 }
 

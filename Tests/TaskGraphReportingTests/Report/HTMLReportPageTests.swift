@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TaskGraphCore
 @testable import TaskGraphReporting
 
@@ -28,7 +29,8 @@ import Testing
         #expect(svg.contains("data-filter=\"work[\""))
         #expect(HTMLReport(run: run).render().contains("<div id=\"graph-expanded\"></div>"))
         // Small runs get a box per operation.
-        #expect(ReportGraph(run: fanRun(3), criticalPath: []).svg().components(separatedBy: " data-filter=").count - 1 == 6)
+        #expect(
+            ReportGraph(run: fanRun(3), criticalPath: []).svg().components(separatedBy: " data-filter=").count - 1 == 6)
     }
 
     @Test func layersFollowDependencies() {

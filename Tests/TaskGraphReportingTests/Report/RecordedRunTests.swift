@@ -1,6 +1,7 @@
 import Foundation
 import OperationTestSupport
 import Testing
+
 @testable import TaskGraphCore
 @testable import TaskGraphReporting
 
@@ -8,7 +9,8 @@ import Testing
     /// `fetch` then `work` needing it, in pool `net`, and one node of every other outcome.
     private func recordedChain() throws -> RecordedRun {
         var graph = try graphOfEveryKind()
-        let fetch = try graph.add("fetch", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(pool: "net"))
+        let fetch = try graph.add(
+            "fetch", action: ClosureAction { _ in EmptyResult() }, settings: NodeSettings(pool: "net"))
         try graph.add("work", action: ClosureAction { _ in EmptyResult() }, needs: [fetch])
         let recorder = ReportRecorder(graph: graph, pipeline: "chain", command: ["taskgraph", "run", "chain.yaml"])
         let (fetchIndex, workIndex) = (everyOutcome.count, everyOutcome.count + 1)
@@ -17,7 +19,10 @@ import Testing
             (0.5, .nodeQueued(node: fetchIndex), nil),
             (1, .nodeStarted(node: fetchIndex, attempt: 1, lane: 2), nil),
             (1.5, .nodeStarted(node: fetchIndex, attempt: 2, lane: 2), nil),
-            (3, .nodeFinished(node: fetchIndex, outcome: .succeeded), ResourceUsage(userCPU: 0.25, systemCPU: 0.5, maxResidentBytes: 4096)),
+            (
+                3, .nodeFinished(node: fetchIndex, outcome: .succeeded),
+                ResourceUsage(userCPU: 0.25, systemCPU: 0.5, maxResidentBytes: 4096)
+            ),
             (3, .nodeQueued(node: workIndex), nil),
             (3.5, .nodeStarted(node: workIndex, attempt: 1, lane: 0), nil),
             (7, .nodeFinished(node: workIndex, outcome: .succeeded), nil),
@@ -56,9 +61,13 @@ import Testing
 
     @Test func refusesWhatIsNotAnEventStream() {
         let notJSON = Data("{\"event\":\"run_started\",\"time\":0}\nhello\n".utf8)
-        #expect(throws: RecordedRunError.notAnEvent(source: "x.jsonl", line: 2)) { try RecordedRun.read(notJSON, source: "x.jsonl") }
+        #expect(throws: RecordedRunError.notAnEvent(source: "x.jsonl", line: 2)) {
+            try RecordedRun.read(notJSON, source: "x.jsonl")
+        }
         let noStart = Data("{\"event\":\"queued\",\"id\":\"a\",\"type\":\"exec\",\"time\":0}\n".utf8)
-        #expect(throws: RecordedRunError.noRunStarted(source: "x.jsonl")) { try RecordedRun.read(noStart, source: "x.jsonl") }
+        #expect(throws: RecordedRunError.noRunStarted(source: "x.jsonl")) {
+            try RecordedRun.read(noStart, source: "x.jsonl")
+        }
     }
 
     @Test func ignoresALastLineCutShort() throws {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -40,7 +40,9 @@ import TaskGraphCore
     private static func settleExecutable() async throws {
         let path = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let built = try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date
-        if let age = built.map({ -$0.timeIntervalSinceNow }), age < 2.2 { try await Task.sleep(for: .seconds(2.2 - age)) }
+        if let age = built.map({ -$0.timeIntervalSinceNow }), age < 2.2 {
+            try await Task.sleep(for: .seconds(2.2 - age))
+        }
     }
 
     @Test func theRunAfterTheFirstReusesEveryNodeWithoutLookingAnyUp() async throws {

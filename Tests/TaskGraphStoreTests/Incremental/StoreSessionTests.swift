@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 
@@ -19,7 +19,9 @@ import TaskGraphCore
     /// A session on a new store in `directory` after it finished a run of `graph()`, of the
     /// whole graph or not.
     private static func finishedRun(in directory: String, wholeGraph: Bool) async throws -> StoreSession {
-        let session = await StoreSession.open(root: directory + "/cache", registry: .core, pipeline: "/p/ids.yaml") { _ in }
+        let session = await StoreSession.open(root: directory + "/cache", registry: .core, pipeline: "/p/ids.yaml") {
+            _ in
+        }
         let graph = try Self.graph()
         let cache = session.runCache()
         let report = await Engine().run(graph, cache: cache)
@@ -50,7 +52,8 @@ import TaskGraphCore
         let file = directory + "/plain"
         try writeFile("", to: file)
         let warnings = Warnings()
-        let session = await StoreSession.open(root: file + "/cache", registry: .core, pipeline: "/p/ids.yaml") { warning in
+        let session = await StoreSession.open(root: file + "/cache", registry: .core, pipeline: "/p/ids.yaml") {
+            warning in
             warnings.said.withLock { $0.append(warning) }
         }
         let graph = try Self.graph()
@@ -58,9 +61,10 @@ import TaskGraphCore
         let report = await Engine().run(graph, cache: cache)
         #expect(report.succeeded)
         await session.finish(cache, report: report, graph: graph, wholeGraph: true)
-        #expect(warnings.said.withLock { $0 } == [
-            "the cache was not updated after the run: cannot write to the cache at \(file)/cache: Not a directory"
-        ])
+        #expect(
+            warnings.said.withLock { $0 } == [
+                "the cache was not updated after the run: cannot write to the cache at \(file)/cache: Not a directory"
+            ])
     }
 }
 

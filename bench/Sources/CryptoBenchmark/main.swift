@@ -15,9 +15,12 @@ let plaintext = Data((0..<(mebibytes << 20)).map { UInt8(truncatingIfNeeded: $0 
 
 /// Runs `source -> op` and returns the bytes `op` produced and the engine's wall time.
 func run(_ operation: String, cipher: String, on input: Data) async throws -> (Data, Duration) {
-    guard let type = OperationRegistry(CryptoOperations.types)[operation] else { fatalError("no operation '\(operation)'") }
+    guard let type = OperationRegistry(CryptoOperations.types)[operation] else {
+        fatalError("no operation '\(operation)'")
+    }
     let setup = OperationSetup(
-        type: operation, id: operation, parameters: Parameters(["key_file": .string(keyPath), "cipher": .string(cipher)]),
+        type: operation, id: operation,
+        parameters: Parameters(["key_file": .string(keyPath), "cipher": .string(cipher)]),
         pipelineDirectory: "/", outputDirectory: "/")
     var graph = ExecutionGraph()
     let source = try graph.add("source", action: ClosureAction { _ in BytesResult(input) })

@@ -26,7 +26,10 @@ enum EngineBenchmark {
             default: usage()
             }
             // The wall seconds stay the last field: the script reads that one.
-            print("\(shape.rawValue) \(arguments[2]) cpu=\(String(format: "%.3f", timing.cpu)) \(String(format: "%.4f", timing.wall))")
+            print(
+                "\(shape.rawValue) \(arguments[2]) cpu=\(String(format: "%.3f", timing.cpu)) "
+                    + "\(String(format: "%.4f", timing.wall))"
+            )
         case "cycles":
             let edges = arguments.count > 1 ? Int(arguments[1]) ?? 1_000_000 : 1_000_000
             print("cycles \(String(format: "%.4f", CycleBenchmark.run(edges: edges)))")
@@ -105,7 +108,10 @@ enum EngineBenchmark {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: engine-bench run SHAPE taskgraph|operationqueue [nodes] [jobs] | cycles [edges] | yaml PATH [operations]\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                ("usage: engine-bench run SHAPE taskgraph|operationqueue [nodes] [jobs] | cycles [edges] "
+                    + "| yaml PATH [operations]\n").utf8))
         exit(64)
     }
 }

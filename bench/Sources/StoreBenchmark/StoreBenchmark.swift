@@ -21,7 +21,8 @@ enum StoreBenchmark {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let mode = arguments.first, let entries = option("--entries", in: arguments).flatMap({ Int($0) })
         else { usage() }
-        let directory = option("--dir", in: arguments)
+        let directory =
+            option("--dir", in: arguments)
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("store-bench-\(getpid())").path
         if mode == "fill", arguments.contains("--dir") {
             let fill = try StoreFiller(root: directory).fill(entries: entries)
@@ -71,9 +72,14 @@ enum StoreBenchmark {
             for key in fill.keys where await store.record(for: key) != nil { found += 1 }
             precondition(found == entries, "only \(found) of \(entries) records found")
             let sequential = await measure { for key in fill.keys { _ = await store.record(for: key) } }
-            print("lookup-sequential entries=\(entries) per_call_us=\(perCall(sequential, entries)) \(format(sequential))")
+            print(
+                "lookup-sequential entries=\(entries) per_call_us=\(perCall(sequential, entries)) \(format(sequential))"
+            )
             let concurrent = await measure { await lookUpConcurrently(fill.keys, in: store, width: 8) }
-            print("lookup-concurrent8 entries=\(entries) per_call_us=\(perCall(concurrent, entries)) \(format(concurrent))")
+            print(
+                "lookup-concurrent8 entries=\(entries) per_call_us=\(perCall(concurrent, entries)) "
+                    + "\(format(concurrent))"
+            )
             let batched = await measure {
                 for start in stride(from: 0, to: entries, by: 100) {
                     _ = await store.records(for: Array(fill.keys[start..<min(start + 100, entries)]))
@@ -133,7 +139,9 @@ enum StoreBenchmark {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
-    static func perCall(_ seconds: Double, _ count: Int) -> String { String(format: "%.2f", seconds / Double(count) * 1e6) }
+    static func perCall(_ seconds: Double, _ count: Int) -> String {
+        String(format: "%.2f", seconds / Double(count) * 1e6)
+    }
 
     static func format(_ seconds: Double) -> String { String(format: "%.4f", seconds) }
 
@@ -143,7 +151,8 @@ enum StoreBenchmark {
     }
 
     static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: store-bench gc|lookup --entries N [--dir DIR] [--synced] | fill --entries N --dir DIR\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: store-bench gc|lookup --entries N [--dir DIR] [--synced] | fill --entries N --dir DIR\n".utf8))
         exit(64)
     }
 }

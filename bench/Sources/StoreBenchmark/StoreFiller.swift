@@ -35,7 +35,9 @@ struct StoreFiller {
             keys.append(key)
         }
         let elapsed = ContinuousClock.now - start
-        return Fill(keys: keys, bytes: bytes, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        return Fill(
+            keys: keys, bytes: bytes,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     /// The record of entry `index`.
@@ -47,7 +49,8 @@ struct StoreFiller {
         components.add("parameter.focus", "0.5")
         components.add("parameter.path", "out/photo-\(index).jpg")
         components.add("input.load[\(index)]", ContentDigest.sha256(of: Data("input \(index)".utf8)).description)
-        components.add("file./work/photos/photo-\(index).jpg", ContentDigest.sha256(of: Data("photo \(index)".utf8)).description)
+        components.add(
+            "file./work/photos/photo-\(index).jpg", ContentDigest.sha256(of: Data("photo \(index)".utf8)).description)
         let file = ActionRecord.OutputFile(
             path: "/work/out/photo-\(index).jpg", digest: ContentDigest.sha256(of: Self.file(index)))
         return ActionRecord(
@@ -56,7 +59,8 @@ struct StoreFiller {
     }
 
     private static func result(_ index: Int) -> Data {
-        (try? SerializedResult(kind: "bytes", payload: Data("result \(index) ".utf8) + Data(count: 180)).encoded) ?? Data()
+        (try? SerializedResult(kind: "bytes", payload: Data("result \(index) ".utf8) + Data(count: 180)).encoded)
+            ?? Data()
     }
 
     private static func file(_ index: Int) -> Data { Data("output file \(index) ".utf8) + Data(count: 200) }

@@ -38,12 +38,15 @@ private let fixedKey = String(repeating: "0123456789abcdef", count: 4)
 /// Runs a real `decrypt` operation, as a pipeline would, on `sealed`, with `key` as the value of
 /// the environment variable `key_env` names.
 private func decrypt(_ sealed: Data, cipher: String, key: String) async throws {
-    guard let type = OperationRegistry(CryptoOperations.types)["decrypt"] else { fatalError("decrypt is not registered") }
-    let action = try type.makeAction(OperationSetup(
-        type: "decrypt", id: "decrypt",
-        parameters: Parameters(["key_env": .string("TASKGRAPH_FUZZ_KEY"), "cipher": .string(cipher)]),
-        dependencies: ["sealed"], environment: ["TASKGRAPH_FUZZ_KEY": key],
-        pipelineDirectory: "/nonexistent", outputDirectory: "/nonexistent/out"))
+    guard let type = OperationRegistry(CryptoOperations.types)["decrypt"] else {
+        fatalError("decrypt is not registered")
+    }
+    let action = try type.makeAction(
+        OperationSetup(
+            type: "decrypt", id: "decrypt",
+            parameters: Parameters(["key_env": .string("TASKGRAPH_FUZZ_KEY"), "cipher": .string(cipher)]),
+            dependencies: ["sealed"], environment: ["TASKGRAPH_FUZZ_KEY": key],
+            pipelineDirectory: "/nonexistent", outputDirectory: "/nonexistent/out"))
     var graph = ExecutionGraph()
     let source = try graph.add("sealed", action: ClosureAction { _ in BytesResult(sealed) })
     try graph.add("decrypt", type: "decrypt", action: action, needs: [source])

@@ -25,7 +25,9 @@ func fuzzOutputPath(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
           s: {op: save, needs: [l], path: \(quoted(path))}
         """
     let options = PipelineOptions(environment: [:], outputDirectory: Sandbox.shared.output, registry: .core)
-    if let pipeline = try? Pipeline.load(bytes: Data(yaml.utf8), file: Sandbox.shared.root + "/p.yaml", options: options) {
+    if let pipeline = try? Pipeline.load(
+        bytes: Data(yaml.utf8), file: Sandbox.shared.root + "/p.yaml", options: options)
+    {
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             _ = await Engine(options: EngineOptions(jobs: 1)).run(pipeline.graph)

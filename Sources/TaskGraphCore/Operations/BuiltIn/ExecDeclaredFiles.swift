@@ -23,13 +23,19 @@ struct ExecDeclaredFiles: Sendable {
     /// file's directory (`.outputOutsidePipelineDirectory`).
     static func mistakes(inputs: [String], outputs: [String]) -> [InvalidParameterEntries.Entry] {
         let empty = inputs.enumerated().filter { $0.element.isEmpty }.map { index, _ in
-            InvalidParameterEntries.Entry(parameter: "inputs", position: .index(index), error: .emptyPath(parameter: "inputs"))
+            InvalidParameterEntries.Entry(
+                parameter: "inputs", position: .index(index), error: .emptyPath(parameter: "inputs"))
         }
-        return empty + outputs.enumerated().compactMap { index, output in
-            let error: OperationError? = output.isEmpty ? .emptyPath(parameter: "outputs")
-                : OutputPath.isContained(output) ? nil : .outputOutsidePipelineDirectory(output)
-            return error.map { InvalidParameterEntries.Entry(parameter: "outputs", position: .index(index), error: $0) }
-        }
+        return empty
+            + outputs.enumerated().compactMap { index, output in
+                let error: OperationError? =
+                    output.isEmpty
+                    ? .emptyPath(parameter: "outputs")
+                    : OutputPath.isContained(output) ? nil : .outputOutsidePipelineDirectory(output)
+                return error.map {
+                    InvalidParameterEntries.Entry(parameter: "outputs", position: .index(index), error: $0)
+                }
+            }
     }
 
     /// Checks the declared paths of one instance.

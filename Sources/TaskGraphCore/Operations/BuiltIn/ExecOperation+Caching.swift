@@ -25,7 +25,9 @@ extension ExecOperation: BuiltInAction, FileReadingAction {
         let programs = RunResources.current?.programs ?? ProgramLocations()
         let added = try await BlockingIO.run { [self] () throws -> [(name: String, value: String)] in
             let name = command[0]
-            guard let program = programs.path(of: name, searchPath: environment["PATH"], workingDirectory: workingDirectory)
+            guard
+                let program = programs.path(
+                    of: name, searchPath: environment["PATH"], workingDirectory: workingDirectory)
             else { throw ChildProcessError.programMissing(name, in: workingDirectory) }
             let inputs = try declaredFiles.inputFiles()
             // Which files a pattern matches, and a program found through another PATH than the

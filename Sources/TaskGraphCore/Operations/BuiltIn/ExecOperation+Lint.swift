@@ -25,13 +25,14 @@ extension ExecOperation {
         let produced = context.inputs.flatMap { input in
             ((input.result as? any FileProvider).map { [$0.path] } ?? [])
                 + ((input.result as? any ProducedFilesProvider)?.producedFiles ?? [])
-                    .map { PathResolver.resolve($0, in: declaredFiles.directory) }
+                .map { PathResolver.resolve($0, in: declaredFiles.directory) }
         }
         let programs = context.resources.programs
         let accesses = try await OperationError.reportingFileErrors {
             try await context.resources.blockingIO.run { [self] in
                 let records = try recording.finish()
-                let program = programs.path(of: command[0], searchPath: environment["PATH"], workingDirectory: workingDirectory)
+                let program = programs.path(
+                    of: command[0], searchPath: environment["PATH"], workingDirectory: workingDirectory)
                 return try undeclaredAccesses(
                     in: records, dependencyFiles: produced, ignoring: [recording.path] + (program.map { [$0] } ?? []))
             }
@@ -49,11 +50,15 @@ extension ExecOperation {
     ///   - dependencyFiles: the files of the results of the operations it needs, which it may read.
     ///   - ignoring: paths never reported (the program, the trace file).
     /// - Throws: what expanding the declared inputs throws.
-    func undeclaredAccesses(in records: Data, dependencyFiles: [String], ignoring: [String]) throws -> UndeclaredFileAccesses {
+    func undeclaredAccesses(in records: Data, dependencyFiles: [String], ignoring: [String]) throws
+        -> UndeclaredFileAccesses
+    {
         let canonical = FileAccessTrace.canonicalPath
         let trace = FileAccessTrace(records: records, canonical: canonical)
         let outputs = Set(declaredFiles.outputPaths.map(canonical))
-        let inputs = try declaredFiles.inputFiles().map { canonical(PathResolver.resolve($0, in: declaredFiles.directory)) }
+        let inputs = try declaredFiles.inputFiles().map {
+            canonical(PathResolver.resolve($0, in: declaredFiles.directory))
+        }
         let rules = UndeclaredFileAccesses.Rules(
             pipelineDirectory: canonical(declaredFiles.directory), outputDirectory: canonical(outputDirectory),
             readable: outputs.union(inputs).union(dependencyFiles.map(canonical)), writable: outputs,

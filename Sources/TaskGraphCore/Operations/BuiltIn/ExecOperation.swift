@@ -20,18 +20,44 @@ struct ExecOperation: TaskAction {
         name: "exec",
         summary: "Runs a program; its standard output is the result. Non-zero exit fails with the tail of stderr.",
         parameters: [
-            ParameterSpec("command", .stringList(minimumCount: 1), "Program and arguments, e.g. [convert, in.png, out.jpg]; no shell unless you write [sh, -c, \"...\"]."),
-            ParameterSpec("env", .stringMap, optional: true, "Environment variables for the program; they override passed-through ones."),
-            ParameterSpec("env_passthrough", .stringList(minimumCount: 0), optional: true, "More variables of taskgraph's environment for the program, besides \(passedThroughNames.joined(separator: ", ")); one that is not set stays unset."),
-            ParameterSpec("cwd", .inputPath, optional: true, "Working directory, relative to the pipeline file (default: the pipeline file's directory)."),
-            ParameterSpec("inputs", .stringList(minimumCount: 0), optional: true, "Files the program reads, relative to the pipeline file; wildcards *, ?, [...] (never matching a leading dot) and ** (any depth) allowed. Their contents are part of the cache key; a path without wildcards must exist."),
-            ParameterSpec("outputs", .stringList(minimumCount: 0), optional: true, "Files the program writes, relative to the pipeline file and inside its directory. Each must exist when it succeeds; all are removed when it fails, times out or is cancelled; cached with its result."),
-            ParameterSpec("grace_period", .duration, default: .duration(.seconds(2)), "On cancellation, time between SIGTERM and SIGKILL to the program's process group."),
-            ParameterSpec("stdin", .boolean, optional: true, "Give the program its input's bytes on standard input (the 'input:' dependency, or the one that provides bytes; an image encoded in its format); otherwise it reads /dev/null."),
+            ParameterSpec(
+                "command", .stringList(minimumCount: 1),
+                "Program and arguments, e.g. [convert, in.png, out.jpg]; no shell unless you write [sh, -c, \"...\"]."),
+            ParameterSpec(
+                "env", .stringMap, optional: true,
+                "Environment variables for the program; they override passed-through ones."),
+            ParameterSpec(
+                "env_passthrough", .stringList(minimumCount: 0), optional: true,
+                "More variables of taskgraph's environment for the program, besides "
+                    + "\(passedThroughNames.joined(separator: ", ")); one that is not set stays unset."
+            ),
+            ParameterSpec(
+                "cwd", .inputPath, optional: true,
+                "Working directory, relative to the pipeline file (default: the pipeline file's directory)."),
+            ParameterSpec(
+                "inputs", .stringList(minimumCount: 0), optional: true,
+                "Files the program reads, relative to the pipeline file; wildcards *, ?, [...] (never matching a "
+                    + "leading dot) and ** (any depth) allowed. Their contents are part of the cache key; a path "
+                    + "without wildcards must exist."
+            ),
+            ParameterSpec(
+                "outputs", .stringList(minimumCount: 0), optional: true,
+                "Files the program writes, relative to the pipeline file and inside its directory. Each must exist "
+                    + "when it succeeds; all are removed when it fails, times out or is cancelled; cached with "
+                    + "its result."
+            ),
+            ParameterSpec(
+                "grace_period", .duration, default: .duration(.seconds(2)),
+                "On cancellation, time between SIGTERM and SIGKILL to the program's process group."),
+            ParameterSpec(
+                "stdin", .boolean, optional: true,
+                "Give the program its input's bytes on standard input (the 'input:' dependency, or the one that "
+                    + "provides bytes; an image encoded in its format); otherwise it reads /dev/null."
+            ),
         ],
         removedParameters: [
             "inherit_env": "the program sees only 'env' and \(passedThroughNames.joined(separator: ", ")) "
-                + "from taskgraph's environment; name any other variable it needs in 'env_passthrough'",
+                + "from taskgraph's environment; name any other variable it needs in 'env_passthrough'"
         ],
         inputSwitch: ("stdin", .one(of: [.bytes, .image])),
         produces: [.bytes],
@@ -41,12 +67,21 @@ struct ExecOperation: TaskAction {
         makeAction: { setup in
             let parameters = setup.parameters
             let variables = parameters.map("env") ?? [:]
-            let mistakes = variables.keys.sorted().compactMap { name in
-                nameMistake(name, parameter: "env").map { InvalidParameterEntries.Entry(parameter: "env", position: .key(name), error: $0) }
-            } + (parameters.list("env_passthrough") ?? []).enumerated().compactMap { index, name in
-                nameMistake(name, parameter: "env_passthrough")
-                    .map { InvalidParameterEntries.Entry(parameter: "env_passthrough", position: .index(index), error: $0) }
-            } + ExecDeclaredFiles.mistakes(inputs: parameters.list("inputs") ?? [], outputs: parameters.list("outputs") ?? [])
+            let mistakes =
+                variables.keys.sorted().compactMap { name in
+                    nameMistake(name, parameter: "env").map {
+                        InvalidParameterEntries.Entry(parameter: "env", position: .key(name), error: $0)
+                    }
+                }
+                + (parameters.list("env_passthrough") ?? []).enumerated().compactMap { index, name in
+                    nameMistake(name, parameter: "env_passthrough")
+                        .map {
+                            InvalidParameterEntries.Entry(
+                                parameter: "env_passthrough", position: .index(index), error: $0)
+                        }
+                }
+                + ExecDeclaredFiles.mistakes(
+                    inputs: parameters.list("inputs") ?? [], outputs: parameters.list("outputs") ?? [])
             guard mistakes.isEmpty else { throw InvalidParameterEntries(mistakes) }
             return ExecOperation(
                 command: parameters.list("command") ?? [],
@@ -64,7 +99,8 @@ struct ExecOperation: TaskAction {
 
     /// Why `name` (from `parameter`) cannot name an environment variable, or nil when it can.
     private static func nameMistake(_ name: String, parameter: String) -> OperationError? {
-        name.isEmpty || name.contains("=") || name.contains("\0") ? .invalidEnvironmentName(parameter: parameter, name: name) : nil
+        name.isEmpty || name.contains("=") || name.contains("\0")
+            ? .invalidEnvironmentName(parameter: parameter, name: name) : nil
     }
 
     let command: [String]
@@ -84,14 +120,16 @@ struct ExecOperation: TaskAction {
         // With `run --lint`, the program runs under the file-access tracer (ExecOperation+Lint).
         let lint = context.resources.fileAccessLint
         let recording = lint == nil ? nil : try await startRecording(context)
-        let childEnvironment = if let lint, let recording {
-            recording.environment(environment, tracer: lint.tracerLibrary)
-        } else {
-            environment
-        }
+        let childEnvironment =
+            if let lint, let recording {
+                recording.environment(environment, tracer: lint.tracerLibrary)
+            } else {
+                environment
+            }
         let result: ProcessResult
         let splitter = context.resources.streamedOutput.map { streamed in
-            OutputLineSplitter(reportsStandardOutput: streamed.streamsStandardOutput(of: context.id), emit: context.reportOutput)
+            OutputLineSplitter(
+                reportsStandardOutput: streamed.streamsStandardOutput(of: context.id), emit: context.reportOutput)
         }
         defer { splitter?.finish() }
         do {

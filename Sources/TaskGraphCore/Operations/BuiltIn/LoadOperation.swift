@@ -5,8 +5,13 @@ struct LoadOperation: BuiltInAction, FileReadingAction {
     static let type = OperationType(
         name: "load", summary: "Reads a regular file (relative to the pipeline file) as bytes.",
         parameters: [
-            ParameterSpec("path", .inputPath, "File to read, relative to the pipeline file's directory; a regular file, not a device, FIFO or socket."),
-            ParameterSpec("max_bytes", .integer(1...Int.max), default: .integer(FileIO.defaultReadLimit), "Fail when the file holds more than this many bytes."),
+            ParameterSpec(
+                "path", .inputPath,
+                "File to read, relative to the pipeline file's directory; a regular file, not a device, FIFO or socket."
+            ),
+            ParameterSpec(
+                "max_bytes", .integer(1...Int.max), default: .integer(FileIO.defaultReadLimit),
+                "Fail when the file holds more than this many bytes."),
         ],
         produces: [.bytes, .file],
         makeAction: { setup in

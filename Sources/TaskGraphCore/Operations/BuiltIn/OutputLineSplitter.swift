@@ -26,7 +26,9 @@ final class OutputLineSplitter: Sendable {
 
     /// Reports the lines `output` recorded when its program ran, marked replayed: its standard
     /// output (if `reportsStandardOutput`), then the end of its standard error that was kept.
-    static func replay(_ output: ProcessOutput, reportsStandardOutput: Bool, emit: @escaping @Sendable (OutputLine) -> Void) {
+    static func replay(
+        _ output: ProcessOutput, reportsStandardOutput: Bool, emit: @escaping @Sendable (OutputLine) -> Void
+    ) {
         let splitter = OutputLineSplitter(reportsStandardOutput: reportsStandardOutput, replayed: true, emit: emit)
         if reportsStandardOutput {
             splitter.take(.standardOutput, Array(output.data)[...])

@@ -8,17 +8,23 @@ public struct SaveOperation: BuiltInAction {
     /// The `save` type, encoding through `encoder` when one is given.
     public static func type(encoder: (any SaveEncoder)? = nil) -> OperationType {
         var parameters = [
-            ParameterSpec("path", .outputPath, "Destination, relative to the output directory; may not leave it."),
+            ParameterSpec("path", .outputPath, "Destination, relative to the output directory; may not leave it.")
         ]
         if let encoder {
             parameters += [
-                ParameterSpec("format", .choice(encoder.formatNames), optional: true, "File format (default: from the path's extension, e.g. .jpg/.jpeg or .png)."),
-                ParameterSpec("quality", .integer(1...100), optional: true, "Quality when encoding lossily, e.g. JPEG (default 90)."),
+                ParameterSpec(
+                    "format", .choice(encoder.formatNames), optional: true,
+                    "File format (default: from the path's extension, e.g. .jpg/.jpeg or .png)."),
+                ParameterSpec(
+                    "quality", .integer(1...100), optional: true,
+                    "Quality when encoding lossily, e.g. JPEG (default 90)."),
             ]
         }
         return OperationType(
             name: "save",
-            summary: "Writes its input to a file in the output directory, atomically (temp file + rename); images are encoded.",
+            summary:
+                "Writes its input to a file in the output directory, atomically (temp file + rename); images are "
+                + "encoded.",
             parameters: parameters,
             input: .one(of: Set([.bytes] + (encoder?.consumes ?? []))),
             produces: [.file],
@@ -60,7 +66,8 @@ public struct SaveOperation: BuiltInAction {
             try await CancellationFlag.run { flag in
                 try await context.resources.blockingIO.run {
                     try FileIO.writeAtomically(
-                        data, to: path, beneath: outputDirectory, isCancelled: { flag.isCancelled }, temporaryFiles: temporaryFiles)
+                        data, to: path, beneath: outputDirectory, isCancelled: { flag.isCancelled },
+                        temporaryFiles: temporaryFiles)
                 }
             }
         }

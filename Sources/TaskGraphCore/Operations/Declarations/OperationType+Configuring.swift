@@ -8,7 +8,8 @@ extension OperationType {
         for (name, value) in parameters.values.sorted(by: { $0.key < $1.key }) {
             guard let parameter = parameter(named: name) else {
                 throw .unknownParameter(
-                    type: self.name, name: name, suggestion: Suggestion.closest(to: name, in: self.parameters.map(\.name)))
+                    type: self.name, name: name,
+                    suggestion: Suggestion.closest(to: name, in: self.parameters.map(\.name)))
             }
             guard let accepted = parameter.type.accepting(value) else {
                 throw .invalidParameterValue(

@@ -72,7 +72,8 @@ public struct ContentHasher {
     /// - Precondition: a result hasher was fed exactly the payload count it was made for.
     public func finalize() -> ContentDigest {
         if let expectedCount {
-            precondition(fedCount == expectedCount, "fed \(fedCount) payload bytes to a hasher made for \(expectedCount)")
+            precondition(
+                fedCount == expectedCount, "fed \(fedCount) payload bytes to a hasher made for \(expectedCount)")
         }
         return ContentDigest(bytes: Array(state.finalize()))!
     }

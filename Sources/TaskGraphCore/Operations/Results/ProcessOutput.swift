@@ -64,11 +64,12 @@ public struct ProcessOutput: BytesProvider, ProducedFilesProvider, Codable, Hash
 
     /// `exited with status 0, 12 B of output`, and `, 2 files` when it declares output files.
     public var summary: String {
-        let files = switch files.count {
-        case 0: ""
-        case 1: ", 1 file"
-        case let count: ", \(count) files"
-        }
+        let files =
+            switch files.count {
+            case 0: ""
+            case 1: ", 1 file"
+            case let count: ", \(count) files"
+            }
         return "\(statusText), \(ByteCountText.format(data.count)) of output\(files)"
     }
 
@@ -82,10 +83,11 @@ public struct ProcessOutput: BytesProvider, ProducedFilesProvider, Codable, Hash
     /// output (length-prefixed bytes); a `u32` count of declared output files, each its path
     /// (string) and the 32 bytes of its SHA-256. (Version 1 had no files.)
     public func serialized() -> Data {
-        let (tag, code): (UInt8, Int32) = switch status {
-        case .exited(let code): (0, code)
-        case .signalled(let signal): (1, signal)
-        }
+        let (tag, code): (UInt8, Int32) =
+            switch status {
+            case .exited(let code): (0, code)
+            case .signalled(let signal): (1, signal)
+            }
         return ResultWriter.payload(version: Self.layoutVersion) { writer in
             writer.append(tag)
             writer.append(UInt32(bitPattern: code))
@@ -119,8 +121,13 @@ public struct ProcessOutput: BytesProvider, ProducedFilesProvider, Codable, Hash
             var files: [DeclaredFile] = []
             for _ in 0..<count {
                 let path = try reader.readString("declared file path")
-                guard let digest = ContentDigest(bytes: try reader.read(count: UInt64(ContentDigest.byteCount), "declared file digest"))
-                else { throw ResultCodingError.invalidValue(subject: reader.subject, field: "declared file digest", reason: "is not 32 bytes") }
+                guard
+                    let digest = ContentDigest(
+                        bytes: try reader.read(count: UInt64(ContentDigest.byteCount), "declared file digest"))
+                else {
+                    throw ResultCodingError.invalidValue(
+                        subject: reader.subject, field: "declared file digest", reason: "is not 32 bytes")
+                }
                 files.append(DeclaredFile(path: path, digest: digest))
             }
             return ProcessOutput(data: output, status: status, standardErrorTail: errorTail, files: files)

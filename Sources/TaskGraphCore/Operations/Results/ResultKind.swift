@@ -12,7 +12,8 @@ public struct ResultKind: Sendable {
     /// The kind of `type`, read by its `init(serialized:)`.
     /// - Precondition: `Result.kind` is a valid kind name (1 to 64 of a-z, 0-9, `.`, `-`, `_`).
     public init<Result: OperationResult>(_ type: Result.Type) {
-        precondition((try? SerializedResult.checkKindName(Result.kind)) != nil, "'\(Result.kind)' is not a result kind name")
+        precondition(
+            (try? SerializedResult.checkKindName(Result.kind)) != nil, "'\(Result.kind)' is not a result kind name")
         name = Result.kind
         self.type = type
         reader = { try Result(serialized: $0) }

@@ -87,7 +87,8 @@ public struct ResultReader {
     public mutating func readVersion(supported: UInt8) throws {
         let version = try readUInt8("version")
         guard version == supported else {
-            throw ResultCodingError.unsupportedVersion(subject: subject, version: Int(version), supported: Int(supported))
+            throw ResultCodingError.unsupportedVersion(
+                subject: subject, version: Int(version), supported: Int(supported))
         }
     }
 
@@ -95,7 +96,8 @@ public struct ResultReader {
     /// - Throws: `ResultCodingError.badMagic`, also when the data is shorter than the magic.
     public mutating func readMagic(_ expected: [UInt8]) throws {
         let start = offset
-        guard remaining >= expected.count, try read(count: UInt64(expected.count), "magic").elementsEqual(expected) else {
+        guard remaining >= expected.count, try read(count: UInt64(expected.count), "magic").elementsEqual(expected)
+        else {
             offset = start
             throw ResultCodingError.badMagic(subject: subject, expected: String(decoding: expected, as: UTF8.self))
         }

@@ -92,9 +92,11 @@ public struct SerializedResult: Hashable, Sendable {
 
     /// Whether `bytes` is a nonempty run of `a-z`, `0-9`, `.`, `-`, `_`.
     private static func isKindName(_ bytes: some Collection<UInt8>) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        !bytes.isEmpty
+            && bytes.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+            }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TaskGraphCore
+import Testing
 
 @Suite struct ContentDigestTests {
     /// FIPS 180-2's first example.
@@ -11,8 +11,9 @@ import TaskGraphCore
         #expect(digest.description == abc)
         #expect(digest.hex.count == 64)
         #expect(digest.bytes.count == 32)
-        #expect(ContentDigest.sha256(of: Data()).description
-            == "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            ContentDigest.sha256(of: Data()).description
+                == "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
     }
 
     @Test func hashingInPiecesGivesTheSameDigest() async throws {

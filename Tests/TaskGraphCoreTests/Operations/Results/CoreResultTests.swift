@@ -1,6 +1,7 @@
 import Foundation
 import OperationTestSupport
 import Testing
+
 @testable import TaskGraphCore
 
 /// The serialised forms and digests of the core's results. The digests and encodings are
@@ -50,28 +51,42 @@ import Testing
         #expect(trip.fromRegistry as? WrittenFile == value)
         #expect(trip.digest.description == "sha256:432869c3bcf5ae94a2e9bfdfffaa28b88a9e78fa0f94cbe76be471add90c25e1")
         #expect(trip.digest == trip.digestOfEncoding)
-        #expect(throws: ResultCodingError.unrepresentable(subject: "'file.written' result", reason: "byte count -1 is negative")) {
+        #expect(
+            throws: ResultCodingError.unrepresentable(
+                subject: "'file.written' result", reason: "byte count -1 is negative")
+        ) {
             try WrittenFile(path: "x", byteCount: -1).serialized()
         }
     }
 
     @Test func processOutputKeepsHowTheProgramEnded() async throws {
         let cases: [(ProcessOutput, payload: String, digest: String)] = [
-            (ProcessOutput(data: Data("hi\n".utf8), status: .exited(3), standardErrorTail: "oops\n"),
-             "02000000000300000000000000056f6f70730a000000000000000368690a00000000",
-             "sha256:36ff0d4cc2298beb3e92a324959c69a70cf7551fe62e933470ad8eca6f8a44c5"),
-            (ProcessOutput(data: Data(), status: .signalled(9), standardErrorTail: ""),
-             "0201000000090000000000000000000000000000000000000000",
-             "sha256:a645e40e57c2059483931d63abfc99f9e92f4b9f5a1b3e37bc3999b48ca720d9"),
-            (ProcessOutput(data: Data([0]), status: .exited(-1), standardErrorTail: "é"),
-             "0200ffffffff0000000000000002c3a900000000000000010000000000",
-             "sha256:35b315bade4e4e8c0abdbb9a6f372e51794c58dce3202d9d11ab77e7a27b2481"),
-            (ProcessOutput(data: Data(), status: .exited(0), standardErrorTail: "", files: [
-                .init(path: "o/a.txt", digest: ContentDigest.sha256(of: Data("a".utf8))),
-            ]),
-             "02000000000000000000000000000000000000000000000000010000000000000007"
-                 + "6f2f612e747874" + ContentDigest.sha256(of: Data("a".utf8)).bytes.map { String(format: "%02x", $0) }.joined(),
-             ""),
+            (
+                ProcessOutput(data: Data("hi\n".utf8), status: .exited(3), standardErrorTail: "oops\n"),
+                "02000000000300000000000000056f6f70730a000000000000000368690a00000000",
+                "sha256:36ff0d4cc2298beb3e92a324959c69a70cf7551fe62e933470ad8eca6f8a44c5"
+            ),
+            (
+                ProcessOutput(data: Data(), status: .signalled(9), standardErrorTail: ""),
+                "0201000000090000000000000000000000000000000000000000",
+                "sha256:a645e40e57c2059483931d63abfc99f9e92f4b9f5a1b3e37bc3999b48ca720d9"
+            ),
+            (
+                ProcessOutput(data: Data([0]), status: .exited(-1), standardErrorTail: "é"),
+                "0200ffffffff0000000000000002c3a900000000000000010000000000",
+                "sha256:35b315bade4e4e8c0abdbb9a6f372e51794c58dce3202d9d11ab77e7a27b2481"
+            ),
+            (
+                ProcessOutput(
+                    data: Data(), status: .exited(0), standardErrorTail: "",
+                    files: [
+                        .init(path: "o/a.txt", digest: ContentDigest.sha256(of: Data("a".utf8)))
+                    ]),
+                "02000000000000000000000000000000000000000000000000010000000000000007"
+                    + "6f2f612e747874"
+                    + ContentDigest.sha256(of: Data("a".utf8)).bytes.map { String(format: "%02x", $0) }.joined(),
+                ""
+            ),
         ]
         for (value, payload, digest) in cases {
             let trip = try await roundTrip(value, through: .core)
@@ -87,7 +102,8 @@ import Testing
     }
 
     @Test func execResultsRoundTrip() async throws {
-        let output = try await runOperation(ExecOperation.type, ["command": .list(["sh", "-c", "printf out; printf err >&2"])])
+        let output = try await runOperation(
+            ExecOperation.type, ["command": .list(["sh", "-c", "printf out; printf err >&2"])])
         let value = try #require(output as? ProcessOutput)
         #expect(value.status == .exited(0))
         #expect(value.standardErrorTail == "err")
@@ -123,41 +139,60 @@ import Testing
 
     @Test func damagedEncodingsSayWhatIsWrong() async throws {
         let encoded = try await SerializedResult(of: LoadedFile(path: "a", data: Data([1, 2]))).encoded
-        #expect(decodingFailures(of: [Data(), Data("GIF89a".utf8), encoded.prefix(20), encoded + [0]], through: .core) == [
-            "serialised result does not start with 'TGRS'",
-            "serialised result does not start with 'TGRS'",
-            "truncated serialised result: kind needs 11 bytes at offset 13, only 7 remain",
-            "serialised result has 1 unexpected bytes after its last field",
-        ])
+        #expect(
+            decodingFailures(of: [Data(), Data("GIF89a".utf8), encoded.prefix(20), encoded + [0]], through: .core) == [
+                "serialised result does not start with 'TGRS'",
+                "serialised result does not start with 'TGRS'",
+                "truncated serialised result: kind needs 11 bytes at offset 13, only 7 remain",
+                "serialised result has 1 unexpected bytes after its last field",
+            ])
         var newer = encoded
         newer[4] = 2
-        #expect(decodingFailures(of: [newer], through: .core) == [
-            "serialised result has layout version 2; this build reads version 1",
-        ])
+        #expect(
+            decodingFailures(of: [newer], through: .core) == [
+                "serialised result has layout version 2; this build reads version 1"
+            ])
     }
 
     @Test func damagedPayloadsSayWhatIsWrong() throws {
         func failure(_ kind: String, _ payload: [UInt8]) -> String {
             decodingFailures(of: [try! SerializedResult(kind: kind, payload: Data(payload)).encoded], through: .core)[0]
         }
-        #expect(failure("file.loaded", [1, 0, 0, 0, 0, 0, 0, 0, 5, 0x61]) == "truncated 'file.loaded' result: path needs 5 bytes at offset 9, only 1 remain")
-        #expect(failure("file.loaded", [1, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0, 0, 0, 0, 0, 0, 0, 0]) == "invalid 'file.loaded' result: path is not valid UTF-8")
+        #expect(
+            failure("file.loaded", [1, 0, 0, 0, 0, 0, 0, 0, 5, 0x61])
+                == "truncated 'file.loaded' result: path needs 5 bytes at offset 9, only 1 remain")
+        #expect(
+            failure("file.loaded", [1, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0, 0, 0, 0, 0, 0, 0, 0])
+                == "invalid 'file.loaded' result: path is not valid UTF-8")
         #expect(failure("file.loaded", [3]) == "'file.loaded' result has layout version 3; this build reads version 1")
-        #expect(failure("file.written", [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) == "truncated 'file.written' result: byte count needs 8 bytes at offset 9, only 3 remain")
-        #expect(failure("process.output", [2, 2, 0, 0, 0, 0]) == "invalid 'process.output' result: status is 2, not 0 (exited) or 1 (signalled)")
-        #expect(failure("process.output", []) == "truncated 'process.output' result: version needs 1 bytes at offset 0, only 0 remain")
-        #expect(failure("image.decoded", []) == "unknown result kind 'image.decoded'; known kinds: bytes, empty, file.loaded, file.written, process.output, result.unstored, stored-reference")
+        #expect(
+            failure("file.written", [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+                == "truncated 'file.written' result: byte count needs 8 bytes at offset 9, only 3 remain")
+        #expect(
+            failure("process.output", [2, 2, 0, 0, 0, 0])
+                == "invalid 'process.output' result: status is 2, not 0 (exited) or 1 (signalled)")
+        #expect(
+            failure("process.output", [])
+                == "truncated 'process.output' result: version needs 1 bytes at offset 0, only 0 remain")
+        #expect(
+            failure("image.decoded", [])
+                == "unknown result kind 'image.decoded'; known kinds: bytes, empty, file.loaded, file.written, "
+                + "process.output, result.unstored, stored-reference"
+        )
     }
 
     @Test func kindNamesAreChecked() async throws {
-        #expect(throws: ResultCodingError.invalidKindName("Bytes")) { try SerializedResult(kind: "Bytes", payload: Data()) }
+        #expect(throws: ResultCodingError.invalidKindName("Bytes")) {
+            try SerializedResult(kind: "Bytes", payload: Data())
+        }
         #expect(throws: ResultCodingError.invalidKindName("")) { try SerializedResult(kind: "", payload: Data()) }
         #expect(throws: ResultCodingError.invalidKindName(String(repeating: "a", count: 65))) {
             try SerializedResult(kind: String(repeating: "a", count: 65), payload: Data())
         }
         #expect(try SerializedResult(kind: "a.b-c_9", payload: Data()).kind == "a.b-c_9")
-        #expect(ResultCodingError.invalidKindName("Bytes").description
-            == "'Bytes' is not a result kind name (1 to 64 of a-z, 0-9, '.', '-', '_')")
+        #expect(
+            ResultCodingError.invalidKindName("Bytes").description
+                == "'Bytes' is not a result kind name (1 to 64 of a-z, 0-9, '.', '-', '_')")
     }
 
     @Test func aStoreThatKnowsTheTypeReadsItDirectly() async throws {
@@ -166,15 +201,22 @@ import Testing
         #expect(throws: ResultCodingError.kindMismatch(expected: "bytes", found: "file.loaded")) {
             try stored.decode(as: BytesResult.self)
         }
-        #expect(ResultCodingError.kindMismatch(expected: "bytes", found: "file.loaded").description
-            == "expected a 'bytes' result, found 'file.loaded'")
+        #expect(
+            ResultCodingError.kindMismatch(expected: "bytes", found: "file.loaded").description
+                == "expected a 'bytes' result, found 'file.loaded'")
     }
 
     @Test func theCoreRegistryKnowsEveryCoreResult() {
-        #expect(ResultRegistry.core.names == ["bytes", "empty", "file.loaded", "file.written", "process.output", "result.unstored", "stored-reference"])
+        #expect(
+            ResultRegistry.core.names == [
+                "bytes", "empty", "file.loaded", "file.written", "process.output", "result.unstored",
+                "stored-reference",
+            ])
         #expect(ResultRegistry.core["bytes"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(BytesResult.self))
         // A fused chain's intermediate is recorded as one (docs/cluster.md, "Fusion").
-        #expect(ResultRegistry.core["stored-reference"].map { ObjectIdentifier($0.type) } == ObjectIdentifier(StoredResult.self))
+        #expect(
+            ResultRegistry.core["stored-reference"].map { ObjectIdentifier($0.type) }
+                == ObjectIdentifier(StoredResult.self))
         #expect(ResultRegistry()["bytes"] == nil)
     }
 }

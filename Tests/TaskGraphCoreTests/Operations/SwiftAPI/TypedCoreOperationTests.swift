@@ -1,8 +1,7 @@
 import Foundation
-import Testing
-
 import OperationTestSupport
 import TaskGraphCore
+import Testing
 
 /// `Exec`, `Load`, `Save` and `Group`: keyed as the same operations in a pipeline file, checked
 /// with `validate`'s messages.
@@ -16,17 +15,20 @@ struct TypedCoreOperationTests {
         let build = try graph.add(
             "build",
             action: Exec(
-                command: ["cc", "-o", "app", "main.c"], inputs: ["*.c"], outputs: ["app"], envPassthrough: ["API_TOKEN"],
+                command: ["cc", "-o", "app", "main.c"], inputs: ["*.c"], outputs: ["app"],
+                envPassthrough: ["API_TOKEN"],
                 gracePeriod: .seconds(5), directory: directory, environment: environment),
             needs: [source])
-        let copy = try graph.add("copy", action: Save(path: "main.c", outputDirectory: directory + "/out"), needs: [source])
+        let copy = try graph.add(
+            "copy", action: Save(path: "main.c", outputDirectory: directory + "/out"), needs: [source])
         try graph.add("all", action: Group(), needs: [build, copy])
         let text = """
             version: 1
             name: chain
             operations:
               source: {op: load, path: main.c}
-              build: {op: exec, needs: source, command: [cc, -o, app, main.c], inputs: ["*.c"], outputs: [app], env_passthrough: [API_TOKEN], grace_period: 5s}
+              build: {op: exec, needs: source, command: [cc, -o, app, main.c], inputs: ["*.c"], outputs: [app],\
+             env_passthrough: [API_TOKEN], grace_period: 5s}
               copy: {op: save, needs: source, path: main.c}
               all: {op: group, needs: [build, copy]}
             """
@@ -42,8 +44,11 @@ struct TypedCoreOperationTests {
             _ = try Save(path: "../escape.txt", outputDirectory: "/tmp/out")
             Issue.record("Save accepted a path outside its output directory")
         } catch {
-            #expect(String(describing: error)
-                == "'save': 'path' must be a relative path that stays inside the output directory, not '../escape.txt'")
+            #expect(
+                String(describing: error)
+                    == "'save': 'path' must be a relative path that stays inside the output directory, not "
+                    + "'../escape.txt'"
+            )
         }
     }
 }
