@@ -109,22 +109,6 @@ extension ContentStore {
         return digest
     }
 
-    /// `storeFile(at:)` for a file its operation's result says hashes to `expected`: when that
-    /// blob is present with the file's size, nothing is read (the record names what the
-    /// operation hashed when it ended, as its result does); otherwise it is stored and must
-    /// hash to `expected`.
-    /// - Throws: `StoreError.changedWhileStored` when it does not; what `storeFile(at:)` throws.
-    public func storeFile(at path: String, expecting expected: ContentDigest) async throws -> ContentDigest {
-        let layout = layout
-        let present = try await BlockingIO.run { () -> Bool in
-            guard let stat = FileStat.of(path) else { return false }
-            return Self.keepBlob(expected, layout, size: stat.size)
-        }
-        if present { return expected }
-        guard try await storeFile(at: path) == expected else { throw StoreError.changedWhileStored(path: path) }
-        return expected
-    }
-
     /// Makes the file at `path` hold the blob `digest`. Left alone (same inode, nothing
     /// written) when it already does: known from the stat cache without reading it, else by
     /// hashing it when its size matches. Otherwise written from the blob, checked against its

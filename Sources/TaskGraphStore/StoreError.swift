@@ -11,9 +11,6 @@ public enum StoreError: Error, Equatable, Sendable {
     case missingEntry(ContentDigest)
     /// The blob `digest` did not hash to its name; it was removed.
     case corruptEntry(ContentDigest)
-    /// The file at `path` no longer held what its operation's result says it wrote when it was
-    /// stored (something else changed it since).
-    case changedWhileStored(path: String)
     /// The blob `digest` is intact but holds a result this build cannot read.
     case unreadableResult(ContentDigest, reason: String)
     /// A size is not written as one (`--max-size`, `cache_max_size`).
@@ -35,8 +32,6 @@ extension StoreError: CustomStringConvertible {
             "cache entry \(digest) is missing"
         case .corruptEntry(let digest):
             "corrupt cache entry \(digest)"
-        case .changedWhileStored(let path):
-            "\(path) changed after its operation wrote it, before it was stored"
         case .unreadableResult(let digest, let reason):
             "cache entry \(digest) cannot be read by this build: \(reason)"
         case .invalidSize(let text):

@@ -206,10 +206,6 @@ public final class TieredStore: ResultStore {
         try await local.storeFile(at: path)
     }
 
-    public func storeFile(at path: String, expecting expected: ContentDigest) async throws -> ContentDigest {
-        try await local.storeFile(at: path, expecting: expected)
-    }
-
     /// The local blob, downloaded first when it is not in the local store.
     public func loadResult(_ digest: ContentDigest) async throws -> any OperationResult {
         do {

@@ -20,19 +20,9 @@ extension ResultStore {
             storingResult
             ? try await storeResult(result, inliningUpTo: inlining ? ActionRecord.inlineLimit : 0)
             : (try await result.digest, nil)
-        // An `exec`'s result holds its declared outputs' digests, in the same order: each is
-        // hashed once, when the program ended, not again to store it.
-        let declared = (result as? ProcessOutput)?.files.map(\.digest)
-        let expected = declared?.count == outputFiles.count ? declared : nil
         var files: [ActionRecord.OutputFile] = []
-        for (index, path) in outputFiles.enumerated() {
-            let digest =
-                if let expected {
-                    try await storeFile(at: path, expecting: expected[index])
-                } else {
-                    try await storeFile(at: path)
-                }
-            files.append(ActionRecord.OutputFile(path: path, digest: digest))
+        for path in outputFiles {
+            files.append(ActionRecord.OutputFile(path: path, digest: try await storeFile(at: path)))
         }
         return ActionRecord(
             result: digest, resultKind: type(of: result).kind, summary: result.summary, outputFiles: files,

@@ -46,13 +46,6 @@ public protocol ResultStore: FileDigesting {
     /// - Returns: the digest of its contents.
     func storeFile(at path: String) async throws -> ContentDigest
 
-    /// Stores the file at `path` as `storeFile(at:)` does, for a result that says its contents
-    /// hash to `expected` (an `exec`'s declared output, hashed when the program ended): nothing
-    /// is read when that blob is present with the file's size, and a copy that hashes otherwise
-    /// is refused (the record would contradict the result).
-    /// - Returns: `expected`.
-    func storeFile(at path: String, expecting expected: ContentDigest) async throws -> ContentDigest
-
     /// Makes the file at `path` hold the blob `digest`: left alone when it already does,
     /// otherwise written from the store atomically (temporary file in the same directory, then
     /// rename), the blob checked against its digest on the way.
@@ -66,15 +59,6 @@ extension ResultStore {
         -> (digest: ContentDigest, inline: Data?)
     {
         (try await storeResult(result), nil)
-    }
-
-    /// `storeFile(at:)`, refusing a file that does not hash to `expected`.
-    public func storeFile(at path: String, expecting expected: ContentDigest) async throws -> ContentDigest {
-        let digest = try await storeFile(at: path)
-        guard digest == expected else {
-            throw OperationError.readFailed(path: path, reason: "it changed after its operation wrote it")
-        }
-        return digest
     }
 
     /// `loadResult(stored.digest)`, for a store whose records never hold a result.
