@@ -87,7 +87,7 @@ public struct IncrementalRuns: Sendable {
             "taskgraph incremental runs 1\0" + name + "\0" + process.executable + "\0" + process.directory + "\0"
             + process.environment
         for node in graph.nodes {
-            identity += "node\0" + node.id + "\0" + node.type + "\0" + String(describing: node.settings) + "\0"
+            identity += "node\0" + node.id + "\0" + node.type + "\0" + node.settings.identityText + "\0"
             for dependency in node.dependencies { identity += graph.nodes[dependency].id + "\0" }
             if let action = node.action as? any CacheableAction {
                 identity += KeyComponents.parameters(of: node, action: action).key.description + "\0"
@@ -101,5 +101,23 @@ public struct IncrementalRuns: Sendable {
         return UpToDateCheck(
             store: store, invocation: ContentDigest.sha256(of: Data(identity.utf8)), pipeline: name,
             watched: [process.executable] + (looksUpPrograms ? process.searchPath : []))
+    }
+}
+
+extension NodeSettings {
+    /// Every setting as text that is the same in every process for equal settings, fields in a
+    /// fixed order and the executor's settings sorted by name (a dictionary's own order differs
+    /// from process to process).
+    var identityText: String {
+        var fields = [
+            String(retries), timeout.map { String(describing: $0) } ?? "", pool ?? "", String(cache),
+            String(cacheRequested), String(priority), exclusive.rawValue, when.rawValue,
+            cluster.executor ?? "", cluster.cpus.map { String($0) } ?? "", cluster.memory ?? "",
+            cluster.time.map { String(describing: $0) } ?? "", cluster.partition ?? "", String(cluster.fuse),
+        ]
+        for (name, value) in cluster.executorSettings.sorted(by: { $0.key < $1.key }) {
+            fields.append(name + "=" + value.description)
+        }
+        return fields.joined(separator: "\u{1}")
     }
 }

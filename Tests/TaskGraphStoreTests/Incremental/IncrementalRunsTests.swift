@@ -88,4 +88,20 @@ import Testing
         #expect(moved.report.nodes.map(\.outcome.kind) == [.cached, .succeeded])
         #expect(try readFile(workspace.directory + "/out/moved.txt") == "one")
     }
+
+    @Test func equalSettingsNameTheSnapshotAlikeWhateverOrderTheirDictionaryKeeps() throws {
+        let names = (0..<16).map { "option\($0)" }
+        var small: [String: ParameterValue] = [:]
+        for name in names { small[name] = .string(name) }
+        var large = [String: ParameterValue](minimumCapacity: 1024)
+        for name in names.reversed() { large[name] = .string(name) }
+        try #require(Array(small.keys) != Array(large.keys))
+
+        let one = NodeSettings(cluster: ClusterSettings(executorSettings: small))
+        let other = NodeSettings(cluster: ClusterSettings(executorSettings: large))
+        #expect(one.identityText == other.identityText)
+        var timedOut = one
+        timedOut.timeout = .seconds(5)
+        #expect(timedOut.identityText != one.identityText)
+    }
 }
