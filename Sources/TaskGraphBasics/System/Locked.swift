@@ -12,19 +12,24 @@ import Synchronization
 /// data race on the value it guards. Under ThreadSanitizer this type tells it about every
 /// acquisition (`__tsan_acquire`/`__tsan_release` on the lock's address); otherwise it is a
 /// plain `Mutex`. Use it wherever the project would use `Mutex`.
-package struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
+///
+/// It is public, not `package`, for speed: this toolchain (Swift 6.3) does not inline or
+/// specialise an `@inlinable package` generic in another module, so every `withLock` of the
+/// engine's run state went through the unspecialised generic and looked up `Mutex<Value>`'s
+/// metadata (about 1 % of a 100,000-node run's CPU in `perf`); a public one is specialised.
+public struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
     @usableFromInline let mutex: Mutex<Value>
     /// Resolved once per lock, so an uninstrumented build pays one nil check per `withLock`.
     @usableFromInline let sanitizer = ThreadSanitizerAnnotations.shared
 
     /// A lock guarding `initialValue`.
-    @inlinable package init(_ initialValue: consuming sending Value) {
+    @inlinable public init(_ initialValue: consuming sending Value) {
         mutex = Mutex(initialValue)
     }
 
     /// Runs `body` with exclusive access to the value. Never `await` (or block on another
     /// thread holding this lock) inside `body`.
-    @inlinable package borrowing func withLock<Result: ~Copyable, E: Error>(
+    @inlinable public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         guard let sanitizer else { return try mutex.withLock(body) }
