@@ -107,7 +107,8 @@ let package = Package(
         .executableTarget(name: "store-bench", dependencies: ["TaskGraphStore"], path: "bench/Sources/StoreBenchmark"),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .target(name: "OperationTestSupport", dependencies: ["TaskGraphCore"], path: "Tests/OperationTestSupport"),
+        .target(
+            name: "OperationTestSupport", dependencies: ["TaskGraphCore", "TestSupport"], path: "Tests/OperationTestSupport"),
         .testTarget(
             name: "TaskGraphBasicsTests", dependencies: ["TaskGraphBasics", "TaskGraphCore", "OperationTestSupport"]),
         .testTarget(name: "TaskGraphPipelineTests", dependencies: ["TaskGraphPipeline"]),

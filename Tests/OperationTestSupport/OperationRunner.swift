@@ -1,5 +1,6 @@
 import Foundation
 import TaskGraphCore
+import TestSupport
 
 /// The action of one operation of `type`, made as the planner would set it up.
 /// - Parameters:
@@ -37,9 +38,7 @@ public func runOperation(
 
 /// A new empty directory for one test.
 public func makeScratchDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
+    try ScratchDirectories.make("taskgraph-test")
 }
 
 extension Data {

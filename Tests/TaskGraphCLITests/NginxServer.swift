@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +20,7 @@ final class NginxServer: @unchecked Sendable {
 
     /// Starts nginx and waits until it accepts connections.
     init() throws {
-        prefix = FileManager.default.temporaryDirectory.appendingPathComponent("taskgraph-nginx-\(UUID().uuidString)")
+        prefix = try ScratchDirectories.make("taskgraph-nginx")
         for directory in ["data", "logs", "tmp"] {
             try FileManager.default.createDirectory(
                 at: prefix.appendingPathComponent(directory), withIntermediateDirectories: true)

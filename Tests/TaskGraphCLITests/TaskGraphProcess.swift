@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `taskgraph` binary, run as a real process with its output captured in files.
@@ -34,9 +35,7 @@ final class TaskGraphProcess: @unchecked Sendable {
         _ arguments: [String], in directory: URL, environment: [String: String?] = [:], executable: URL? = nil,
         input: Pipe? = nil
     ) throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "taskgraph-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let scratch = try ScratchDirectories.make("taskgraph-cli")
         self.scratch = scratch
         stdoutPath = scratch.appendingPathComponent("stdout").path
         stderrPath = scratch.appendingPathComponent("stderr").path
@@ -162,9 +161,7 @@ final class TaskGraphProcess: @unchecked Sendable {
 
 /// A fresh temporary directory holding a copy of the fixture files named.
 func fixtureDirectory(_ names: [String] = []) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "taskgraph-fixture-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try ScratchDirectories.make("taskgraph-fixture")
     guard let resources = Bundle.module.resourceURL else { throw CocoaError(.fileNoSuchFile) }
     let fixtures = resources.appendingPathComponent("Fixtures")
     for name in names {

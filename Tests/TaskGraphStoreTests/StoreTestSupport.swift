@@ -1,13 +1,12 @@
 import Foundation
 import TaskGraphCore
+import TestSupport
 
 @testable import TaskGraphStore
 
 /// A fresh empty directory under the system's temporary directory.
 func emptyDirectory(_ label: String = "store") throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
+    try ScratchDirectories.make(label).path
 }
 
 /// A store in a fresh directory, reading the core's result kinds.

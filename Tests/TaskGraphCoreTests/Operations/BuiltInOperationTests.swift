@@ -1,14 +1,13 @@
 import Foundation
 import OperationTestSupport
+import TestSupport
 import Testing
 
 @testable import TaskGraphCore
 
 @Suite struct BuiltInOperationTests {
     private func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "taskgraph-ops-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try ScratchDirectories.make("taskgraph-ops").path
     }
 
     private func bytesInput(_ text: String) -> [TaskContext.Input] {
