@@ -6,10 +6,10 @@ import TaskGraphStore
 
 /// A cluster run's jobs through the remote cache, for nodes that share no file system with the
 /// driver (docs/cluster.md, "Without a shared file system"): each job is a blob (`cas/<sha256>`)
-/// put after the blobs of its inputs and of the files it reads (`RemoteJob.carryingFiles`), its worker is given `sha256:<hex>/<run>-<job>`, and the
-/// worker puts its completion record at `ac/<completion key>` once its results are up. With a
-/// signing key, jobs and completion records are signed (`SignedEnvelope`) and read only when
-/// their signature holds.
+/// put after the blobs of its inputs and of the files it reads (`RemoteJob.carryingFiles`), its
+/// worker is given `sha256:<hex>/<run>-<job>`, and the worker puts its completion record at
+/// `ac/<completion key>` once its results are up. With a signing key, jobs and completion
+/// records are signed (`SignedEnvelope`) and read only when their signature holds.
 struct RemoteCacheJobExchange: JobExchange {
     /// The driver's local store in front of the remote cache.
     let store: TieredStore

@@ -88,7 +88,8 @@ extension SlurmExecutorTests {
             """, to: "carried.yaml", in: driver)
         try write("twelve bytes", to: "data.txt", in: driver)
         try write("#!/bin/sh\nwc -c < \"$1\" | tr -d ' '\n", to: "tool.sh", in: driver)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: driver.appendingPathComponent("tool.sh").path)
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: driver.appendingPathComponent("tool.sh").path)
         let result = try await runThroughCache(
             ["carried.yaml", "--output", "out"], in: driver, server: server, store: driverStore,
             workerStore: try fixtureDirectory())

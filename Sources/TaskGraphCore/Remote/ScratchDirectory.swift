@@ -17,7 +17,9 @@ struct ScratchDirectory: Sendable {
         let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         let scratch = ScratchDirectory(
             root: PathResolver.normalized(temporary) + "/taskgraph-job-" + UUID().uuidString.lowercased())
-        let directories = ([job.setup] + (job.chain ?? [])).flatMap { [$0.pipelineDirectory, $0.outputDirectory] }
+        let directories =
+            ([job.setup] + (job.chain ?? [])).flatMap { [$0.pipelineDirectory, $0.outputDirectory] }
+            + (job.files ?? []).map { ($0.path as NSString).deletingLastPathComponent }
         try await BlockingIO.run {
             for directory in [scratch.root] + directories.map(scratch.moved) {
                 try FileManager.default.createDirectory(
@@ -27,8 +29,9 @@ struct ScratchDirectory: Sendable {
         for file in job.files ?? [] {
             let path = scratch.moved(file.path)
             _ = try await store.materialize(file.digest, at: path)
-            if file.executable {
-                try await BlockingIO.run { try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path) }
+            guard file.executable else { continue }
+            try await BlockingIO.run {
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
             }
         }
         return scratch
@@ -54,14 +57,18 @@ struct ScratchDirectory: Sendable {
     /// named by the driver's path.
     func back(_ result: any OperationResult) -> any OperationResult {
         if let loaded = result as? LoadedFile { return LoadedFile(path: back(loaded.path), data: loaded.data) }
-        if let written = result as? WrittenFile { return WrittenFile(path: back(written.path), byteCount: written.byteCount) }
+        if let written = result as? WrittenFile {
+            return WrittenFile(path: back(written.path), byteCount: written.byteCount)
+        }
         return result
     }
 
     /// `record` with its output files named by the driver's paths.
     func back(_ record: ActionRecord) -> ActionRecord {
         var record = record
-        for index in record.outputFiles.indices { record.outputFiles[index].path = back(record.outputFiles[index].path) }
+        for index in record.outputFiles.indices {
+            record.outputFiles[index].path = back(record.outputFiles[index].path)
+        }
         return record
     }
 
