@@ -11,6 +11,11 @@ public protocol JobExchange: Sendable {
     /// script, so never a secret.
     var workerOptions: [String] { get }
 
+    /// Variables every job is given through the scheduler's copy of the driver's environment
+    /// (`sbatch`'s default `--export=ALL`), never on its command line: what a worker needs that
+    /// may be secret (the remote cache's headers).
+    var workerEnvironment: [String: String] { get }
+
     /// Publishes `job`, the attempt `name` (the run's name and the job's, unique), with the
     /// inputs it names, so that a worker on any node can fetch them.
     /// - Returns: the reference the worker is given for it, one shell word (e.g. `sha256:…/name`).

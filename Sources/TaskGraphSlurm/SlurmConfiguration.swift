@@ -26,6 +26,12 @@ public struct SlurmConfiguration: Sendable {
     /// driver; nil: through `jobDirectory`.
     public var exchange: (any JobExchange)?
 
+    /// The environment `sbatch` runs with: `environment` and the exchange's variables for the
+    /// workers, which jobs inherit.
+    var submissionEnvironment: [String: String] {
+        environment.merging(exchange?.workerEnvironment ?? [:]) { $1 }
+    }
+
     /// Where the job `name` (e.g. `job-3`, `array-2_%a`) logs: in the job directory, or with an
     /// `exchange`, in the node's `/tmp`, named after the run.
     func log(of name: String) -> String {

@@ -56,7 +56,7 @@ extension SlurmExecutor {
             logs = batch.indices.map { configuration.log(of: "\(name)_\($0)") }
         }
         let result = try await resources.childProcesses.run(
-            arguments: arguments, environment: configuration.environment, workingDirectory: nil)
+            arguments: arguments, environment: configuration.submissionEnvironment, workingDirectory: nil)
         let output = String(decoding: result.standardOutput, as: UTF8.self).trimmingCharacters(
             in: .whitespacesAndNewlines)
         guard result.status == .exited(0) else {

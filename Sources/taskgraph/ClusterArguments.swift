@@ -1,5 +1,6 @@
 import ArgumentParser
 import TaskGraphCore
+import TaskGraphCrypto
 
 /// Where `run` runs operations: in this process, or as jobs of a Slurm cluster.
 struct ClusterArguments: ParsableArguments {
@@ -47,7 +48,9 @@ struct ClusterArguments: ParsableArguments {
                     + "--remote-upload=false)"
             )
         }
-        return RemoteCacheJobExchange(store: store, client: client, url: settings.url)
+        return RemoteCacheJobExchange(
+            store: store, client: client, url: settings.url, headers: settings.headers,
+            keyVariable: settings.keyVariable, signer: settings.secret.map { HMACSigner(secret: $0) })
     }
 
     /// Whether `pipeline`'s operations run on the cluster.

@@ -65,13 +65,17 @@ struct RemoteCacheArguments: ParsableArguments {
         let headers = try (configuration.remoteHeaders + remoteHeader).map { header throws(RemoteCacheSetupError) in
             try Self.substituted(header, environment: environment)
         }
+        // A cluster worker's, from its driver (docs/cluster.md, "Credentials"): substituted there.
+        let inherited = environment[RemoteCacheJobExchange.headersVariable]?.split(separator: "\n").map(String.init)
         var secret: String?
-        if let name = remoteCacheKeyEnv ?? configuration.remoteCacheKeyEnvironment {
+        let keyVariable = remoteCacheKeyEnv ?? configuration.remoteCacheKeyEnvironment
+        if let name = keyVariable {
             guard let value = environment[name], !value.isEmpty else { throw .keyNotSet(name) }
             secret = value
         }
         return RemoteCacheSettings(
-            url: url, headers: headers, uploads: remoteUpload ?? configuration.remoteUpload, secret: secret,
+            url: url, headers: headers + (inherited ?? []), uploads: remoteUpload ?? configuration.remoteUpload,
+            keyVariable: keyVariable, secret: secret,
             timeout: remoteTimeout.flatMap(DurationParser.parse) ?? .seconds(60))
     }
 
@@ -97,6 +101,8 @@ struct RemoteCacheSettings {
     /// `Name: value` lines, values substituted (secrets: never shown).
     let headers: [String]
     let uploads: Bool
+    /// The variable holding the signing key, if records are signed.
+    let keyVariable: String?
     /// The signing key's value, if records are signed.
     let secret: String?
     /// The longest wait for uploads at the end of a run.

@@ -46,7 +46,11 @@ struct WorkerCommand: AsyncParsableCommand {
             throw error
         } catch {
             let what = self.job.hasSuffix(".job") ? "job file" : "job"
-            TextOutput.standardError.write("taskgraph: error: cannot read the \(what) \(self.job): \(error)\n")
+            let message = "cannot read the \(what) \(self.job): \(error)"
+            // The driver learns why from the completion record, where it can be put.
+            try? await deliver(.failed(message), through: remote)
+            await remote?.client.shutDown()
+            TextOutput.standardError.write("taskgraph: error: \(message)\n")
             throw ExitCode(CLIExitCode.operationFailed)
         }
         let worker = RemoteWorker(registry: .builtIn, store: remote?.store ?? store)
@@ -71,18 +75,18 @@ struct WorkerCommand: AsyncParsableCommand {
             return try JSONDecoder().decode(RemoteJob.self, from: try await BlockingIO.run { try FileIO.read(path) })
         }
         guard let remote else { throw ValidationError("the job file's name must end in .job") }
-        return try await RemoteCacheJobExchange.job(path, from: remote.client)
+        return try await RemoteCacheJobExchange.job(path, from: remote.client, signer: remote.signer)
     }
 
     /// Writes `completion` beside the job file (NAME.done), or for a job from the remote cache,
     /// puts it at its completion key there.
     private func deliver(_ completion: RemoteCompletion, through remote: RemoteStore?) async throws {
-        let data = try completion.encoded()
         if job.hasSuffix(".job") {
+            let data = try completion.encoded()
             let done = String(job.dropLast(".job".count)) + ".done"
             try await BlockingIO.run { try FileIO.writeAtomically(data, to: done) }
         } else if let remote {
-            try await remote.client.put("ac/" + RemoteCacheJobExchange.completionKey(of: job).hex, data)
+            try await RemoteCacheJobExchange.deliver(completion, of: job, to: remote.client, signer: remote.signer)
         }
     }
 
@@ -94,10 +98,10 @@ struct WorkerCommand: AsyncParsableCommand {
         guard let (client, settings) = await CacheSession.openRemote(remoteCache) else {
             throw ValidationError("the worker needs --store (a store shared with the driver) or a remote cache")
         }
+        let signer = settings.secret.map { HMACSigner(secret: $0) }
         let tiered = TieredStore(
-            local: local, remote: client, uploading: true, signer: settings.secret.map { HMACSigner(secret: $0) },
-            warn: { CacheSession.warn($0) })
-        return (local, RemoteStore(store: tiered, client: client, timeout: settings.timeout))
+            local: local, remote: client, uploading: true, signer: signer, warn: { CacheSession.warn($0) })
+        return (local, RemoteStore(store: tiered, client: client, timeout: settings.timeout, signer: signer))
     }
 
     /// The remote cache a worker without a shared store reads from and writes to.
@@ -105,6 +109,8 @@ struct WorkerCommand: AsyncParsableCommand {
         let store: TieredStore
         let client: HTTPCacheClient
         let timeout: Duration
+        /// Checks jobs and signs completion records, when the cache is signed.
+        let signer: HMACSigner?
     }
 
     /// `completion` once every blob it names (and a keyed job's record) is on the server, or a

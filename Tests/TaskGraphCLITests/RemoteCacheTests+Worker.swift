@@ -66,6 +66,37 @@ extension RemoteCacheTests {
             "\(result.stderr)")
     }
 
+    @Test(arguments: [
+        (signature: nil, name: "unsigned"), (signature: Data(repeating: 7, count: 32), name: "wrongly signed"),
+    ])
+    func aWorkerOfASignedCacheRefusesAJobNotSignedWithItsKeyAndSaysSoInItsCompletion(
+        signature: Data?, name: String
+    ) async throws {
+        let server = try NginxServer()
+        let node = try countCheckout("node", in: try fixtureDirectory())
+        try writeJob("job-1.job", of: "count", in: node)
+        let json = try Data(contentsOf: node.appendingPathComponent("job-1.job"))
+        let blob = signature.map { Data("TGRS".utf8) + Data([1]) + $0 + json } ?? json
+        let digest = ContentDigest.sha256(of: blob)
+        try FileManager.default.createDirectory(
+            at: server.stored("cache/cas"), withIntermediateDirectories: true)
+        try blob.write(to: server.stored("cache/cas/" + digest.hex))
+        let reference = "\(digest)/taskgraph-0123456789ab-job-1"
+
+        let result = try await run(
+            ["worker", "--remote-cache", server.url("cache"), "--remote-cache-key-env", "CLUSTER_KEY", reference],
+            in: node, environment: ["CLUSTER_KEY": "the cluster's key"])
+        #expect(result.status == 1)
+        let message = "cannot read the job \(reference): the job is not signed with the remote cache's key"
+        #expect(result.stderr == "taskgraph: error: \(message)\n", "\(name)")
+        #expect(!FileManager.default.fileExists(atPath: node.appendingPathComponent("out/counted.txt").path))
+        // The completion record says why, signed with the worker's key for this job.
+        let completionKey = ContentDigest.sha256(of: Data("taskgraph job completion 2\n\(reference)".utf8))
+        let completion = try Data(contentsOf: server.stored("cache/ac/" + completionKey.hex))
+        #expect(completion.prefix(5) == Data("TGRS".utf8) + Data([1]))
+        #expect(try RemoteCompletion(encoded: completion.dropFirst(5 + 32)) == .failed(message))
+    }
+
     @Test func aWorkerNeedsASharedStoreOrARemoteCache() async throws {
         let node = try countCheckout("node", in: try fixtureDirectory())
         try writeJob("job-1.job", of: "count", in: node)

@@ -46,6 +46,33 @@ import Testing
             ])
     }
 
+    /// Jobs through a remote cache: what the workers are given, and nothing else.
+    private struct CacheExchange: JobExchange {
+        var workerOptions: [String] { ["--remote-cache", "http://cache", "--remote-cache-key-env", "CLUSTER_KEY"] }
+        var workerEnvironment: [String: String] { ["TASKGRAPH_REMOTE_HEADERS": "Authorization: Bearer secret"] }
+        func publish(_ job: RemoteJob, as name: String) async throws -> String { name }
+        func completion(of reference: String) async throws -> RemoteCompletion? { nil }
+        func receive(_ records: [ActionRecord]) async throws {}
+    }
+
+    @Test func aWorkerThroughAnExchangeGetsItsHeadersInItsEnvironmentNotOnItsCommandLine() {
+        var configuration = configuration
+        configuration.environment = ["SLURM_CONF": "/etc/slurm.conf"]
+        configuration.exchange = CacheExchange()
+        let arguments = SbatchCommand.arguments(
+            array: "array-1", references: ["sha256:ab/taskgraph-run-job-1"], options: [], configuration: configuration)
+        #expect(
+            arguments.last
+                == "--wrap=set -- 'sha256:ab/taskgraph-run-job-1'; shift \"$SLURM_ARRAY_TASK_ID\"; exec "
+                + "'/opt/taskgraph'\\''s/bin/taskgraph' 'worker' '--remote-cache' 'http://cache' "
+                + "'--remote-cache-key-env' 'CLUSTER_KEY' \"$1\"")
+        #expect(!arguments.joined(separator: " ").contains("Bearer"))
+        #expect(
+            configuration.submissionEnvironment == [
+                "SLURM_CONF": "/etc/slurm.conf", "TASKGRAPH_REMOTE_HEADERS": "Authorization: Bearer secret",
+            ])
+    }
+
     @Test func timeLimitsAreWholeMinutesRoundedUp() {
         #expect(SbatchCommand.minutes(.seconds(1)) == 1)
         #expect(SbatchCommand.minutes(.seconds(60)) == 1)

@@ -18,6 +18,25 @@ public struct RemoteJob: Hashable, Sendable, Codable {
         }
     }
 
+    /// A file of the driver's checkout or output directory an operation of the job reads (a
+    /// `load`'s file, an `exec`'s `inputs:` or program, a `decrypt`'s key file), for a worker
+    /// whose node does not have it: a blob of the store.
+    public struct File: Hashable, Sendable, Codable {
+        /// Its absolute path on the driver's machine.
+        public var path: String
+        /// The digest of its contents.
+        public var digest: ContentDigest
+        /// Whether it is executable (a program the job runs).
+        public var executable: Bool
+
+        /// Names a file the job reads.
+        public init(path: String, digest: ContentDigest, executable: Bool) {
+            self.path = path
+            self.digest = digest
+            self.executable = executable
+        }
+    }
+
     /// The operation instance.
     public var setup: OperationSetup
     /// The 1-based attempt.
@@ -32,6 +51,11 @@ public struct RemoteJob: Hashable, Sendable, Codable {
     /// the same job, each with the previous one's result as its only input; nil for one
     /// operation. The job's results are then returned, not recorded (`key` is nil).
     public var chain: [OperationSetup]?
+    /// The files its operations read, for a node that shares no file system with the driver
+    /// (docs/cluster.md, "Without a shared file system"): the worker then runs the job in a
+    /// directory of its own holding them (`ScratchDirectory`). Nil: the node reads them where
+    /// the driver does.
+    public var files: [File]?
 
     /// Describes an attempt.
     public init(

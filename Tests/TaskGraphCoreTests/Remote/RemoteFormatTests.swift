@@ -21,6 +21,20 @@ import Testing
         #expect(try JSONDecoder().decode(RemoteJob.self, from: Data(text.utf8)) == job)
     }
 
+    @Test func aJobCarryingFilesListsThemAsDocumented() throws {
+        var job = RemoteJob(
+            setup: OperationSetup(
+                type: "load", id: "read", parameters: Parameters(), pipelineDirectory: "/p", outputDirectory: "/o"),
+            attempt: 1, inputs: [], key: nil, components: nil)
+        job.files = [RemoteJob.File(path: "/p/tool.sh", digest: Self.digest, executable: true)]
+        let text = String(decoding: try job.encoded(), as: UTF8.self)
+        #expect(
+            text == #"{"attempt":1,"files":[{"digest":"\#(Self.digest)","executable":true,"path":"/p/tool.sh"}],"#
+                + #""inputs":[],"setup":{"dependencies":[],"environment":{},"id":"read","outputDirectory":"/o","#
+                + #""parameters":{"values":{}},"pipelineDirectory":"/p","type":"load"}}"#)
+        #expect(try JSONDecoder().decode(RemoteJob.self, from: Data(text.utf8)) == job)
+    }
+
     @Test func aFailedCompletionIsItsMessage() throws {
         let completion = RemoteCompletion.failed("'sh' exited with status 3")
         let data = try completion.encoded()
