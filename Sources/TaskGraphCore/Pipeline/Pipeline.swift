@@ -82,7 +82,8 @@ public struct Pipeline: Sendable {
         throws(PipelineError) -> Pipeline
     {
         let loader = PipelineLoader(
-            registry: options.registry, environment: options.environment, overrides: options.variables)
+            declarations: options.registry.declarations, environment: options.environment,
+            overrides: options.variables)
         let (spec, loadDiagnostics) = loader.load(text: text, file: file)
         guard let spec else { throw .invalid(loadDiagnostics.sortedForDisplay()) }
         let currentDirectory = FileManager.default.currentDirectoryPath
