@@ -112,7 +112,10 @@ let package = Package(
         .target(name: "OperationTestSupport", dependencies: ["TaskGraphCore"], path: "Tests/OperationTestSupport"),
         .testTarget(
             name: "TaskGraphBasicsTests", dependencies: ["TaskGraphBasics", "TaskGraphCore", "OperationTestSupport"]),
-        .testTarget(name: "TaskGraphPipelineTests", dependencies: ["TaskGraphPipeline"]),
+        // The format's tests load pipelines through the core's `Pipeline.load` with its
+        // operations, as a library user does.
+        .testTarget(
+            name: "TaskGraphPipelineTests", dependencies: ["TaskGraphPipeline", "TaskGraphCore", "OperationTestSupport"]),
         .testTarget(
             name: "TaskGraphCoreTests", dependencies: ["TaskGraphCore", "OperationTestSupport", "TestSupport"]),
         .testTarget(

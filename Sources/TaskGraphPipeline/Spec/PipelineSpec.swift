@@ -22,6 +22,19 @@ package struct PipelineSpec {
     /// The files included, directly or not, as diagnostics name them, in the order they were read.
     package var includedFiles: [String] = []
 
+    /// A spec of operations `operations` read from `file`, nothing included.
+    package init(
+        file: String, name: String, output: Located<String>?, pools: [String: Located<Int>], variables: Variables,
+        operations: [OperationSpec]
+    ) {
+        self.file = file
+        self.name = name
+        self.output = output
+        self.pools = pools
+        self.variables = variables
+        self.operations = operations
+    }
+
     /// The variables operation `index`'s parameters are substituted with: its file's.
     package func variables(of index: Int) -> Variables {
         let scope = operations[index].scope
@@ -61,6 +74,18 @@ package struct OperationSpec {
     /// Whose variables its parameters use: 0 for the pipeline file's, `n` for the `n`th
     /// included file's (`PipelineSpec.variables(of:)`).
     package var scope = 0
+
+    /// An operation as written: `id`, of type `type`, needing `needs`, with `parameters`.
+    package init(
+        id: Located<String>, type: Located<String>? = nil, needs: [Located<String>],
+        needsLocation: SourceLocation? = nil, parameters: [YAMLPair]
+    ) {
+        self.id = id
+        self.type = type
+        self.needs = needs
+        self.needsLocation = needsLocation
+        self.parameters = parameters
+    }
 
     /// The value written for parameter `name`, if any.
     package func parameter(_ name: String) -> YAMLValue? {
