@@ -87,10 +87,7 @@ package struct OperationSpec {
         self.parameters = parameters
     }
 
-    /// The value written for parameter `name`, if any. Inlinable: the planner calls it on
-    /// operations in place, and an opaque call across the module boundary copies the whole
-    /// operation for it.
-    @inlinable
+    /// The value written for parameter `name`, if any.
     package func parameter(_ name: String) -> YAMLValue? {
         parameters.first { $0.key.text == name }?.value
     }
