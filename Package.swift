@@ -50,12 +50,14 @@ let package = Package(
         // plumbing every other module uses, depending on nothing of the product.
         .target(name: "TaskGraphBasics", dependencies: ["CSystemShims"]),
         // The pipeline format: YAML reading, source locations and diagnostics, variables and
-        // foreach items, parameter types, values and their checks. Names nothing of the graph,
-        // the operations or the engine.
+        // foreach items, parameter types, values and their checks, reading a file into a spec
+        // checked against operation declarations, node settings, instance expansion. Names
+        // nothing of the graph, the actions or the engine.
         .target(name: "TaskGraphPipeline", dependencies: ["TaskGraphBasics", "CYAML"]),
-        // The graph model, the operations, planning, the engine, cache decisions and the remote
-        // seam: no image, network or cipher library (swift-crypto only for the SHA-256 of content
-        // digests). Re-exports TaskGraphBasics and TaskGraphPipeline.
+        // The graph model, the operation types and their actions, planning the actions, the
+        // engine, cache decisions and the remote seam: no image, network or cipher library
+        // (swift-crypto only for the SHA-256 of content digests). Re-exports TaskGraphBasics and
+        // TaskGraphPipeline.
         .target(
             name: "TaskGraphCore",
             dependencies: [
@@ -111,7 +113,10 @@ let package = Package(
             name: "OperationTestSupport", dependencies: ["TaskGraphCore", "TestSupport"], path: "Tests/OperationTestSupport"),
         .testTarget(
             name: "TaskGraphBasicsTests", dependencies: ["TaskGraphBasics", "TaskGraphCore", "OperationTestSupport"]),
-        .testTarget(name: "TaskGraphPipelineTests", dependencies: ["TaskGraphPipeline"]),
+        // The format's tests load pipelines through the core's `Pipeline.load` with its
+        // operations, as a library user does.
+        .testTarget(
+            name: "TaskGraphPipelineTests", dependencies: ["TaskGraphPipeline", "TaskGraphCore", "OperationTestSupport"]),
         .testTarget(
             name: "TaskGraphCoreTests", dependencies: ["TaskGraphCore", "OperationTestSupport", "TestSupport"]),
         .testTarget(

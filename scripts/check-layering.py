@@ -18,7 +18,8 @@ PRODUCT_MODULES = {"TaskGraphPipeline", "TaskGraphCore", "TaskGraphImaging", "Ta
 
 FORBIDDEN = {
     "TaskGraphBasics": PRODUCT_MODULES | {"CYAML", "CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "Crypto"},
-    # The format names nothing of the graph, the operations or the engine: TaskGraphCore plans it.
+    # The format reads a file into a checked spec against operation declarations and expands its
+    # instances; it names no action, graph or engine type: TaskGraphCore makes the actions and the graph.
     "TaskGraphPipeline": (PRODUCT_MODULES - {"TaskGraphPipeline"})
     | {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "Crypto"},
     "TaskGraphCore": {"CJPEG", "CPNG", "CImageShims", "CCurl", "CCurlShim", "TaskGraphImaging",

@@ -4,6 +4,9 @@ public struct OperationRegistry: Sendable {
     public private(set) var types: [String: OperationType] = [:]
     /// Every registered remote executor, in the order registered.
     public private(set) var executors: [ExecutorDeclaration] = []
+    /// What the format module checks a pipeline against: every type's declaration and every
+    /// executor, kept with `types` and `executors`.
+    public private(set) var declarations = OperationDeclarations()
 
     /// A registry holding `types`.
     public init(_ types: [OperationType] = []) {
@@ -16,6 +19,7 @@ public struct OperationRegistry: Sendable {
     /// Adds or replaces a type.
     public mutating func register(_ type: OperationType) {
         types[type.name] = type
+        declarations.types[type.name] = type.declaration
     }
 
     /// Adds a remote executor, or replaces the one of the same name.
@@ -25,10 +29,11 @@ public struct OperationRegistry: Sendable {
         } else {
             executors.append(executor)
         }
+        declarations.executors = executors
     }
 
     /// The names `executor:` accepts: `local`, then each registered executor's.
-    public var executorNames: [String] { ["local"] + executors.map(\.name) }
+    public var executorNames: [String] { declarations.executorNames }
 
     /// The type called `name`, if registered.
     public subscript(name: String) -> OperationType? { types[name] }

@@ -82,7 +82,8 @@ public struct Pipeline: Sendable {
         throws(PipelineError) -> Pipeline
     {
         let loader = PipelineLoader(
-            registry: options.registry, environment: options.environment, overrides: options.variables)
+            declarations: options.registry.declarations, environment: options.environment,
+            overrides: options.variables)
         let (spec, loadDiagnostics) = loader.load(text: text, file: file)
         guard let spec else { throw .invalid(loadDiagnostics.sortedForDisplay()) }
         let currentDirectory = FileManager.default.currentDirectoryPath
@@ -140,24 +141,5 @@ public struct PipelineOptions: Sendable {
         self.outputDirectory = outputDirectory
         self.pools = pools
         self.registry = registry
-    }
-}
-
-/// Why a pipeline could not be loaded.
-public enum PipelineError: Error, Sendable {
-    /// The file has errors; every diagnostic (errors and warnings), sorted.
-    case invalid([Diagnostic])
-
-    /// The diagnostics.
-    public var diagnostics: [Diagnostic] {
-        switch self {
-        case .invalid(let diagnostics): diagnostics
-        }
-    }
-}
-
-extension PipelineError: CustomStringConvertible {
-    public var description: String {
-        diagnostics.map(\.description).joined(separator: "\n")
     }
 }

@@ -1,25 +1,9 @@
-/// An operation type a pipeline can use (`op: exec`): its parameters, what it consumes and
-/// produces, the environment variables it reads, and how to make the action of one instance.
+/// An operation type a pipeline can use (`op: exec`): its declaration (parameters, what it
+/// consumes and produces, the environment variables it reads), which the format module checks
+/// pipelines against, and how to make the action of one instance.
 public struct OperationType: Sendable {
-    /// The name pipelines write after `op:`.
-    public var name: String
-    /// One line for `list-ops`, help and docs/pipeline.md.
-    public var summary: String
-    /// The parameters it accepts.
-    public var parameters: [ParameterSpec]
-    /// Parameters it no longer accepts, with what to write instead: a pipeline using one gets
-    /// this advice as its error, e.g. `["inherit_env": "name the variables in 'env_passthrough'"]`.
-    public var removedParameters: [String: String]
-    /// What it needs from its dependencies.
-    public var input: InputRequirement
-    /// A boolean parameter that, set to true, makes an instance need `requirement` instead of
-    /// `input` (`exec`'s `stdin: true`).
-    public var inputSwitch: (parameter: String, requirement: InputRequirement)?
-    /// What its result provides to dependents.
-    public var produces: Set<DataKind>
-    /// The names of the environment variables an instance reads, given its checked parameters;
-    /// only these reach its setup (`OperationSetup.environment`).
-    public var environmentNames: @Sendable (Parameters) -> [String]
+    /// What a pipeline can know of it without making its action.
+    public var declaration: OperationDeclaration
     /// Makes the action for one operation instance from its setup, and from nothing else.
     public var makeAction: @Sendable (OperationSetup) throws -> any TaskAction
 
@@ -32,42 +16,71 @@ public struct OperationType: Sendable {
         environmentNames: @escaping @Sendable (Parameters) -> [String] = { _ in [] },
         makeAction: @escaping @Sendable (OperationSetup) throws -> any TaskAction
     ) {
-        self.name = name
-        self.summary = summary
-        self.parameters = parameters
-        self.removedParameters = removedParameters
-        self.input = input
-        self.inputSwitch = inputSwitch
-        self.produces = produces
-        self.environmentNames = environmentNames
+        self.init(
+            OperationDeclaration(
+                name: name, summary: summary, parameters: parameters, removedParameters: removedParameters,
+                input: input, inputSwitch: inputSwitch, produces: produces, environmentNames: environmentNames),
+            makeAction: makeAction)
+    }
+
+    /// The type `declaration` declares, whose instances' actions `makeAction` makes.
+    public init(
+        _ declaration: OperationDeclaration, makeAction: @escaping @Sendable (OperationSetup) throws -> any TaskAction
+    ) {
+        self.declaration = declaration
         self.makeAction = makeAction
     }
 
-    /// What an instance with `parameters` needs from its dependencies.
-    public func input(for parameters: Parameters) -> InputRequirement {
-        guard let inputSwitch, parameters.boolean(inputSwitch.parameter) == true else { return input }
-        return inputSwitch.requirement
+    /// The name pipelines write after `op:`.
+    public var name: String {
+        get { declaration.name }
+        set { declaration.name = newValue }
+    }
+    /// One line for `list-ops`, help and docs/pipeline.md.
+    public var summary: String {
+        get { declaration.summary }
+        set { declaration.summary = newValue }
+    }
+    /// The parameters it accepts.
+    public var parameters: [ParameterSpec] {
+        get { declaration.parameters }
+        set { declaration.parameters = newValue }
+    }
+    /// Parameters it no longer accepts, with what to write instead.
+    public var removedParameters: [String: String] {
+        get { declaration.removedParameters }
+        set { declaration.removedParameters = newValue }
+    }
+    /// What it needs from its dependencies.
+    public var input: InputRequirement {
+        get { declaration.input }
+        set { declaration.input = newValue }
+    }
+    /// A boolean parameter that, set to true, makes an instance need `requirement` instead of `input`.
+    public var inputSwitch: (parameter: String, requirement: InputRequirement)? {
+        get { declaration.inputSwitch }
+        set { declaration.inputSwitch = newValue }
+    }
+    /// What its result provides to dependents.
+    public var produces: Set<DataKind> {
+        get { declaration.produces }
+        set { declaration.produces = newValue }
+    }
+    /// The names of the environment variables an instance reads, given its checked parameters.
+    public var environmentNames: @Sendable (Parameters) -> [String] {
+        get { declaration.environmentNames }
+        set { declaration.environmentNames = newValue }
     }
 
+    /// What an instance with `parameters` needs from its dependencies.
+    public func input(for parameters: Parameters) -> InputRequirement { declaration.input(for: parameters) }
+
     /// The declaration of parameter `name`, if it has one.
-    public func parameter(named name: String) -> ParameterSpec? {
-        parameters.first { $0.name == name }
-    }
+    public func parameter(named name: String) -> ParameterSpec? { declaration.parameter(named: name) }
 
     /// The variables of `environment` that an instance with `parameters` reads: those named by
     /// `environmentNames` that are set.
-    public func declaredEnvironment(
-        for parameters: Parameters, in environment: [String: String]
-    ) -> [String: String] {
-        Self.variables(named: environmentNames(parameters), in: environment)
-    }
-
-    /// The variables of `environment` called `names` that are set.
-    package static func variables(named names: [String], in environment: [String: String]) -> [String: String] {
-        var found: [String: String] = [:]
-        for name in names {
-            found[name] = environment[name]
-        }
-        return found
+    public func declaredEnvironment(for parameters: Parameters, in environment: [String: String]) -> [String: String] {
+        declaration.declaredEnvironment(for: parameters, in: environment)
     }
 }

@@ -2,12 +2,17 @@
 /// matches (listed now, relative to the pipeline file; a pattern used by several operations is
 /// listed once, so they all see the same files), every combination of a matrix's axes but
 /// those excluded. Blocking (lists directories).
-struct ForeachResolver {
+package struct ForeachResolver {
     /// Directory of the pipeline file: what patterns are relative to.
-    let pipelineDirectory: String
+    package let pipelineDirectory: String
+
+    /// A resolver of patterns relative to `pipelineDirectory`.
+    package init(pipelineDirectory: String) {
+        self.pipelineDirectory = pipelineDirectory
+    }
 
     /// The items of every operation (nil for one without `foreach`), in declaration order.
-    func items(of operations: [OperationSpec], diagnostics: inout [Diagnostic]) -> [[ForeachItem]?] {
+    package func items(of operations: [OperationSpec], diagnostics: inout [Diagnostic]) -> [[ForeachItem]?] {
         var globs = GlobItems(pipelineDirectory: pipelineDirectory)
         return operations.map { operation in
             operation.foreach.map {
@@ -54,7 +59,7 @@ struct ForeachResolver {
     /// Every combination of one item per axis, the first axis varying slowest: its id is the
     /// axes' ids joined with `,`, its fields each axis's value and the axis's own fields
     /// (`photo`, `photo.stem` …).
-    static func combinations(of axes: [(name: String, items: [ForeachItem])]) -> [ForeachItem] {
+    package static func combinations(of axes: [(name: String, items: [ForeachItem])]) -> [ForeachItem] {
         var combined = [ForeachItem(id: "", value: "", fields: [:])]
         for (index, axis) in axes.enumerated() {
             combined = combined.flatMap { partial in

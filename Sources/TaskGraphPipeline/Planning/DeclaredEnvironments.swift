@@ -2,20 +2,20 @@
 /// an instance naming the same variables as the last one that named any (every `exec` names its
 /// pass-through set) gets the same dictionary instead of a new one, so a large pipeline pays for
 /// one copy, not one per instance.
-struct DeclaredEnvironments {
+package struct DeclaredEnvironments {
     /// The pipeline's environment.
-    let environment: [String: String]
+    package let environment: [String: String]
     private var last: (names: [String], variables: [String: String])?
 
-    init(_ environment: [String: String]) {
+    package init(_ environment: [String: String]) {
         self.environment = environment
     }
 
     /// The variables of the environment called `names` that are set.
-    mutating func variables(named names: [String]) -> [String: String] {
+    package mutating func variables(named names: [String]) -> [String: String] {
         guard !names.isEmpty else { return [:] }
         if let last, last.names == names { return last.variables }
-        let variables = OperationType.variables(named: names, in: environment)
+        let variables = OperationDeclaration.variables(named: names, in: environment)
         last = (names, variables)
         return variables
     }

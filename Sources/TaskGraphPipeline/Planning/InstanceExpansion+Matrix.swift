@@ -5,7 +5,7 @@
 extension InstanceExpansion {
     /// How an item of `source` names the item of `target` it pairs with (both have `foreach`),
     /// or nil, with an error, when they cannot pair.
-    func pairingKey(
+    package func pairingKey(
         _ source: Int, to target: Int, at location: SourceLocation, operations: [OperationSpec],
         diagnostics: inout [Diagnostic]
     ) -> ((ForeachItem) -> String)? {

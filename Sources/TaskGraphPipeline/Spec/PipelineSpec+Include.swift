@@ -3,7 +3,7 @@ extension PipelineSpec {
     /// Adds the operations of `included` (a file this one includes as `name`, with its own
     /// includes joined already) as `name.id`, with their `needs:` and `input:` named the same
     /// way and their variables kept as a scope of their own.
-    mutating func include(_ included: PipelineSpec, as name: String) {
+    package mutating func include(_ included: PipelineSpec, as name: String) {
         let base = includedScopes.count + 1
         includedScopes.append(included.variables)
         includedScopes += included.includedScopes
@@ -22,7 +22,7 @@ extension PipelineSpec {
 
     /// An error for every operation whose id another, in this file or an included one, has
     /// already, at the later one, with a note at the first.
-    func duplicateIDDiagnostics() -> [Diagnostic] {
+    package func duplicateIDDiagnostics() -> [Diagnostic] {
         guard !includedScopes.isEmpty else { return [] }
         var first: [String: SourceLocation] = [:]
         var found: [Diagnostic] = []

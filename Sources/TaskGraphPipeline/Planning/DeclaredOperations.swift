@@ -1,15 +1,17 @@
+import TaskGraphBasics
+
 /// The declared operations by id, and the operation every `needs` entry names.
-struct DeclaredOperations {
+package struct DeclaredOperations {
     /// Each id's operation index (the first, if an id repeats).
-    let index: [String: Int]
+    package let index: [String: Int]
     /// The ids in declaration order.
-    let ids: [String]
+    package let ids: [String]
     /// The operation named by every `needs` entry (nil if none has that id), all operations'
     /// entries in declaration order; `needsStart[i]` is where operation `i`'s begin.
     private let needTargets: [Int?]
     private let needsStart: [Int]
 
-    init(_ operations: [OperationSpec]) {
+    package init(_ operations: [OperationSpec]) {
         ids = operations.map(\.id.value)
         let index = Dictionary(zip(ids, ids.indices), uniquingKeysWith: { first, _ in first })
         self.index = index
@@ -29,7 +31,7 @@ struct DeclaredOperations {
 
     /// The operation named by each `needs` entry of operation `operation`, in order (nil for an
     /// id that is not declared).
-    func targets(ofNeedsOf operation: Int) -> ArraySlice<Int?> {
+    package func targets(ofNeedsOf operation: Int) -> ArraySlice<Int?> {
         needTargets[needsStart[operation]..<needsStart[operation + 1]]
     }
 }

@@ -1,7 +1,7 @@
 extension OperationSpecReader {
     /// The cluster keys of one operation (`ClusterSettings`), each from the operation or else
     /// from `defaults:`, checked.
-    func readClusterSettings(
+    package func readClusterSettings(
         _ keys: KeyedPairs, checker: ParameterChecker, subject: @autoclosure () -> String,
         diagnostics: inout [Diagnostic]
     ) -> ClusterSettings {

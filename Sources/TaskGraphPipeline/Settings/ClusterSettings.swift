@@ -5,12 +5,12 @@
 /// its result.
 public struct ClusterSettings: Hashable, Sendable, Codable {
     /// The keys and their types, in the order they are read: `executor` names `local` or an
-    /// executor of `registry`, whose own keys follow `partition`.
-    public static func types(in registry: OperationRegistry) -> [(name: String, type: ParameterType)] {
+    /// executor of `declarations`, whose own keys follow `partition`.
+    public static func types(in declarations: OperationDeclarations) -> [(name: String, type: ParameterType)] {
         [
-            ("executor", .choice(registry.executorNames)), ("cpus", .integer(1...4096)), ("memory", .string),
+            ("executor", .choice(declarations.executorNames)), ("cpus", .integer(1...4096)), ("memory", .string),
             ("time", .duration), ("partition", .string),
-        ] + registry.executors.flatMap(\.settings).map { ($0.name, $0.type) } + [("fuse", .boolean)]
+        ] + declarations.executors.flatMap(\.settings).map { ($0.name, $0.type) } + [("fuse", .boolean)]
     }
 
     /// `executor:`: `local` keeps the operation in the driver; nil follows the run's executor.
@@ -44,7 +44,7 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     }
 
     /// Sets the key `name` from its checked `value`.
-    mutating func set(_ name: String, to value: ParameterValue) {
+    package mutating func set(_ name: String, to value: ParameterValue) {
         switch (name, value) {
         case ("executor", .string(let text)): executor = text
         case ("cpus", .integer(let count)): cpus = count
@@ -59,7 +59,7 @@ public struct ClusterSettings: Hashable, Sendable, Codable {
     /// The problem with `value` for the key `name` that its type alone does not catch: a
     /// `memory` that is not a whole number with an optional `K`, `M`, `G` or `T` (megabytes
     /// without one), or a `time` under one second; nil when it is fine.
-    static func problem(with value: ParameterValue, named name: String) -> String? {
+    package static func problem(with value: ParameterValue, named name: String) -> String? {
         switch (name, value) {
         case ("memory", .string(let text)):
             let digits = text.last.map { "KMGT".contains($0) } == true ? text.dropLast() : Substring(text)

@@ -1,4 +1,5 @@
 import Foundation
+import TaskGraphBasics
 
 /// `include:`: other pipeline files whose operations join this one under a name, `photos.tilt`
 /// for `tilt` of the file included as `photos`. An included file is a pipeline file of its own
@@ -7,7 +8,7 @@ import Foundation
 /// its own operations (and through their names, those of the files it includes).
 extension PipelineLoader {
     /// One file being read, and where the file that includes it names it.
-    struct IncludeLink {
+    package struct IncludeLink {
         /// The file's absolute, normalised path: what a cycle is found by.
         var path: String
         /// The file as diagnostics name it.
@@ -19,16 +20,16 @@ extension PipelineLoader {
     /// The most files a pipeline may include, counting each time a file is included: far more
     /// than a real pipeline splits into, few enough that files including each other twice at
     /// every level of a deep tree are refused before they take hours.
-    static let maximumIncludedFiles = 1_000
+    package static let maximumIncludedFiles = 1_000
 
     /// Top-level keys only the pipeline file (the one run) may set.
-    static let rootOnlyKeys = ["output", "pools", "executor", "store"]
+    package static let rootOnlyKeys = ["output", "pools", "executor", "store"]
 
     /// Whether the file being read is included by another.
-    var isIncluded: Bool { !chain.isEmpty }
+    package var isIncluded: Bool { !chain.isEmpty }
 
     /// An error for every key of an included file that only the pipeline file may set.
-    func rootOnlyKeyDiagnostics(_ keys: KeyedPairs) -> [Diagnostic] {
+    package func rootOnlyKeyDiagnostics(_ keys: KeyedPairs) -> [Diagnostic] {
         keys.pairs.filter { Self.rootOnlyKeys.contains($0.key.text) }.map { pair in
             .error(
                 "'\(pair.key.text)' may only be set in the pipeline file that is run, not in an included file",
@@ -37,7 +38,7 @@ extension PipelineLoader {
     }
 
     /// Each file `value` (the `include:` mapping of `file`) names, read, with its name.
-    func readIncludes(
+    package func readIncludes(
         _ value: YAMLValue, of file: String, variables: Variables, diagnostics: inout [Diagnostic]
     ) -> [(name: String, spec: PipelineSpec)] {
         guard case .mapping(let pairs, _) = value else {
@@ -183,7 +184,7 @@ extension PipelineLoader {
             diagnostics.append(.error("include '\(entry.name)': \(error)", at: entry.path.location))
             return nil
         }
-        var loader = PipelineLoader(registry: registry, environment: environment, overrides: [:])
+        var loader = PipelineLoader(declarations: declarations, environment: environment, overrides: [:])
         loader.chain = chain + [link]
         loader.includedValues = entry.values
         loader.includeBudget = budget
@@ -193,7 +194,7 @@ extension PipelineLoader {
     }
 
     /// Sets the values the include gives this file's variables, each of which it must declare.
-    func applyIncludedValues(to values: inout [String: Variables.Value], diagnostics: inout [Diagnostic]) {
+    package func applyIncludedValues(to values: inout [String: Variables.Value], diagnostics: inout [Diagnostic]) {
         guard let file = chain.last?.display else { return }
         let declared = Array(values.keys)
         for (name, value) in includedValues {
@@ -211,7 +212,7 @@ extension PipelineLoader {
 
     /// `path` as named relative to the directory of the file `includer` (as diagnostics name
     /// it), with `.` and `dir/..` components removed where the text allows.
-    static func displayPath(_ path: String, from includer: String) -> String {
+    package static func displayPath(_ path: String, from includer: String) -> String {
         let directory = (includer as NSString).deletingLastPathComponent
         let joined = path.hasPrefix("/") || directory.isEmpty ? path : directory + "/" + path
         var components: [Substring] = []

@@ -11,8 +11,8 @@ public enum PipelineKeys {
         public var summary: String
     }
 
-    /// Keys at the top level of a pipeline file, `executor:` naming those of `registry`.
-    public static func topLevel(for registry: OperationRegistry) -> [Key] {
+    /// Keys at the top level of a pipeline file, `executor:` naming those of `declarations`.
+    public static func topLevel(for declarations: OperationDeclarations) -> [Key] {
         [
             Key(name: "version", type: "integer", summary: "Format version; must be 1."),
             Key(name: "name", type: "string", summary: "Pipeline name (default: the file name)."),
@@ -43,8 +43,8 @@ public enum PipelineKeys {
                     + "path, vars: {…}}}."
             ),
             Key(
-                name: "executor", type: executorType(registry),
-                summary: "Where operations run: here" + registry.executors.map { ", or " + $0.summary }.joined()
+                name: "executor", type: executorType(declarations),
+                summary: "Where operations run: here" + declarations.executors.map { ", or " + $0.summary }.joined()
                     + " (default local); --executor overrides."),
             Key(
                 name: "store", type: "string",
@@ -56,8 +56,8 @@ public enum PipelineKeys {
     }
 
     /// Keys every operation accepts, besides its type's own parameters: after `partition`, the
-    /// keys of `registry`'s executors' own.
-    public static func operation(for registry: OperationRegistry) -> [Key] {
+    /// keys of the executors of `declarations`.
+    public static func operation(for declarations: OperationDeclarations) -> [Key] {
         [
             Key(name: "op", type: "string", summary: "The operation type (required); see `taskgraph list-ops`."),
             Key(
@@ -98,7 +98,7 @@ public enum PipelineKeys {
             ),
             Key(name: "input", type: "id", summary: "Which dependency provides the input when several could."),
             Key(
-                name: "executor", type: executorType(registry),
+                name: "executor", type: executorType(declarations),
                 summary:
                     "local keeps the operation in the taskgraph process when the run uses a cluster (default: the "
                     + "run's executor)."
@@ -112,7 +112,7 @@ public enum PipelineKeys {
                 name: "partition", type: "string",
                 summary: "On a cluster: the partition to submit to (sbatch --partition)."),
         ]
-            + registry.executors.flatMap(\.settings).map {
+            + declarations.executors.flatMap(\.settings).map {
                 Key(name: $0.name, type: $0.type.displayName, summary: $0.summary)
             } + [
                 Key(
@@ -126,13 +126,13 @@ public enum PipelineKeys {
     }
 
     /// Keys allowed under `defaults:`.
-    static func defaults(for registry: OperationRegistry) -> [String] {
-        ["retries", "timeout", "pool", "cache", "priority"] + ClusterSettings.types(in: registry).map(\.name)
+    package static func defaults(for declarations: OperationDeclarations) -> [String] {
+        ["retries", "timeout", "pool", "cache", "priority"] + ClusterSettings.types(in: declarations).map(\.name)
     }
 
     /// How `executor:` is written in help: `local | slurm` with the Slurm executor registered.
-    private static func executorType(_ registry: OperationRegistry) -> String {
-        ParameterType.choice(registry.executorNames).displayName
+    private static func executorType(_ declarations: OperationDeclarations) -> String {
+        ParameterType.choice(declarations.executorNames).displayName
     }
 
     /// What `priority:` accepts: a name of `QueuePriority` or a whole number in its range.

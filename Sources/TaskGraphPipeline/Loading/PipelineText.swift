@@ -3,7 +3,7 @@ import Foundation
 /// The text of a pipeline file, from its bytes. YAML text is Unicode without NUL characters;
 /// taskgraph reads it as UTF-8 (what nearly every YAML file is), and names the position of the
 /// first byte that breaks this instead of reading a replacement character or stopping early.
-enum PipelineText {
+package enum PipelineText {
     /// The byte order marks of the encodings YAML allows besides UTF-8, longest first.
     private static let otherEncodings: [(name: String, mark: [UInt8])] = [
         ("UTF-32BE", [0x00, 0x00, 0xFE, 0xFF]), ("UTF-32LE", [0xFF, 0xFE, 0x00, 0x00]),
@@ -14,7 +14,7 @@ enum PipelineText {
     /// - Throws: `PipelineError.invalid` locating the first invalid UTF-8 sequence or NUL
     ///   byte, or naming the encoding of a file that starts with a UTF-16 or UTF-32 byte order
     ///   mark.
-    static func decode(_ bytes: Data, file: String) throws(PipelineError) -> String {
+    package static func decode(_ bytes: Data, file: String) throws(PipelineError) -> String {
         if let encoding = otherEncodings.first(where: { bytes.starts(with: $0.mark) }) {
             throw .invalid([
                 .error(

@@ -1,7 +1,7 @@
 extension PipelineLoader {
     /// The top-level `executor:` (`local` or a registered executor's name) and `store:` (a directory path) values,
     /// checked, with `${…}` substituted.
-    func readClusterKeys(
+    package func readClusterKeys(
         _ keys: KeyedPairs, variables: Variables, diagnostics: inout [Diagnostic]
     ) -> (executor: Located<String>?, store: Located<String>?) {
         let checker = ParameterChecker(variables: variables, item: .unavailable)
@@ -12,6 +12,6 @@ extension PipelineLoader {
             else { return nil }
             return Located(text, at: value.location)
         }
-        return (read("executor", as: .choice(registry.executorNames)), read("store", as: .string))
+        return (read("executor", as: .choice(declarations.executorNames)), read("store", as: .string))
     }
 }

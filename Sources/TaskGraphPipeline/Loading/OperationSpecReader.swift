@@ -1,14 +1,16 @@
+import TaskGraphBasics
+
 /// Reads the `operations:` mapping into `OperationSpec`s, checking every key it can without
 /// knowing the rest of the graph.
-struct OperationSpecReader {
-    let registry: OperationRegistry
-    let variables: Variables
+package struct OperationSpecReader {
+    package let declarations: OperationDeclarations
+    package let variables: Variables
     /// `defaults:` values, checked once: `retries`, `timeout`, `pool`, `cache`, `priority`.
-    let defaults: [String: (value: ParameterValue, location: SourceLocation)]
+    package let defaults: [String: (value: ParameterValue, location: SourceLocation)]
 
     /// The types of the engine settings an operation may set (some of them under `defaults:`),
     /// in the order they are read.
-    static let settingTypes: [(name: String, type: ParameterType)] = [
+    package static let settingTypes: [(name: String, type: ParameterType)] = [
         ("retries", .integer(0...100)), ("timeout", .duration), ("pool", .string), ("input", .string),
         ("cache", .boolean), ("priority", PipelineKeys.priorityType), ("exclusive", PipelineKeys.exclusiveType),
         ("when", PipelineKeys.whenType),
@@ -17,24 +19,24 @@ struct OperationSpecReader {
     /// The keys every operation accepts (`PipelineKeys.operation(for:)`), worked out once.
     private let commonKeys: [String]
     /// The cluster keys and their types (`ClusterSettings.types(in:)`), worked out once.
-    let clusterTypes: [(name: String, type: ParameterType)]
+    package let clusterTypes: [(name: String, type: ParameterType)]
 
-    init(
-        registry: OperationRegistry, variables: Variables,
+    package init(
+        declarations: OperationDeclarations, variables: Variables,
         defaults: [String: (value: ParameterValue, location: SourceLocation)]
     ) {
-        self.registry = registry
+        self.declarations = declarations
         self.variables = variables
         self.defaults = defaults
-        commonKeys = PipelineKeys.operation(for: registry).map(\.name)
-        clusterTypes = ClusterSettings.types(in: registry)
+        commonKeys = PipelineKeys.operation(for: declarations).map(\.name)
+        clusterTypes = ClusterSettings.types(in: declarations)
     }
 
     /// `needs` lists up to this long find repeated entries by a linear scan instead of a set.
     private static let linearNeedsLimit = 16
 
     /// Every operation of `value` (which should be a mapping of ids to operations), in file order.
-    func readAll(_ value: YAMLValue, diagnostics: inout [Diagnostic]) -> [OperationSpec] {
+    package func readAll(_ value: YAMLValue, diagnostics: inout [Diagnostic]) -> [OperationSpec] {
         guard case .mapping(let pairs, let location) = value else {
             diagnostics.append(
                 .error(
@@ -76,7 +78,7 @@ struct OperationSpecReader {
         }
         let keys = KeyedPairs(pairs)
         var spec = OperationSpec(id: Located(id.text, at: id.location), needs: [], parameters: [])
-        let type: OperationType?
+        let type: OperationDeclaration?
         (spec.type, type) = readType(keys["op"], subject: subject(), at: location, diagnostics: &diagnostics)
         (spec.needs, spec.needsLocation) = readNeeds(keys["needs"], id: id.text, diagnostics: &diagnostics)
         spec.description = keys["description"]?.scalar.flatMap { $0.isNull ? nil : $0.text }
@@ -141,7 +143,7 @@ struct OperationSpecReader {
     private func readType(
         _ value: YAMLValue?, subject: @autoclosure () -> String, at location: SourceLocation,
         diagnostics: inout [Diagnostic]
-    ) -> (Located<String>?, OperationType?) {
+    ) -> (Located<String>?, OperationDeclaration?) {
         guard let value else {
             diagnostics.append(.error("\(subject()): missing required key 'op'", at: location))
             return (nil, nil)
@@ -153,12 +155,12 @@ struct OperationSpecReader {
                     at: value.location))
             return (nil, nil)
         }
-        let type = registry[scalar.text]
+        let type = declarations[scalar.text]
         if type == nil {
             diagnostics.append(
                 .error(
                     "\(subject()): unknown operation type \(DisplayText.quoted(scalar.text))"
-                        + Suggestion.clause(for: scalar.text, in: registry.types.keys),
+                        + Suggestion.clause(for: scalar.text, in: declarations.types.keys),
                     at: scalar.location))
         }
         return (Located(scalar.text, at: scalar.location), type)
@@ -211,7 +213,7 @@ struct OperationSpecReader {
     }
 
     /// Letters, digits, `-`, `_` and `.`, starting with a letter, digit or `_`.
-    static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         guard let first = id.unicodeScalars.first, first != "-", first != "." else { return false }
         return id.unicodeScalars.allSatisfy { scalar in
             switch scalar {

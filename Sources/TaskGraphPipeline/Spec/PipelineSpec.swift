@@ -1,69 +1,94 @@
 /// A pipeline file as read and checked key by key, before its graph is planned.
-struct PipelineSpec {
+package struct PipelineSpec {
     /// The file the pipeline came from, as the user named it.
-    var file: String
+    package var file: String
     /// The pipeline's name (`name:`, or the file name without extension).
-    var name: String
+    package var name: String
     /// Where outputs go, relative to the current directory (`output:`), if set.
-    var output: Located<String>?
+    package var output: Located<String>?
     /// Depths of named pools declared in the file.
-    var pools: [String: Located<Int>]
+    package var pools: [String: Located<Int>]
     /// Variables and environment for `${…}`.
-    var variables: Variables
+    package var variables: Variables
     /// Operations in file order.
-    var operations: [OperationSpec]
+    package var operations: [OperationSpec]
     /// `executor:`, where operations run (`local` or a registered executor's name), if set.
-    var executor: Located<String>? = nil
+    package var executor: Located<String>? = nil
     /// `store:`, the store directory relative to the current directory, if set.
-    var store: Located<String>? = nil
+    package var store: Located<String>? = nil
     /// The variables of each included file, in the order they were read: an operation of
     /// scope `n > 0` substitutes with `includedScopes[n - 1]` (`include:`).
-    var includedScopes: [Variables] = []
+    package var includedScopes: [Variables] = []
     /// The files included, directly or not, as diagnostics name them, in the order they were read.
-    var includedFiles: [String] = []
+    package var includedFiles: [String] = []
+
+    /// A spec of operations `operations` read from `file`, nothing included.
+    package init(
+        file: String, name: String, output: Located<String>?, pools: [String: Located<Int>], variables: Variables,
+        operations: [OperationSpec]
+    ) {
+        self.file = file
+        self.name = name
+        self.output = output
+        self.pools = pools
+        self.variables = variables
+        self.operations = operations
+    }
 
     /// The variables operation `index`'s parameters are substituted with: its file's.
-    func variables(of index: Int) -> Variables {
+    package func variables(of index: Int) -> Variables {
         let scope = operations[index].scope
         return scope == 0 ? variables : includedScopes[scope - 1]
     }
 }
 
 /// One entry of `operations:` as written.
-struct OperationSpec {
+package struct OperationSpec {
     /// The operation id (the mapping key).
-    var id: Located<String>
+    package var id: Located<String>
     /// The `op:` value, if present.
-    var type: Located<String>?
+    package var type: Located<String>?
     /// The `needs:` entries.
-    var needs: [Located<String>]
+    package var needs: [Located<String>]
     /// Where `needs:` is written, for errors about the dependencies as a whole.
-    var needsLocation: SourceLocation?
+    package var needsLocation: SourceLocation?
     /// The `foreach:` as read, if the operation has `foreach`.
-    var foreach: ForeachSpec?
+    package var foreach: ForeachSpec?
     /// The engine settings (`retries:`, `timeout:`, `pool:`, `cache:`, `priority:`, `exclusive:`,
     /// `when:`, `executor:` and the cluster resources) after applying `defaults:`: how the engine
     /// treats the operation's instances.
-    var settings = NodeSettings()
+    package var settings = NodeSettings()
     /// Where the pool was named (in the operation or under `defaults:`), if it was.
-    var poolLocation: SourceLocation?
+    package var poolLocation: SourceLocation?
     /// Where `when:` was written, if it was.
-    var whenLocation: SourceLocation?
+    package var whenLocation: SourceLocation?
     /// `input:`, the dependency chosen as input.
-    var input: Located<String>?
+    package var input: Located<String>?
     /// `description:`, what the operation is for, if written.
-    var description: String?
+    package var description: String?
     /// The operation type's own parameters as written, in file order (keys are unique). A list,
     /// not a dictionary: an operation sets a handful, and most operations are read only once.
     /// (Not the mapping's own list: keeping every operation's whole mapping alive until the
     /// graph is planned cost more memory than these small copies.)
-    var parameters: [YAMLPair]
+    package var parameters: [YAMLPair]
     /// Whose variables its parameters use: 0 for the pipeline file's, `n` for the `n`th
     /// included file's (`PipelineSpec.variables(of:)`).
-    var scope = 0
+    package var scope = 0
+
+    /// An operation as written: `id`, of type `type`, needing `needs`, with `parameters`.
+    package init(
+        id: Located<String>, type: Located<String>? = nil, needs: [Located<String>],
+        needsLocation: SourceLocation? = nil, parameters: [YAMLPair]
+    ) {
+        self.id = id
+        self.type = type
+        self.needs = needs
+        self.needsLocation = needsLocation
+        self.parameters = parameters
+    }
 
     /// The value written for parameter `name`, if any.
-    func parameter(_ name: String) -> YAMLValue? {
+    package func parameter(_ name: String) -> YAMLValue? {
         parameters.first { $0.key.text == name }?.value
     }
 

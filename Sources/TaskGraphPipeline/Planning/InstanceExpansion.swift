@@ -5,26 +5,26 @@
 /// instance of B (fan-in); foreach → plain makes every A[x] depend on B; foreach → foreach pairs
 /// A[x] with B[x], which requires every item of A to be an item of B; a matrix pairs on one of
 /// its axes (`InstanceExpansion+Matrix.swift`).
-struct InstanceExpansion {
+package struct InstanceExpansion {
     /// One node of the expanded graph.
-    struct Instance {
+    package struct Instance {
         /// Index of the declared operation.
-        let operation: Int
+        package let operation: Int
         /// `id` or `id[item]`.
-        let id: String
+        package let id: String
         /// The `foreach` item, if any.
-        let item: ForeachItem?
+        package let item: ForeachItem?
     }
 
-    private(set) var instances: [Instance] = []
+    package private(set) var instances: [Instance] = []
     /// For each instance, the instances it needs, in declaration order.
-    private(set) var dependencies: [[Int]] = []
+    package private(set) var dependencies: [[Int]] = []
     private var instancesOfOperation: [Range<Int>] = []
     private var itemsOfOperation: [[ForeachItem]?] = []
     private let declared: DeclaredOperations
 
     /// The instances of `operations`, whose `foreach` items (nil for none) are `items`.
-    init(
+    package init(
         _ operations: [OperationSpec], items itemsByOperation: [[ForeachItem]?], declared: DeclaredOperations,
         diagnostics: inout [Diagnostic]
     ) {
@@ -57,25 +57,25 @@ struct InstanceExpansion {
     }
 
     /// How many instances the declared operation `index` has.
-    func instanceCount(of index: Int) -> Int {
+    package func instanceCount(of index: Int) -> Int {
         instancesOfOperation[index].count
     }
 
     /// The id of the instance of the declared operation `id` that instance `instance` needs:
     /// its paired instance when it needs exactly one, else `id` itself.
-    func instanceID(of id: String, neededBy instance: Int) -> String {
+    package func instanceID(of id: String, neededBy instance: Int) -> String {
         guard let operation = declared.index[id] else { return id }
         let needed = dependencies[instance].filter { instances[$0].operation == operation }
         return needed.count == 1 ? instances[needed[0]].id : id
     }
 
     /// The items of the declared operation `index`, nil if it has no `foreach`.
-    func items(of index: Int) -> [ForeachItem]? {
+    package func items(of index: Int) -> [ForeachItem]? {
         itemsOfOperation[index]
     }
 
     /// How many instances of `target` each instance of `source` depends on.
-    func multiplicity(of target: Int, for source: Int) -> Int {
+    package func multiplicity(of target: Int, for source: Int) -> Int {
         itemsOfOperation[source] == nil ? instancesOfOperation[target].count : 1
     }
 

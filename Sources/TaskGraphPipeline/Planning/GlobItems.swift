@@ -1,11 +1,13 @@
+import TaskGraphBasics
+
 /// The items of `foreach: {glob: …}`: one per file its patterns match (`PathGlob`), sorted by
 /// path. An item's value is the path as the pattern is written (relative to the pipeline file),
 /// its id the path below the pattern's fixed prefix without its extension (`photos/*.jpg` →
 /// `mountains`, `photos/**/*.jpg` → `2024/beach`), its fields `name`, `stem`, `ext` (with its
 /// dot) and `dir`. Blocking (lists directories).
-struct GlobItems {
+package struct GlobItems {
     /// Directory of the pipeline file: what patterns are relative to.
-    let pipelineDirectory: String
+    package let pipelineDirectory: String
     /// The items of each list of patterns, made once per load: operations with the same glob
     /// share its listing and its items.
     private var listings: [[String]: Listing] = [:]
@@ -19,12 +21,12 @@ struct GlobItems {
         var problems: [(pattern: Int, message: String)] = []
     }
 
-    init(pipelineDirectory: String) {
+    package init(pipelineDirectory: String) {
         self.pipelineDirectory = pipelineDirectory
     }
 
     /// The items of `glob`, checked; `subject` names its operation in messages.
-    mutating func items(of glob: ForeachSpec.GlobSource, subject: String, diagnostics: inout [Diagnostic])
+    package mutating func items(of glob: ForeachSpec.GlobSource, subject: String, diagnostics: inout [Diagnostic])
         -> [ForeachItem]
     {
         let patterns = glob.patterns.map(\.value)
@@ -83,7 +85,7 @@ struct GlobItems {
 
     /// The item of the file `path`, whose first `prefixLength` bytes are its pattern's fixed
     /// prefix.
-    static func item(path: String, prefixLength: Int) -> ForeachItem {
+    package static func item(path: String, prefixLength: Int) -> ForeachItem {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         let dot = name.lastIndex(of: ".").flatMap { $0 == name.startIndex ? nil : $0 }
         let stem = dot.map { String(name[..<$0]) } ?? name
@@ -99,7 +101,7 @@ struct GlobItems {
     /// The leading directories of `pattern` that have no wildcard, as `PathGlob.expand` writes
     /// them, with a trailing `/` (`photos/` for `photos/**/*.jpg`); the file name is never part
     /// of it.
-    static func fixedPrefix(of pattern: String) -> String {
+    package static func fixedPrefix(of pattern: String) -> String {
         let components = pattern.split(separator: "/").dropLast()
         let literal = components.prefix { $0 != "**" && !PathGlob.isPattern(String($0)) }
         let start = pattern.hasPrefix("/") ? "/" : ""

@@ -1,9 +1,11 @@
+import TaskGraphBasics
+
 /// Reading `foreach:`: a list, a list variable, `{glob: …}`, `{matrix: …}` or `{from: …}`.
 extension OperationSpecReader {
     /// The keys a `foreach:` mapping may have.
-    static let foreachKeys = ["glob", "allow_empty", "matrix", "exclude", "from", "id_field"]
+    package static let foreachKeys = ["glob", "allow_empty", "matrix", "exclude", "from", "id_field"]
 
-    func readForeach(_ value: YAMLValue, subject: String, diagnostics: inout [Diagnostic]) -> ForeachSpec? {
+    package func readForeach(_ value: YAMLValue, subject: String, diagnostics: inout [Diagnostic]) -> ForeachSpec? {
         guard case .mapping(let pairs, let location) = value else {
             return readSource(value, subject: subject, diagnostics: &diagnostics)
                 .map { ForeachSpec(kind: .single($0), location: value.location) }

@@ -1,12 +1,12 @@
 /// Reads a pipeline file's text into a `PipelineSpec`, collecting every problem as a located
 /// diagnostic instead of stopping at the first.
-struct PipelineLoader {
+package struct PipelineLoader {
     /// The operation types the file may use.
-    let registry: OperationRegistry
+    package let declarations: OperationDeclarations
     /// Environment variables for `${env.NAME}`.
-    let environment: [String: String]
+    package let environment: [String: String]
     /// `--var name=value` overrides; a list variable takes a comma-separated value.
-    let overrides: [String: String]
+    package let overrides: [String: String]
     /// The files being read, the pipeline file first and this one last, each with where it
     /// was included (empty while reading the pipeline file itself).
     var chain: [IncludeLink] = []
@@ -15,8 +15,15 @@ struct PipelineLoader {
     /// How many more files this one and those it includes may include in all.
     var includeBudget = PipelineLoader.maximumIncludedFiles
 
+    /// A loader of files that may use `declarations`, substituting `environment` and `overrides`.
+    package init(declarations: OperationDeclarations, environment: [String: String], overrides: [String: String]) {
+        self.declarations = declarations
+        self.environment = environment
+        self.overrides = overrides
+    }
+
     /// The checked spec (nil if the file cannot be understood at all) and every diagnostic.
-    func load(text: String, file: String) -> (spec: PipelineSpec?, diagnostics: [Diagnostic]) {
+    package func load(text: String, file: String) -> (spec: PipelineSpec?, diagnostics: [Diagnostic]) {
         var (root, diagnostics) = YAMLDocumentReader(file: file).read(text)
         guard let root else { return (nil, diagnostics) }
         guard case .mapping(let pairs, let location) = root else {
@@ -28,7 +35,7 @@ struct PipelineLoader {
         }
         let keys = KeyedPairs(pairs)
         diagnostics += keys.unknownKeyDiagnostics(
-            allowed: PipelineKeys.topLevel(for: registry).map(\.name), subject: "top-level")
+            allowed: PipelineKeys.topLevel(for: declarations).map(\.name), subject: "top-level")
         if isIncluded { diagnostics += rootOnlyKeyDiagnostics(keys) }
         checkVersion(keys["version"], in: location, diagnostics: &diagnostics)
         let variables = readVariables(keys["vars"], diagnostics: &diagnostics)
@@ -43,7 +50,7 @@ struct PipelineLoader {
             readIncludes($0, of: file, variables: variables, diagnostics: &diagnostics)
         }
         if let operations = keys["operations"] {
-            let reader = OperationSpecReader(registry: registry, variables: variables, defaults: defaults)
+            let reader = OperationSpecReader(declarations: declarations, variables: variables, defaults: defaults)
             spec.operations = reader.readAll(operations, diagnostics: &diagnostics)
         } else if includes == nil {
             diagnostics.append(.error("missing required key 'operations'", at: location))
@@ -151,11 +158,11 @@ struct PipelineLoader {
             return [:]
         }
         let keys = KeyedPairs(pairs)
-        let allowed = PipelineKeys.defaults(for: registry)
+        let allowed = PipelineKeys.defaults(for: declarations)
         diagnostics += keys.unknownKeyDiagnostics(allowed: allowed, subject: "'defaults'")
         let checker = ParameterChecker(variables: variables, item: .unavailable)
         var defaults: [String: (value: ParameterValue, location: SourceLocation)] = [:]
-        for (name, type) in OperationSpecReader.settingTypes + ClusterSettings.types(in: registry) {
+        for (name, type) in OperationSpecReader.settingTypes + ClusterSettings.types(in: declarations) {
             guard allowed.contains(name), let setting = keys[name] else { continue }
             if let checked = checker.check(
                 setting, as: type, name: name, subject: "'defaults'", diagnostics: &diagnostics)
@@ -171,7 +178,7 @@ struct PipelineLoader {
     }
 
     /// How many pools a pipeline may declare.
-    static let maximumPools = Int(UInt16.max)
+    package static let maximumPools = Int(UInt16.max)
 
     private func readPools(_ value: YAMLValue?, diagnostics: inout [Diagnostic]) -> [String: Located<Int>] {
         guard let value else { return [:] }
