@@ -112,6 +112,11 @@ struct UnstoredImagesTests {
         #expect(try await (store.loadResult(record.result) as? UnstoredResult)?.identity == identity)
         let toneInputs = try #require(cache.components["tone"]).components.filter { $0.name.hasPrefix("input.") }
         #expect(toneInputs.map(\.value) == [identity.description])
+        // A `load` is not recomputable: what needs it names the digest of its result's bytes.
+        let sourceKey = try #require(cache.components["source"]).key
+        let sourceRecord = try #require(await store.record(for: sourceKey))
+        let softInputs = try #require(cache.components["soft"]).components.filter { $0.name.hasPrefix("input.") }
+        #expect(softInputs.map(\.value) == [sourceRecord.result.description])
         // Keeping it, the key names the digest of its bytes instead.
         let kept = RunCache(store: MemoryResultStore(), storagePolicy: keeps)
         let run = await Engine().run(try graph(upTo: "soft"), cache: kept)
