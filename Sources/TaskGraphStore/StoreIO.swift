@@ -31,19 +31,24 @@ enum StoreIO {
         }
     }
 
+    /// A temporary file's name, `write-<pid>-XXXXXX`: the process id is read once (a store file
+    /// is written by every cached operation, and `getpid` is a system call each time; this
+    /// process never forks without `exec`, so its id does not change).
+    private static let temporaryName = temporaryPrefix + "\(getpid())-XXXXXX"
+
     /// Creates an empty temporary file of mode 0600 in `directory` (made if missing), by
-    /// default the store's `tmp/`.
+    /// default the store's `tmp/`, closed on `exec`.
     /// - Returns: its open descriptor and its path.
     static func createTemporary(
         _ layout: StoreLayout, in directory: String? = nil
     ) throws(StoreError) -> (descriptor: Int32, path: String) {
         let directory = directory ?? layout.temporary
-        let template = directory + "/" + temporaryPrefix + "\(getpid())-XXXXXX"
+        let template = directory + "/" + temporaryName
         for attempt in 0..<2 {
             var bytes = template.utf8CString
-            let descriptor = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            let descriptor = bytes.withUnsafeMutableBufferPointer { tg_make_temporary($0.baseAddress!) }
             if descriptor >= 0 {
-                guard fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0, fchmod(descriptor, 0o600) == 0 else {
+                guard fchmod(descriptor, 0o600) == 0 else {
                     let failure = errno
                     close(descriptor)
                     throw .writeFailed(root: layout.root, reason: errorText(failure))

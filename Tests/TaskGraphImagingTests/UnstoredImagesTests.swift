@@ -7,7 +7,8 @@ import Testing
 
 /// Intermediate images left out of the store when recomputing them costs less
 /// (`StoragePolicy`): their records name an `UnstoredResult`, a later run reuses them as hits
-/// and recomputes one only when an operation that runs needs it, checked against its digest.
+/// and recomputes one only when an operation that runs needs it. What needs such a result names it
+/// by its operation's key (`UnstoredResult.identity(ofResultKeyedBy:)`), not by its bytes.
 struct UnstoredImagesTests {
     private let directory: URL
     /// Leaves out every result it may: nothing is worth its bytes.
@@ -27,13 +28,15 @@ struct UnstoredImagesTests {
     }
 
     /// load → blur → sepia → grayscale; `upTo` "soft" stops after the blur.
-    private func graph(intensity: Double = 0.8, upTo last: String = "gray") throws -> ExecutionGraph {
+    private func graph(radius: Double = 2, intensity: Double = 0.8, upTo last: String = "gray") throws
+        -> ExecutionGraph
+    {
         let registry = OperationRegistry.imaging
         var graph = ExecutionGraph()
         let source = try graph.add(
             "source", action: registry.makeAction(for: setup("load", "source", ["path": .string("photo.jpg")])))
         let soft = try graph.add(
-            "soft", action: registry.makeAction(for: setup("blur", "soft", ["blur_radius": .number(2)])),
+            "soft", action: registry.makeAction(for: setup("blur", "soft", ["blur_radius": .number(radius)])),
             needs: [source])
         guard last != "soft" else { return graph }
         let tone = try graph.add(
@@ -99,28 +102,41 @@ struct UnstoredImagesTests {
         #expect(try await run.finalResults["soft"]?.digest != nil)
     }
 
-    @Test func aRecomputedResultOtherThanRecordedFailsWhatNeedsIt() async throws {
+    @Test func whatNeedsAResultLeftOutNamesItByItsOperationsKey() async throws {
         let store = MemoryResultStore()
-        let first = RunCache(store: store, storagePolicy: leavesOut)
-        _ = await Engine().run(try graph(), cache: first)
-        // The record of `soft` now names another digest than the blur gives.
-        let key = try #require(first.components["soft"]).key
-        var record = try #require(await store.record(for: key))
-        let stored = try #require(try await store.loadResult(record.result) as? UnstoredResult)
-        let wrong = UnstoredResult(
-            resultDigest: ContentDigest.sha256(of: Data("other".utf8)), resultKind: stored.resultKind,
-            summary: stored.summary,
-            byteCount: stored.byteCount, recomputeSeconds: stored.recomputeSeconds)
-        record.result = try await store.storeResult(wrong)
-        try await store.write(record, for: key)
+        let cache = RunCache(store: store, storagePolicy: leavesOut)
+        _ = await Engine().run(try graph(), cache: cache)
+        let softKey = try #require(cache.components["soft"]).key
+        let identity = UnstoredResult.identity(ofResultKeyedBy: softKey)
+        let record = try #require(await store.record(for: softKey))
+        #expect(try await (store.loadResult(record.result) as? UnstoredResult)?.identity == identity)
+        let toneInputs = try #require(cache.components["tone"]).components.filter { $0.name.hasPrefix("input.") }
+        #expect(toneInputs.map(\.value) == [identity.description])
+        // A `load` is not recomputable: what needs it names the digest of its result's bytes.
+        let sourceKey = try #require(cache.components["source"]).key
+        let sourceRecord = try #require(await store.record(for: sourceKey))
+        let softInputs = try #require(cache.components["soft"]).components.filter { $0.name.hasPrefix("input.") }
+        #expect(softInputs.map(\.value) == [sourceRecord.result.description])
+        // Keeping it, the key names the digest of its bytes instead.
+        let kept = RunCache(store: MemoryResultStore(), storagePolicy: keeps)
+        let run = await Engine().run(try graph(upTo: "soft"), cache: kept)
+        let digest = try #require(try await run.finalResults["soft"]?.digest)
+        #expect(digest != identity)
+    }
 
-        let run = await Engine().run(try graph(), cache: RunCache(store: store, storagePolicy: leavesOut))
-        #expect(
-            run.nodes.map(\.outcome) == [
-                .cached, .cached,
-                .failed(
-                    "'soft', run again for a result that was not stored, gave another result than recorded; run again"),
-                .skipped(because: "tone"),
-            ])
+    @Test func aChangedParameterUpstreamOfResultsLeftOutRunsEverythingAfterIt() async throws {
+        let store = MemoryResultStore()
+        _ = await Engine().run(try graph(), cache: RunCache(store: store, storagePolicy: leavesOut))
+        let changed = RunCache(store: store, storagePolicy: leavesOut)
+        let run = await Engine().run(try graph(radius: 3), cache: changed)
+        #expect(run.nodes.map(\.outcome.kind) == [.cached, .succeeded, .succeeded, .succeeded])
+        // No earlier components are given to compare with: each key is simply not in the store.
+        for id in ["soft", "tone", "gray"] { #expect(changed.decisions[id] == CacheDecision(.miss, .new)) }
+        let uncached = await Engine().run(try graph(radius: 3))
+        #expect(try await run.finalResults["gray"]?.digest == uncached.finalResults["gray"]?.digest)
+        // The first pipeline's results are still there, by their own keys.
+        let back = RunCache(store: store, storagePolicy: leavesOut)
+        let original = await Engine().run(try graph(), cache: back)
+        #expect(original.nodes.map(\.outcome.kind) == [.cached, .cached, .cached, .cached])
     }
 }

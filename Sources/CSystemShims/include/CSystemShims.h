@@ -15,6 +15,10 @@
 #include <unistd.h>
 #endif
 
+/// mkstemp(3) with the descriptor closed on exec (mkostemp's `O_CLOEXEC`): one system call,
+/// where mkstemp then `fcntl` are two. Returns the descriptor, or -1 with errno set.
+int tg_make_temporary(char *template_name);
+
 /// Asks the CPU to start loading the cache line at `address` for writing. Only a hint: it
 /// never faults and never changes memory, so any address, even a stale one, is harmless.
 static inline void tg_prefetch_for_write(uintptr_t address) {

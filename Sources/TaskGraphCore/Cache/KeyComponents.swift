@@ -20,7 +20,7 @@ public struct KeyComponents: Hashable, Sendable, Codable {
     }
 
     /// The version of the encoding below; part of every key.
-    public static let encodingVersion = 3
+    public static let encodingVersion = 4
     /// The bytes every encoding starts with.
     static let magic = "taskgraph-key-\(encodingVersion)\n"
 
@@ -95,7 +95,7 @@ public struct KeyComponents: Hashable, Sendable, Codable {
         position(of: name).map { components[$0].value }
     }
 
-    /// The canonical encoding: `taskgraph-key-3\n`, then for each component in order its name
+    /// The canonical encoding: `taskgraph-key-4\n`, then for each component in order its name
     /// and its value, each as a 4-byte big-endian length and UTF-8 bytes.
     public var encoded: Data { Data(encodedBytes) }
 

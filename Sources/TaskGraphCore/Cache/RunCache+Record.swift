@@ -22,8 +22,8 @@ extension RunCache {
             return await rememberDigest(of: result, node: node, id: id).map { [$0] } ?? []
         }
         do {
-            let unstored = try await unstoredReference(
-                to: result, of: node, in: plan, action: cacheable, seconds: seconds)
+            let unstored = unstoredReference(
+                to: result, of: node, keyedBy: key, in: plan, action: cacheable, seconds: seconds)
             let record = try await store.storeBlobs(
                 of: unstored ?? result, outputFiles: cacheable.outputFiles, id: id, components: components,
                 seconds: seconds, inlining: !runsRemotely)
@@ -104,10 +104,12 @@ extension RunCache {
     /// again cheaper than storing it; nil to store it. Running it again costs the least of its
     /// wall time (`seconds`) and the CPU time it was measured to use (on a loaded machine it
     /// waited for a core; a filter on several threads takes less wall than CPU time), plus
-    /// what its inputs left out of the store cost to recompute.
+    /// what its inputs left out of the store cost to recompute. Its dependents' keys then name
+    /// the result by `key` (`UnstoredResult.identity(ofResultKeyedBy:)`): its bytes are never hashed.
     private func unstoredReference(
-        to result: any OperationResult, of node: Int, in plan: CacheGraph, action: any CacheableAction, seconds: Double
-    ) async throws -> UnstoredResult? {
+        to result: any OperationResult, of node: Int, keyedBy key: ContentDigest, in plan: CacheGraph,
+        action: any CacheableAction, seconds: Double
+    ) -> UnstoredResult? {
         guard !runsRemotely, action.isRecomputable, let byteCount = result.payloadByteCount,
             !plan.dependents.successors(of: node).isEmpty
         else { return nil }
@@ -117,7 +119,7 @@ extension RunCache {
         let recomputeSeconds = min(seconds, UsageMeter.current?.usage?.cpuTime ?? seconds) + inputsSeconds
         guard !storagePolicy.keeps(byteCount: UInt64(byteCount), recomputeSeconds: recomputeSeconds) else { return nil }
         return UnstoredResult(
-            resultDigest: try await result.digest, resultKind: type(of: result).kind, summary: result.summary,
+            identity: UnstoredResult.identity(ofResultKeyedBy: key), resultKind: type(of: result).kind, summary: result.summary,
             byteCount: UInt64(byteCount), recomputeSeconds: recomputeSeconds)
     }
 }

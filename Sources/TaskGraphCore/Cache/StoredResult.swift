@@ -31,10 +31,10 @@ public struct StoredResult: OperationResult, Hashable {
             digest: record.result, resultKind: record.resultKind, summary: record.summary, inline: record.inlineResult)
     }
 
-    /// A placeholder for the result `unstored` names, which is not in the store: its digest,
-    /// with the kind `result.unstored`, so that a dependent that needs it recomputes it.
+    /// A placeholder for the result `unstored` names, which is not in the store: its identity as
+    /// the digest, with the kind `result.unstored`, so that a dependent that needs it recomputes it.
     public init(_ unstored: UnstoredResult) {
-        self.init(digest: unstored.resultDigest, resultKind: UnstoredResult.kind, summary: unstored.summary)
+        self.init(digest: unstored.identity, resultKind: UnstoredResult.kind, summary: unstored.summary)
     }
 
     /// Placeholders of the same recorded result are equal whether or not one holds it `inline`

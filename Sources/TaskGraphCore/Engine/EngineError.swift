@@ -4,9 +4,6 @@ public enum EngineError: Error, Equatable, Sendable {
     case timedOut(Duration)
     /// A result a node needs is neither in memory nor in the store (it could not be recorded).
     case resultUnavailable(String)
-    /// A result left out of the store came out of its operation, run again, with another digest
-    /// than recorded: a dependent keyed on the recorded one cannot use it.
-    case recomputedResultDiffers(String)
 }
 
 extension EngineError: CustomStringConvertible {
@@ -14,8 +11,6 @@ extension EngineError: CustomStringConvertible {
         switch self {
         case .timedOut(let limit): "timed out after \(DurationParser.format(limit))"
         case .resultUnavailable(let id): "the result of '\(id)' is no longer available; run again"
-        case .recomputedResultDiffers(let id):
-            "'\(id)', run again for a result that was not stored, gave another result than recorded; run again"
         }
     }
 }

@@ -90,7 +90,7 @@ extension NodeRunner {
         -> any OperationResult
     {
         guard let stored = result as? StoredResult else { return result }
-        if stored.isUnstored { return try await recomputeUnstored(node, digest: stored.digest, of: plan, cache: cache) }
+        if stored.isUnstored { return try await recomputeUnstored(node, of: plan, cache: cache) }
         do {
             return try await cache.store.loadResult(stored)
         } catch {
@@ -132,14 +132,14 @@ extension NodeRunner {
     }
 
     /// Runs `node` again for a dependent that needs its result, which was left out of the store
-    /// (`StoragePolicy`): checked against the recorded `digest`, its decision then says why it
-    /// ran (`recomputed: not stored (…)`).
-    /// - Throws: `EngineError.recomputedResultDiffers` when it comes out otherwise.
-    private func recomputeUnstored(_ node: Int, digest: ContentDigest, of plan: RunPlan, cache: RunCache) async throws
+    /// (`StoragePolicy`); its decision then says why it ran (`recomputed: not stored (…)`).
+    /// Nothing is checked against the record: the result's identity is its operation's key
+    /// (`UnstoredResult.identity(ofResultKeyedBy:)`), which names this computation, and a
+    /// recomputable operation gives one result for it (docs/cache.md, "What is kept").
+    private func recomputeUnstored(_ node: Int, of plan: RunPlan, cache: RunCache) async throws
         -> any OperationResult
     {
         let result = try await recompute(node, of: plan, cache: cache)
-        guard try await result.digest == digest else { throw EngineError.recomputedResultDiffers(plan.id(of: node)) }
         cache.recomputed(node)
         return result
     }

@@ -7,7 +7,7 @@ import Testing
 /// The reference a store keeps for a result it left out, and the rule that leaves it out.
 struct UnstoredResultTests {
     private let reference = UnstoredResult(
-        resultDigest: ContentDigest.sha256(of: Data("pixels".utf8)), resultKind: "image.decoded",
+        identity: UnstoredResult.identity(ofResultKeyedBy: ContentDigest.sha256(of: Data("key".utf8))), resultKind: "image.decoded",
         summary: "3888×2592 RGB",
         byteCount: 31_104_016, recomputeSeconds: 0.123)
 
@@ -30,11 +30,20 @@ struct UnstoredResultTests {
         }
     }
 
-    @Test func itsPlaceholderCarriesTheResultsDigest() {
+    @Test func itsPlaceholderCarriesTheResultsIdentity() {
         let placeholder = StoredResult(reference)
-        #expect(placeholder.digest == reference.resultDigest)
+        #expect(placeholder.digest == reference.identity)
         #expect(placeholder.isUnstored)
-        #expect(!StoredResult(digest: reference.resultDigest, resultKind: "image.decoded", summary: "").isUnstored)
+        #expect(!StoredResult(digest: reference.identity, resultKind: "image.decoded", summary: "").isUnstored)
+    }
+
+    @Test func itsIdentityIsTheDigestOfAPrefixAndTheKeyAndNoDigestOfTheKeyAlone() throws {
+        let key = ContentDigest.sha256(of: Data("key".utf8))
+        let identity = UnstoredResult.identity(ofResultKeyedBy: key)
+        #expect(identity == ContentDigest.sha256(of: Data("taskgraph-unstored-1\n".utf8) + key.bytes))
+        #expect(identity != key)
+        #expect(identity != ContentDigest.sha256(of: Data(key.bytes)))
+        #expect(identity != UnstoredResult.identity(ofResultKeyedBy: ContentDigest.sha256(of: Data("kez".utf8))))
     }
 
     @Test func theRuleWeighsRecomputingAgainstWritingAndReading() {
