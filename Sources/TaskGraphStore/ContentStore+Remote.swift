@@ -2,11 +2,10 @@ import Foundation
 import TaskGraphCore
 
 extension ContentStore {
-    /// Stores `contents`, downloaded from a remote cache, as the blob `digest` (kept when
-    /// present), after checking them against it.
-    /// - Throws: `StoreError.corruptEntry` when they do not match, `StoreError.writeFailed`.
-    func storeBlob(_ contents: Data, as digest: ContentDigest) async throws {
-        guard ContentDigest.sha256(of: contents) == digest else { throw StoreError.corruptEntry(digest) }
+    /// Stores `contents`, downloaded from a remote cache and checked against `digest` by the
+    /// caller, as the blob `digest` (kept when present).
+    /// - Throws: `StoreError.writeFailed`.
+    func storeBlob(verified contents: Data, as digest: ContentDigest) async throws {
         let layout = layout
         let flush = flushesWrites
         let added = try await BlockingIO.run { () throws -> Int64 in
@@ -15,6 +14,23 @@ extension ContentStore {
             return Int64(contents.count)
         }
         bytesAdded.withLock { $0 += added }
+    }
+
+    /// Makes the file at `path` hold the blob `digest`, whose `contents` a remote cache just
+    /// sent (checked against the digest by the caller, and stored): an absent file is written
+    /// from them, as `materialize` writes it, without reading back the blob just stored; a
+    /// present one is left to `materialize`, which keeps it when it already holds the blob.
+    /// - Returns: whether the file had to be written.
+    func restore(verified contents: Data, of digest: ContentDigest, at path: String) async throws -> Bool {
+        let flush = flushesWrites
+        // Read here: the task-local is not visible on the blocking thread.
+        let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
+        let written = try await BlockingIO.run { () throws -> Bool in
+            guard FileStat.of(path) == nil else { return false }
+            try FileIO.writeAtomically(contents, to: path, temporaryFiles: temporaryFiles, flushing: flush)
+            return true
+        }
+        return try await written ? true : materialize(digest, at: path)
     }
 
     /// The contents of the blob `digest`, checked against it, to upload.

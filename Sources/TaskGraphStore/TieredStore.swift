@@ -28,7 +28,7 @@ public final class TieredStore: ResultStore {
         /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
         var damaged: Set<ContentDigest> = []
         /// Downloads under way, so that a blob is fetched once however many ask for it.
-        var downloads: [ContentDigest: Task<Void, any Error>] = [:]
+        var downloads: [ContentDigest: Task<Data, any Error>] = [:]
     }
 
     /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
@@ -216,13 +216,14 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// The file restored from the local blob, downloaded first when it is not in the local store.
+    /// The file restored from the local blob; when the local store lacks it, downloaded, kept
+    /// in the local store and written to `path` from the bytes that came down (checked once,
+    /// not read back from the store).
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
         do {
             return try await local.materialize(digest, at: path)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            try await download(digest)
-            return try await local.materialize(digest, at: path)
+            return try await local.restore(verified: try await download(digest), of: digest, at: path)
         }
     }
 
@@ -236,17 +237,19 @@ public final class TieredStore: ResultStore {
     }
 
     /// Downloads the blob `digest` into the local store, checked against the digest.
+    /// - Returns: its contents.
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
-    private func download(_ digest: ContentDigest) async throws {
-        let task = state.withLock { state -> Task<Void, any Error> in
+    @discardableResult
+    private func download(_ digest: ContentDigest) async throws -> Data {
+        let task = state.withLock { state -> Task<Data, any Error> in
             if let running = state.downloads[digest] { return running }
             let task = Task { [self] in try await fetch(digest) }
             state.downloads[digest] = task
             return task
         }
         defer { _ = state.withLock { $0.downloads.removeValue(forKey: digest) } }
-        try await withTaskCancellationHandler {
+        return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
             task.cancel()
@@ -255,7 +258,7 @@ public final class TieredStore: ResultStore {
 
     /// `download`'s request: the blob into the local store, checked against its digest. (The
     /// caller just missed it locally: a blob another download put there meanwhile is kept.)
-    private func fetch(_ digest: ContentDigest) async throws {
+    private func fetch(_ digest: ContentDigest) async throws -> Data {
         guard !state.withLock({ $0.failed }) else { throw StoreError.missingEntry(digest) }
         let data: Data?
         do {
@@ -269,7 +272,8 @@ public final class TieredStore: ResultStore {
         guard ContentDigest.sha256(of: data) == digest else {
             throw damage(digest, reason: "blob \(digest) does not match its digest")
         }
-        try await local.storeBlob(data, as: digest)
+        try await local.storeBlob(verified: data, as: digest)
+        return data
     }
 
     /// Notes that the server's blob `digest` is missing or damaged: warned about once per

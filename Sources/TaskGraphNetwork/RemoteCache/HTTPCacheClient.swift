@@ -77,20 +77,24 @@ public final class HTTPCacheClient: Sendable {
         guard (200..<300).contains(status) else { throw RemoteCacheError.status(status, method: "PUT", path: path) }
     }
 
-    /// Runs one request on a pooled connection, aborted at once when the task is cancelled.
+    /// Runs one request on a pooled connection, aborted at once when the task is cancelled. Its
+    /// CPU time is not metered into the operation asking (`UsageMeter`): the cache's traffic is
+    /// not what recomputing the operation costs, and measuring it took four system calls.
     private func request(_ method: String, _ path: String, body: Data? = nil) async throws -> (status: Int, body: Data)
     {
         let url = baseURL + "/" + path
-        return try await CancellationFlag.run { flag in
-            try await pool.run { [self] in
-                let box =
-                    try idle.withLock { $0.popLast() }
-                    ?? ConnectionBox(try CacheConnection(headers: headers, settings: settings))
-                let result = try box.connection.perform(
-                    method, url: url, path: path, body: body, maxBytes: settings.maxBytes,
-                    isCancelled: { flag.isCancelled })
-                idle.withLock { $0.append(box) }
-                return result
+        return try await UsageMeter.$current.withValue(nil) {
+            try await CancellationFlag.run { flag in
+                try await pool.run { [self] in
+                    let box =
+                        try idle.withLock { $0.popLast() }
+                        ?? ConnectionBox(try CacheConnection(headers: headers, settings: settings))
+                    let result = try box.connection.perform(
+                        method, url: url, path: path, body: body, maxBytes: settings.maxBytes,
+                        isCancelled: { flag.isCancelled })
+                    idle.withLock { $0.append(box) }
+                    return result
+                }
             }
         }
     }
