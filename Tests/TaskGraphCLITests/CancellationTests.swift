@@ -115,11 +115,12 @@ import Testing
             """, to: "piped.yaml", in: directory)
         // The pipe is made by the shell, between taskgraph and its consumer alone (a pipe made
         // here would leak into the children of tests running beside this one, keeping it open).
-        // The consumer reads the first event, waits until `slow` runs, closes its end and lets
+        // The consumer reads the first event, waits until `slow` has written its pid (not only
+        // made the file: cancelled in between, it would leave it empty), closes its end and lets
         // `tick` end, whose event then meets the closed pipe.
         let script = #"""
             ( "$0" run piped.yaml --json --no-cache --output out 2>stderr.txt; echo $? > status.txt ) |
-            { head -n 1 > /dev/null; while [ ! -e pid-slow ]; do sleep 0.05; done; exec 0<&-; touch closed; }
+            { head -n 1 > /dev/null; while [ ! -s pid-slow ]; do sleep 0.05; done; exec 0<&-; touch closed; }
             """#
         let shell = try TaskGraphProcess(
             ["-c", script, TaskGraphProcess.binary.path], in: directory, executable: URL(fileURLWithPath: "/bin/sh"))
