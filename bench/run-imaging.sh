@@ -29,8 +29,13 @@ megapixels=$(python3 -c "
 import sys; from PIL import Image
 print(sum(Image.open(p).size[0] * Image.open(p).size[1] for p in sys.argv[1:]) / 1e6)" "${photos[@]}")
 
-swift build -c release --product taskgraph >/dev/null
-bin=$(swift build -c release --show-bin-path)/taskgraph
+# TASKGRAPH=path: that binary instead of this tree's release build.
+if [[ -n ${TASKGRAPH:-} ]]; then
+  bin=$TASKGRAPH
+else
+  swift build -c release --product taskgraph >/dev/null
+  bin=$(swift build -c release --show-bin-path)/taskgraph
+fi
 python3 bench/imaging_pyvips.py masks "$work" "${photos[@]}"
 M="0.5144 0.6152 0.1512 0.2792 0.7488 0.1344 0.2176 0.4272 0.3048"
 printf '3 3\n0.5144 0.6152 0.1512\n0.2792 0.7488 0.1344\n0.2176 0.4272 0.3048\n' >"$work/sepia08.mat"
