@@ -9,6 +9,8 @@ import Testing
 /// opens what `encrypt` sealed.
 struct CryptoInteropTests {
     /// One sealed blob from the fixture.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // (Named as the fixture's keys are.)
     struct Vector: Decodable {
         var cipher: String
         var plaintext_hex: String
@@ -16,6 +18,8 @@ struct CryptoInteropTests {
     }
 
     /// The fixture file's contents.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // (Named as the fixture's keys are.)
     struct Vectors: Decodable {
         var key_hex: String
         var key_base64: String

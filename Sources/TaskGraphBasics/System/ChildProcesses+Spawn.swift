@@ -60,7 +60,7 @@ extension ChildProcesses {
         var pipes: [(read: Int32, write: Int32)] = []
         var input: (read: Int32, write: Int32)?
         defer {
-            pipes.forEach { close($0.write) }
+            for pipe in pipes { close(pipe.write) }
             if let input { close(input.read) }
         }
         do {
@@ -82,7 +82,7 @@ extension ChildProcesses {
                 spawnNumber: spawnNumber, pid: pid, standardInput: input?.write ?? -1,
                 standardOutput: pipes[0].read, standardError: pipes[1].read)
         } catch {
-            pipes.forEach { close($0.read) }
+            for pipe in pipes { close(pipe.read) }
             if let input { close(input.write) }
             throw error
         }
@@ -98,7 +98,7 @@ extension ChildProcesses {
         #else
             // No pipe2 here: another thread forking between these calls could inherit the fds.
             let created = pipe(&fds) == 0
-            fds.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+            for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         #endif
         guard created else { throw ChildProcessError.spawnFailed(program, errorText(errno)) }
         return (fds[0], fds[1])
@@ -183,7 +183,7 @@ extension ChildProcesses {
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         return try registry.register(arguments[0]) {
             var pid: pid_t = 0
             let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)

@@ -16,7 +16,7 @@ package enum ParallelBands {
     package static func run(
         count: Int, bandSize: Int, _ body: @escaping @Sendable (Range<Int>) -> Void
     ) async throws {
-        try await run(count: count, bandSize: bandSize, scratch: {}) { rows, _ in body(rows) }
+        try await run(count: count, bandSize: bandSize, scratch: {}, { rows, _ in body(rows) })
     }
 
     /// `run`, with scratch space made once per worker by `makeScratch` (on the worker's thread)

@@ -119,7 +119,8 @@ extension RunCache {
         let recomputeSeconds = min(seconds, UsageMeter.current?.usage?.cpuTime ?? seconds) + inputsSeconds
         guard !storagePolicy.keeps(byteCount: UInt64(byteCount), recomputeSeconds: recomputeSeconds) else { return nil }
         return UnstoredResult(
-            identity: UnstoredResult.identity(ofResultKeyedBy: key), resultKind: type(of: result).kind, summary: result.summary,
+            identity: UnstoredResult.identity(ofResultKeyedBy: key), resultKind: type(of: result).kind,
+            summary: result.summary,
             byteCount: UInt64(byteCount), recomputeSeconds: recomputeSeconds)
     }
 }

@@ -2,6 +2,8 @@ import Foundation
 import TaskGraphCore
 
 /// The keys of an event line the report reads; everything else is ignored.
+// swift-format-ignore: AlwaysUseLowerCamelCase
+// (Its properties are named as the event lines' keys are, docs/events.md.)
 private struct EventLine: Decodable {
     struct Cache: Decodable {
         let status: String

@@ -7,7 +7,8 @@ import Testing
 /// The reference a store keeps for a result it left out, and the rule that leaves it out.
 struct UnstoredResultTests {
     private let reference = UnstoredResult(
-        identity: UnstoredResult.identity(ofResultKeyedBy: ContentDigest.sha256(of: Data("key".utf8))), resultKind: "image.decoded",
+        identity: UnstoredResult.identity(ofResultKeyedBy: ContentDigest.sha256(of: Data("key".utf8))),
+        resultKind: "image.decoded",
         summary: "3888×2592 RGB",
         byteCount: 31_104_016, recomputeSeconds: 0.123)
 
