@@ -18,13 +18,12 @@ extension ParallelBands {
     /// run's pool to borrow) and done before returning, so no work lands on the cooperative
     /// pool. Call it only where blocking is allowed (`Pipeline.load` runs on a blocking thread).
     ///
-    /// Inlined and specialised in its callers in other modules, so that the chunks' elements
-    /// (every `OperationSpec` of a large pipeline, every node) are joined by code made for their
-    /// type, not copied one by one through its value witnesses. This toolchain (Swift 6.3)
+    /// Inlined and specialised in its callers in other modules: this toolchain (Swift 6.3)
     /// serialises the body of an `@inlinable package` member only when the type it belongs to
-    /// is `@usableFromInline` (or public), as `ParallelBands` is; without that, every caller in
-    /// another module called the unspecialised generic (50,000 `swift_arrayInitWithCopy` of
-    /// `OperationSpec` in a `validate` of 100,000 operations).
+    /// is `@usableFromInline` (or public), as `ParallelBands` is. The join still copies the
+    /// other chunks' elements (`swift_arrayInitWithCopy`, through their type's value witnesses,
+    /// specialised or not: 50,000 `OperationSpec`s and 50,000 nodes in a `validate` of 100,000
+    /// operations on two cores).
     /// - Parameters:
     ///   - count: The number of items.
     ///   - minimumChunkSize: The fewest items worth a chunk (and a thread) of their own.
@@ -89,7 +88,7 @@ extension ParallelBands {
 
 /// The results of the chunks `ParallelBands.collect` ran on other threads, each stored once by
 /// its own thread. Visible to inlined code: `collect` is inlined into its callers in other
-/// modules, so that their elements are moved by specialized code, not through value witnesses.
+/// modules.
 @usableFromInline final class ChunkResults<Result: Sendable>: Sendable {
     private let slots: Locked<[Result?]>
 

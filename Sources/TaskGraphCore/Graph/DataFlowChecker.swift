@@ -80,7 +80,9 @@ struct DataFlowChecker {
     /// the action runs).
     private func requirement(of operations: [OperationSpec], _ index: Int, _ type: OperationType) -> InputRequirement {
         guard let inputSwitch = type.inputSwitch,
-            let text = operations[index].parameter(inputSwitch.parameter)?.scalar?.text,
+            // Not `parameter(_:)`: where the optimiser does not inline it, the call is handed a
+            // copy of the whole operation.
+            let text = KeyedPairs(operations[index].parameters)[inputSwitch.parameter]?.scalar?.text,
             ParameterChecker.convert(text, to: .boolean) == .boolean(true)
         else { return type.input }
         return inputSwitch.requirement

@@ -48,7 +48,7 @@ package struct PipelineSpec {
 /// which looks parameters up for every instance: this toolchain (Swift 6.3) inlines an
 /// `@inlinable package` member in another module only when its type is `@usableFromInline`,
 /// and a call that is not inlined is handed a copy of the whole operation (its value-witness
-/// copy, about 440 instructions). Stored fields are read in place from other modules; methods
+/// copy, about 400 instructions). Stored fields are read in place from other modules; methods
 /// and computed properties are such calls.
 @usableFromInline package struct OperationSpec: Sendable {
     /// The operation id (the mapping key).
