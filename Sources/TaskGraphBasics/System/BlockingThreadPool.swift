@@ -76,7 +76,7 @@ public final class BlockingThreadPool: Sendable {
     package var threadCount: Int { core.threadCount }
 
     /// Starts a thread of its own for `work`; it exits when `work` returns.
-    package static func startThread(_ work: @escaping @Sendable () -> Void) {
+    @usableFromInline package static func startThread(_ work: @escaping @Sendable () -> Void) {
         Thread.detachNewThread(work)
     }
 

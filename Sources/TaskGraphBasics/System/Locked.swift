@@ -13,10 +13,11 @@ import Synchronization
 /// acquisition (`__tsan_acquire`/`__tsan_release` on the lock's address); otherwise it is a
 /// plain `Mutex`. Use it wherever the project would use `Mutex`.
 ///
-/// It is public, not `package`, for speed: this toolchain (Swift 6.3) does not inline or
-/// specialise an `@inlinable package` generic in another module, so every `withLock` of the
-/// engine's run state went through the unspecialised generic and looked up `Mutex<Value>`'s
-/// metadata (about 1 % of a 100,000-node run's CPU in `perf`); a public one is specialised.
+/// It is public, not a plain `package` type, for speed: this toolchain (Swift 6.3) does not
+/// inline or specialise in another module an `@inlinable` member of a `package` type that is not
+/// `@usableFromInline` (its body is not serialised), so every `withLock` of the engine's run
+/// state went through the unspecialised generic and looked up `Mutex<Value>`'s metadata (about
+/// 1 % of a 100,000-node run's CPU in `perf`); a public one is specialised.
 public struct Locked<Value: ~Copyable>: ~Copyable, Sendable {
     @usableFromInline let mutex: Mutex<Value>
     /// Resolved once per lock, so an uninstrumented build pays one nil check per `withLock`.

@@ -4,7 +4,7 @@ extension ParallelBands {
     /// Below this many items per chunk `collect` runs the work as one chunk on the calling
     /// thread: a thread costs tens of microseconds, a couple of thousand operations several
     /// milliseconds.
-    package static let minimumChunkSize = 2_048
+    @usableFromInline package static let minimumChunkSize = 2_048
 
     /// Runs independent work over `0..<count` in contiguous chunks on every core at once, for
     /// the synchronous parts of loading a large pipeline, and hands back what the chunks
@@ -17,6 +17,13 @@ extension ParallelBands {
     /// threads started for this call (pipeline loading runs before any run, so there is no
     /// run's pool to borrow) and done before returning, so no work lands on the cooperative
     /// pool. Call it only where blocking is allowed (`Pipeline.load` runs on a blocking thread).
+    ///
+    /// Inlined and specialised in its callers in other modules: this toolchain (Swift 6.3)
+    /// serialises the body of an `@inlinable package` member only when the type it belongs to
+    /// is `@usableFromInline` (or public), as `ParallelBands` is. The join still copies the
+    /// other chunks' elements (`swift_arrayInitWithCopy`, through their type's value witnesses,
+    /// specialised or not: 50,000 `OperationSpec`s and 50,000 nodes in a `validate` of 100,000
+    /// operations on two cores).
     /// - Parameters:
     ///   - count: The number of items.
     ///   - minimumChunkSize: The fewest items worth a chunk (and a thread) of their own.
@@ -81,7 +88,7 @@ extension ParallelBands {
 
 /// The results of the chunks `ParallelBands.collect` ran on other threads, each stored once by
 /// its own thread. Visible to inlined code: `collect` is inlined into its callers in other
-/// modules, so that their elements are moved by specialized code, not through value witnesses.
+/// modules.
 @usableFromInline final class ChunkResults<Result: Sendable>: Sendable {
     private let slots: Locked<[Result?]>
 

@@ -9,7 +9,10 @@ import Foundation
 /// from a shared counter, so a worker
 /// that starts late finds nothing left and returns, and nothing waits for a worker that never
 /// started.
-package enum ParallelBands {
+///
+/// `@usableFromInline`, so that `collect`'s `@inlinable` body is specialised in its callers in
+/// other modules (see there).
+@usableFromInline package enum ParallelBands {
     /// Calls `body` once for every band of `bandSize` items covering `0..<count`, in parallel,
     /// and returns when all have run.
     /// - Throws: `CancellationError` if the task was cancelled (some bands may not have run).
@@ -49,7 +52,7 @@ package enum ParallelBands {
     /// `workers - 1` threads from `submit` and on the calling thread, which first runs
     /// `callerFirst` and then takes bands too, so this returns even if `submit` never runs what
     /// it is given. Blocks: call it where blocking is allowed.
-    package static func runBlocking(
+    @usableFromInline package static func runBlocking(
         count: Int, bandSize: Int, workers: Int,
         submit: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
         callerFirst: () -> Void = {}, _ body: @escaping @Sendable (Range<Int>) -> Void

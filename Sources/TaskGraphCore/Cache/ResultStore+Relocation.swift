@@ -2,17 +2,34 @@ import Foundation
 
 extension ResultStore {
     /// `relocated`, a record `OutputLocations` moved from `original`'s paths, with a result that
-    /// names its file where this run writes it: a `save`'s `WrittenFile` result names its path,
-    /// so one recorded for another output directory is stored again with this run's path.
-    /// - Returns: nil when the stored result cannot be read or stored again (a miss).
+    /// names its files where this run writes them: a result that names paths (a `save`'s
+    /// `WrittenFile`, `OperationResult.withPaths(mapped:)`) recorded for another output
+    /// directory is stored again with this run's paths, each of `original`'s output files
+    /// renamed to `relocated`'s in the same place. Any other result is read (to ask it) and
+    /// kept as it is.
+    /// - Returns: nil (a miss) when the stored result cannot be read or stored again, or names a
+    ///   path that is not one of `original`'s output files (it cannot say where this run's is).
     package func resultRelocated(_ relocated: ActionRecord, from original: ActionRecord) async -> ActionRecord? {
-        guard relocated.resultKind == WrittenFile.kind, relocated.outputFiles.count == 1,
-            relocated.outputFiles[0].path != original.outputFiles[0].path
-        else { return relocated }
-        guard let written = try? await loadResult(StoredResult(relocated)) as? WrittenFile,
-            written.path == original.outputFiles[0].path
-        else { return nil }
-        let moved = WrittenFile(path: relocated.outputFiles[0].path, byteCount: written.byteCount)
+        let originalPaths = original.outputFiles.map(\.path)
+        let relocatedPaths = relocated.outputFiles.map(\.path)
+        let stored = StoredResult(relocated)
+        // A result left out of the store, or a fused chain's intermediate, has nothing to read.
+        guard relocatedPaths != originalPaths, !stored.isUnstored, stored.resultKind != StoredResult.kind else {
+            return relocated
+        }
+        guard let result = try? await loadResult(stored) else { return nil }
+        var namesPaths = false
+        let moved: any OperationResult
+        do {
+            moved = try result.withPaths { path in
+                namesPaths = true
+                guard let index = originalPaths.firstIndex(of: path) else { throw NotAnOutputFile() }
+                return relocatedPaths[index]
+            }
+        } catch {
+            return nil
+        }
+        guard namesPaths else { return relocated }
         let limit = relocated.inlineResult == nil ? 0 : ActionRecord.inlineLimit
         guard let (digest, inline): (ContentDigest, Data?) = try? await storeResult(moved, inliningUpTo: limit) else {
             return nil
@@ -24,3 +41,6 @@ extension ResultStore {
         return record
     }
 }
+
+/// A relocated result names a path its record does not write.
+private struct NotAnOutputFile: Error {}

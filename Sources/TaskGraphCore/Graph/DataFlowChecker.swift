@@ -6,27 +6,27 @@ struct DataFlowChecker {
 
     func check(_ operations: [OperationSpec], expansion: InstanceExpansion, diagnostics: inout [Diagnostic]) {
         for index in operations.indices {
-            // Most operations consume nothing: decided before copying the whole operation.
+            // Most operations consume nothing: decided before reading anything else.
             guard let typeName = operations[index].type?.value, let type = registry[typeName] else { continue }
-            let requirement = requirement(of: operations[index], type)
+            let requirement = requirement(of: operations, index, type)
             if type.inputSwitch != nil, requirement.acceptedKinds.isEmpty {
                 warnAboutUnreadData(operations, index, type: type, diagnostics: &diagnostics)
             }
             let accepted = requirement.acceptedKinds
             guard !accepted.isEmpty else { continue }
-            let operation = operations[index]
-            let subject = "operation '\(operation.id.value)'"
+            // Fields are read in place: a whole `OperationSpec` is costly to copy.
+            let subject = "operation '\(operations[index].id.value)'"
             let wanted = accepted.sorted().map(\.rawValue).joined(separator: " or ")
-            guard let needsLocation = operation.needsLocation, !operation.needs.isEmpty else {
+            guard let needsLocation = operations[index].needsLocation, !operations[index].needs.isEmpty else {
                 diagnostics.append(
                     .error(
                         "\(subject): '\(typeName)' consumes \(wanted), but the operation has no 'needs'",
-                        at: operation.type?.location ?? operation.id.location))
+                        at: operations[index].type?.location ?? operations[index].id.location))
                 continue
             }
             let dependencies = declared.targets(ofNeedsOf: index).compactMap { $0 }
-            guard dependencies.count == operation.needs.count else { continue }
-            let providers = dependencies.filter { !produced(by: operations[$0]).isDisjoint(with: accepted) }
+            guard dependencies.count == operations[index].needs.count else { continue }
+            let providers = dependencies.filter { !produced(by: operations[$0].type).isDisjoint(with: accepted) }
             guard !providers.isEmpty else {
                 let offers = dependencies.map { describe(operations[$0]) }.joined(separator: ", ")
                 diagnostics.append(
@@ -38,7 +38,7 @@ struct DataFlowChecker {
             let available = providers.reduce(0) { $0 + expansion.multiplicity(of: $1, for: index) }
             // Instances from a result (`foreach: {from: …}`) are known only once it has run.
             let fansOut = providers.contains { operations[$0].foreach?.from != nil }
-            if available == 0, !fansOut, operation.input == nil, expansion.instanceCount(of: index) > 0 {
+            if available == 0, !fansOut, operations[index].input == nil, expansion.instanceCount(of: index) > 0 {
                 let names = providers.map { "'\(operations[$0].id.value)'" }.joined(separator: ", ")
                 diagnostics.append(
                     .error(
@@ -48,7 +48,7 @@ struct DataFlowChecker {
                 continue
             }
             guard case .one = requirement else { continue }
-            if let input = operation.input {
+            if let input = operations[index].input {
                 guard let chosen = declared.index[input.value], providers.contains(chosen) else { continue }
                 if expansion.multiplicity(of: chosen, for: index) != 1 {
                     diagnostics.append(
@@ -75,10 +75,14 @@ struct DataFlowChecker {
         }
     }
 
-    /// What `operation` needs: its type's input, or the switched one when the type's switch
-    /// parameter is written true (a value from a variable is checked when the action runs).
-    private func requirement(of operation: OperationSpec, _ type: OperationType) -> InputRequirement {
-        guard let inputSwitch = type.inputSwitch, let text = operation.parameter(inputSwitch.parameter)?.scalar?.text,
+    /// What `operations[index]`, of type `type`, needs: its type's input, or the switched one
+    /// when the type's switch parameter is written true (a value from a variable is checked when
+    /// the action runs).
+    private func requirement(of operations: [OperationSpec], _ index: Int, _ type: OperationType) -> InputRequirement {
+        guard let inputSwitch = type.inputSwitch,
+            // Not `parameter(_:)`: where the optimiser does not inline it, the call is handed a
+            // copy of the whole operation.
+            let text = KeyedPairs(operations[index].parameters)[inputSwitch.parameter]?.scalar?.text,
             ParameterChecker.convert(text, to: .boolean) == .boolean(true)
         else { return type.input }
         return inputSwitch.requirement
@@ -91,27 +95,27 @@ struct DataFlowChecker {
         _ operations: [OperationSpec], _ index: Int, type: OperationType, diagnostics: inout [Diagnostic]
     ) {
         guard let inputSwitch = type.inputSwitch else { return }
-        let operation = operations[index]
-        for (need, target) in zip(operation.needs, declared.targets(ofNeedsOf: index)) {
+        for (need, target) in zip(operations[index].needs, declared.targets(ofNeedsOf: index)) {
             guard let target, operations[target].type?.value != ExecOperation.type.name else { continue }
-            let kinds = produced(by: operations[target])
+            let kinds = produced(by: operations[target].type)
             guard !kinds.isEmpty, !kinds.contains(.file) else { continue }
             diagnostics.append(
                 .warning(
-                    "operation '\(operation.id.value)': '\(type.name)' needs '\(need.value)', whose result is "
+                    "operation '\(operations[index].id.value)': '\(type.name)' needs '\(need.value)', whose result is "
                         + kinds.sorted().map(\.rawValue).joined(separator: " and ")
                         + ", but does not read it; set '\(inputSwitch.parameter): true' to read it",
                     at: need.location))
         }
     }
 
-    private func produced(by operation: OperationSpec) -> Set<DataKind> {
-        operation.type.flatMap { registry[$0.value] }?.produces ?? []
+    /// What an operation of type `type` produces.
+    private func produced(by type: Located<String>?) -> Set<DataKind> {
+        type.flatMap { registry[$0.value] }?.produces ?? []
     }
 
     private func describe(_ operation: OperationSpec) -> String {
         let type = operation.type?.value ?? "?"
-        let kinds = produced(by: operation).sorted().map(\.rawValue)
+        let kinds = produced(by: operation.type).sorted().map(\.rawValue)
         let offer = kinds.isEmpty ? "provides nothing" : "provides " + kinds.joined(separator: " and ")
         return "'\(operation.id.value)' (\(type)) \(offer)"
     }

@@ -20,9 +20,12 @@ extension PipelinePlanner {
         var kinds: [String: FileKind] = [:]
         let programs = ProgramLocations()
         for index in nodes.indices {
-            let operation = spec.operations[expansion.instances[index].operation]
-            let subject = "operation '\(operation.id.value)'"
-            for (parameter, path, location) in namedFiles(nodes[index], in: operation)
+            // Fields are read in place: a whole `OperationSpec` is costly to copy.
+            let operation = expansion.instances[index].operation
+            let id = spec.operations[operation].id
+            let parameters = KeyedPairs(spec.operations[operation].parameters)
+            let subject = "operation '\(id.value)'"
+            for (parameter, path, location) in namedFiles(nodes[index], parameters: parameters, id: id)
             where !written.contains(PathResolver.normalized(path)) {
                 let kind = kinds[path] ?? FileKind(at: path)
                 kinds[path] = kind
@@ -47,7 +50,7 @@ extension PipelinePlanner {
                 !(program.programPath.map { written.contains(PathResolver.normalized($0)) } ?? false),
                 let problem = program.programProblem(programs)
             else { continue }
-            let location = Self.programLocation(in: operation)
+            let location = Self.programLocation(in: parameters, id: id)
             if program.programPath != nil, needsExec(index, nodes) {
                 found.append(
                     .warning(
@@ -61,35 +64,36 @@ extension PipelinePlanner {
     }
 
     /// The files `node` reads or names in its parameters, absolute, with the parameter and
-    /// where `operation` names each.
+    /// where its operation (`id`, whose parameters as written are `parameters`) names each.
     private func namedFiles(
-        _ node: ExecutionGraph.Node, in operation: OperationSpec
+        _ node: ExecutionGraph.Node, parameters: KeyedPairs, id: Located<String>
     ) -> [(parameter: String, path: String, location: SourceLocation)] {
         var files: [(parameter: String, path: String, location: SourceLocation)] = []
         if let action = node.action as? any FileReadingAction {
             // By position: the entries as written line up with the reads unless a variable
             // spliced a list in (then the parameter's value is the place).
             let reads = action.filesRead
-            let value = operation.parameter(action.filesReadParameter)
+            let value = parameters[action.filesReadParameter]
             var entries: [YAMLValue] = []
             if case .sequence(let items, _)? = value, items.count == reads.count { entries = items }
             for (position, read) in reads.enumerated() where !PathGlob.isPattern(read) {
-                let location = entries.isEmpty ? value?.location ?? operation.id.location : entries[position].location
+                let location = entries.isEmpty ? value?.location ?? id.location : entries[position].location
                 files.append((action.filesReadParameter, read, location))
             }
         }
         guard let setup = node.setup, let type = registry[node.type] else { return files }
         for parameter in type.parameters where parameter.namesExistingFile {
             guard let value = setup.parameters.string(parameter.name) else { continue }
-            let location = operation.parameter(parameter.name)?.location ?? operation.id.location
+            let location = parameters[parameter.name]?.location ?? id.location
             files.append((parameter.name, PathResolver.resolve(value, in: setup.pipelineDirectory), location))
         }
         return files
     }
 
-    /// Where `operation` names its program: the first entry of `command:`.
-    private static func programLocation(in operation: OperationSpec) -> SourceLocation {
-        guard let command = operation.parameter("command") else { return operation.id.location }
+    /// Where operation `id`, whose parameters as written are `parameters`, names its program:
+    /// the first entry of `command:`.
+    private static func programLocation(in parameters: KeyedPairs, id: Located<String>) -> SourceLocation {
+        guard let command = parameters["command"] else { return id.location }
         guard case .sequence(let items, _) = command, let first = items.first else { return command.location }
         return first.location
     }

@@ -114,13 +114,11 @@ struct PipelinePlanner {
         // Made once per operation and shared by its instances (instances of one are adjacent).
         var parameterLocations: (operation: Int, locations: [String: SourceLocation])?
         for index in instances {
+            // Fields are read in place: a whole `OperationSpec` is costly to copy.
             let operation = expansion.instances[index].operation
-            // Read once: `OperationSpec` is declared in TaskGraphPipeline, and each field read
-            // through `spec.operations[operation]` from here copied the whole operation.
-            let operationSpec = spec.operations[operation]
-            guard let typeName = operationSpec.type, let type = registry[typeName.value] else { continue }
+            guard let typeName = spec.operations[operation].type, let type = registry[typeName.value] else { continue }
             let item = expansion.instances[index].item
-            let operationID = operationSpec.id.value
+            let operationID = spec.operations[operation].id.value
             checker.item = item.map { .bound($0) } ?? .unavailable
             if !spec.includedScopes.isEmpty {
                 checker.variables = spec.variables(of: operation)
@@ -128,7 +126,7 @@ struct PipelinePlanner {
             values.removeAll(keepingCapacity: true)
             let errorsBefore = diagnostics.count
             for parameter in type.parameters {
-                if let value = operationSpec.parameter(parameter.name) {
+                if let value = spec.operations[operation].parameter(parameter.name) {
                     if let checked = checker.check(
                         value, as: parameter.type, name: parameter.name, subject: "operation '\(operationID)'",
                         diagnostics: &diagnostics)
@@ -147,21 +145,21 @@ struct PipelinePlanner {
             let setup = OperationSetup(
                 type: type.name, id: id, parameters: parameters,
                 dependencies: dependencies.map { expansion.instances[$0].id },
-                preferredInput: operationSpec.input.map {
+                preferredInput: spec.operations[operation].input.map {
                     expansion.instanceID(of: $0.value, neededBy: index)
                 },
                 environment: environments.variables(named: type.environmentNames(parameters)),
                 pipelineDirectory: pipelineDirectory, outputDirectory: outputDirectory)
             if parameterLocations?.operation != operation {
-                let pairs = operationSpec.parameters.map { ($0.key.text, $0.value.location) }
+                let pairs = spec.operations[operation].parameters.map { ($0.key.text, $0.value.location) }
                 parameterLocations = (operation, Dictionary(pairs) { first, _ in first })
             }
             do {
                 let action = try type.makeAction(setup)
                 var node = ExecutionGraph.Node(
                     id: id, type: type.name, action: action, dependencies: dependencies,
-                    settings: operationSpec.settings, setup: setup,
-                    location: operationSpec.id.location)
+                    settings: spec.operations[operation].settings, setup: setup,
+                    location: spec.operations[operation].id.location)
                 node.parameterLocations = parameterLocations?.locations ?? [:]
                 nodes.append(node)
             } catch let invalid as InvalidParameterEntries {
@@ -169,7 +167,7 @@ struct PipelinePlanner {
                     diagnostics.append(
                         .error(
                             "operation '\(operationID)': \(entry.error)",
-                            at: entryLocation(entry, in: operationSpec) ?? typeName.location))
+                            at: entryLocation(entry, in: spec.operations[operation]) ?? typeName.location))
                 }
             } catch {
                 diagnostics.append(.error("operation '\(operationID)': \(error)", at: typeName.location))

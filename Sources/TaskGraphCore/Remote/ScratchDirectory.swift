@@ -53,14 +53,10 @@ struct ScratchDirectory: Sendable {
         path.hasPrefix(root + "/") ? String(path.dropFirst(root.count)) : path
     }
 
-    /// `result` as the operation gives it on the driver's machine: a loaded or written file
-    /// named by the driver's path.
+    /// `result` as the operation gives it on the driver's machine: every path it names
+    /// (`OperationResult.withPaths(mapped:)`) is the driver's.
     func back(_ result: any OperationResult) -> any OperationResult {
-        if let loaded = result as? LoadedFile { return LoadedFile(path: back(loaded.path), data: loaded.data) }
-        if let written = result as? WrittenFile {
-            return WrittenFile(path: back(written.path), byteCount: written.byteCount)
-        }
-        return result
+        result.withPaths { path in back(path) }
     }
 
     /// `record` with its output files named by the driver's paths.

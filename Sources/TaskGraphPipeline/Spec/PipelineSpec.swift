@@ -43,7 +43,14 @@ package struct PipelineSpec {
 }
 
 /// One entry of `operations:` as written.
-package struct OperationSpec {
+///
+/// `@usableFromInline`, with `parameter(_:)` `@inlinable`, for the planner in TaskGraphCore,
+/// which looks parameters up for every instance: this toolchain (Swift 6.3) inlines an
+/// `@inlinable package` member in another module only when its type is `@usableFromInline`,
+/// and a call that is not inlined is handed a copy of the whole operation (its value-witness
+/// copy, about 400 instructions). Stored fields are read in place from other modules; methods
+/// and computed properties are such calls.
+@usableFromInline package struct OperationSpec: Sendable {
     /// The operation id (the mapping key).
     package var id: Located<String>
     /// The `op:` value, if present.
@@ -70,7 +77,7 @@ package struct OperationSpec {
     /// not a dictionary: an operation sets a handful, and most operations are read only once.
     /// (Not the mapping's own list: keeping every operation's whole mapping alive until the
     /// graph is planned cost more memory than these small copies.)
-    package var parameters: [YAMLPair]
+    @usableFromInline package var parameters: [YAMLPair]
     /// Whose variables its parameters use: 0 for the pipeline file's, `n` for the `n`th
     /// included file's (`PipelineSpec.variables(of:)`).
     package var scope = 0
@@ -88,7 +95,7 @@ package struct OperationSpec {
     }
 
     /// The value written for parameter `name`, if any.
-    package func parameter(_ name: String) -> YAMLValue? {
+    @inlinable package func parameter(_ name: String) -> YAMLValue? {
         parameters.first { $0.key.text == name }?.value
     }
 

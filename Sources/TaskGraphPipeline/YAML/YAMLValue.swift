@@ -1,6 +1,6 @@
 /// A YAML value detached from the parser, with the location of every scalar, sequence and
 /// mapping, so every later check can point at what the user wrote.
-package enum YAMLValue: Sendable {
+@usableFromInline package enum YAMLValue: Sendable {
     case scalar(YAMLScalar)
     case sequence([YAMLValue], SourceLocation)
     case mapping([YAMLPair], SourceLocation)
@@ -30,13 +30,14 @@ package enum YAMLValue: Sendable {
 }
 
 /// One key and its value in a YAML mapping; keys are always scalars here.
-package struct YAMLPair: Sendable {
-    package var key: YAMLScalar
-    package var value: YAMLValue
+/// `@usableFromInline`, as its `key.text` and `value`, for `OperationSpec.parameter(_:)`.
+@usableFromInline package struct YAMLPair: Sendable {
+    @usableFromInline package var key: YAMLScalar
+    @usableFromInline package var value: YAMLValue
 }
 
 /// A YAML scalar as written.
-package struct YAMLScalar: Sendable {
+@usableFromInline package struct YAMLScalar: Sendable {
     /// How the scalar was written.
     package enum Style: Sendable {
         /// No quotes: `key: value`.
@@ -47,7 +48,7 @@ package struct YAMLScalar: Sendable {
         case block
     }
 
-    package var text: String
+    @usableFromInline package var text: String
     package var location: SourceLocation
     package var style: Style
 

@@ -13,6 +13,11 @@ public struct LoadedFile: BytesProvider, FileProvider, Codable, Hashable {
         self.data = data
     }
 
+    /// The same contents, read from `transform(path)`.
+    public func withPaths(mapped transform: (String) throws -> String) rethrows -> LoadedFile {
+        LoadedFile(path: try transform(path), data: data)
+    }
+
     /// The size, e.g. `2.4 MB`.
     public var summary: String { ByteCountText.format(data.count) }
 

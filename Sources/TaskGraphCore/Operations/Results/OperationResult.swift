@@ -38,6 +38,14 @@ public protocol OperationResult: Sendable {
     /// header and pixels); nil otherwise, and the result is then always stored when its
     /// operation is cached (`CacheableAction.isRecomputable`).
     var payloadByteCount: Int? { get }
+
+    /// This result with every file path it names replaced by `transform(path)`: how a result
+    /// made where its files had other paths names them here (a record relocated to this run's
+    /// output directory, a cluster job's scratch directory named by the driver's paths). The
+    /// default returns `self`, for a result that names no path; a type that holds paths must
+    /// map every one, or those places keep a path that is not where the file is.
+    /// - Throws: what `transform` throws.
+    func withPaths(mapped transform: (String) throws -> String) rethrows -> Self
 }
 
 extension OperationResult {
@@ -54,6 +62,9 @@ extension OperationResult {
 
     /// Unknown.
     public var payloadByteCount: Int? { nil }
+
+    /// `self`: a result that names no path.
+    public func withPaths(mapped transform: (String) throws -> String) rethrows -> Self { self }
 }
 
 /// A result that can hand over a byte buffer.

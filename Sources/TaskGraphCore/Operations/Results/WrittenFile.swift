@@ -13,6 +13,11 @@ public struct WrittenFile: FileProvider, Codable, Hashable {
         self.byteCount = byteCount
     }
 
+    /// The same file at `transform(path)`.
+    public func withPaths(mapped transform: (String) throws -> String) rethrows -> WrittenFile {
+        WrittenFile(path: try transform(path), byteCount: byteCount)
+    }
+
     /// The path and size.
     public var summary: String { "\(path) (\(ByteCountText.format(byteCount)))" }
 
