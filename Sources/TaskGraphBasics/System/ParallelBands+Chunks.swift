@@ -45,16 +45,16 @@ extension ParallelBands {
             callerFirst: {
                 elements.reserveCapacity(count)
                 body(bounds[0]..<bounds[1], &elements, &notes)
-            }
-        ) { otherChunks in
-            for chunk in otherChunks.map({ $0 + 1 }) {
-                var chunkElements: [Element] = []
-                var chunkNotes: [Note] = []
-                chunkElements.reserveCapacity(bounds[chunk + 1] - bounds[chunk])
-                body(bounds[chunk]..<bounds[chunk + 1], &chunkElements, &chunkNotes)
-                others.store((chunkElements, chunkNotes), at: chunk)
-            }
-        }
+            },
+            { otherChunks in
+                for chunk in otherChunks.map({ $0 + 1 }) {
+                    var chunkElements: [Element] = []
+                    var chunkNotes: [Note] = []
+                    chunkElements.reserveCapacity(bounds[chunk + 1] - bounds[chunk])
+                    body(bounds[chunk]..<bounds[chunk + 1], &chunkElements, &chunkNotes)
+                    others.store((chunkElements, chunkNotes), at: chunk)
+                }
+            })
         for chunk in others.taken(from: 1) {
             elements += chunk.elements
             notes += chunk.notes
