@@ -29,6 +29,11 @@ public final class TieredStore: ResultStore {
         var damaged: Set<ContentDigest> = []
         /// Downloads under way, so that a blob is fetched once however many ask for it.
         var downloads: [ContentDigest: Task<Data, any Error>] = [:]
+
+        /// Names `record`'s operation as the owner of its blobs, for the damage warning.
+        mutating func note(owner record: ActionRecord) {
+            for blob in record.blobs { owners[blob] = record.id }
+        }
     }
 
     /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
@@ -86,18 +91,13 @@ public final class TieredStore: ResultStore {
         else { return nil }
         // Owned before relocating: a `save`'s result, read to name this run's path, may be
         // damaged on the server, and says so like any other blob.
-        note(owner: original)
+        state.withLock { $0.note(owner: original) }
         guard let record = await resultRelocated(relocated, from: original) else { return nil }
-        note(owner: record)
-        state.withLock { $0.remoteRecords[key] = record }
-        return (record, record.outputFiles)
-    }
-
-    /// Names `record`'s operation as the owner of its blobs, for the damage warning.
-    private func note(owner record: ActionRecord) {
         state.withLock { state in
-            for blob in record.blobs { state.owners[blob] = record.id }
+            state.note(owner: record)
+            state.remoteRecords[key] = record
         }
+        return (record, record.outputFiles)
     }
 
     /// The record the server holds for `key`, if it is intact, made for `key` and signed as
@@ -211,19 +211,19 @@ public final class TieredStore: ResultStore {
         do {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            try await download(digest)
+            try await local.storeBlob(verified: try await download(digest), as: digest)
             return try await local.loadResult(digest)
         }
     }
 
-    /// The file restored from the local blob; when the local store lacks it, downloaded, kept
-    /// in the local store and written to `path` from the bytes that came down (checked once,
-    /// not read back from the store).
+    /// The file restored from the local blob; when the local store lacks it, downloaded, then
+    /// kept in the local store and written to `path` from the bytes that came down, in one trip
+    /// to a blocking thread (checked once, not read back from the store).
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
         do {
             return try await local.materialize(digest, at: path)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            return try await local.restore(verified: try await download(digest), of: digest, at: path)
+            return try await local.materialize(digest, at: path, contents: try await download(digest))
         }
     }
 
@@ -236,11 +236,11 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// Downloads the blob `digest` into the local store, checked against the digest.
+    /// Downloads the blob `digest`, checked against the digest, once however many ask for it
+    /// at the same time (the caller stores it).
     /// - Returns: its contents.
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
-    @discardableResult
     private func download(_ digest: ContentDigest) async throws -> Data {
         let task = state.withLock { state -> Task<Data, any Error> in
             if let running = state.downloads[digest] { return running }
@@ -256,8 +256,7 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// `download`'s request: the blob into the local store, checked against its digest. (The
-    /// caller just missed it locally: a blob another download put there meanwhile is kept.)
+    /// `download`'s request: the blob, checked against its digest.
     private func fetch(_ digest: ContentDigest) async throws -> Data {
         guard !state.withLock({ $0.failed }) else { throw StoreError.missingEntry(digest) }
         let data: Data?
@@ -272,7 +271,6 @@ public final class TieredStore: ResultStore {
         guard ContentDigest.sha256(of: data) == digest else {
             throw damage(digest, reason: "blob \(digest) does not match its digest")
         }
-        try await local.storeBlob(verified: data, as: digest)
         return data
     }
 
