@@ -26,17 +26,7 @@ rm -rf "$trash"
 mkdir -p "$trash/0"
 [[ -e $work ]] && mv "$work" "$trash/0/"
 mkdir -p "$work"
-trashed=0
-# set_aside PATH...: moves each PATH that exists into its own directory of $trash
-set_aside() {
-  local path
-  for path; do
-    [[ -e $path ]] || continue
-    trashed=$((trashed + 1))
-    mkdir -p "$trash/$trashed" || exit 1
-    mv "$path" "$trash/$trashed/" || exit 1
-  done
-}
+source "$root/bench/set-aside.sh"
 if [[ -n ${TASKGRAPH:-} ]]; then
   tg=$TASKGRAPH
 else
