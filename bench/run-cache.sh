@@ -41,18 +41,8 @@ if [[ -e $work ]]; then
 fi
 mkdir -p "$work"
 trash=$work/removed
-trashed=0
 trap 'rm -rf "$trash"' EXIT
-# set_aside PATH...: moves each PATH that exists into its own directory of $trash
-set_aside() {
-  local path
-  for path; do
-    [[ -e $path ]] || continue
-    trashed=$((trashed + 1))
-    mkdir -p "$trash/$trashed" || exit 1
-    mv "$path" "$trash/$trashed/" || exit 1
-  done
-}
+source "$root/bench/set-aside.sh"
 
 bin=$(swift build -c release --show-bin-path)
 if [[ -n ${TASKGRAPH:-} ]]; then

@@ -18,8 +18,15 @@ RUNS=${RUNS:-3}
 NODES=${BENCH_NODES:-10000}
 JOBS=${JOBS:-8}
 work=$root/bench/.work/remote
-rm -rf "$work"
+# Checkouts and stores replaced between timed runs (and a last bench's files) are moved aside,
+# and removed when the bench ends: a run right after `rm -rf` of 10,000 files pays for that
+# removal in every file it creates (ext4 without a journal, bench/run-cache.sh says why).
+trash=$root/bench/.work/remote-removed
+rm -rf "$trash"
+mkdir -p "$trash/0"
+[[ -e $work ]] && mv "$work" "$trash/0/"
 mkdir -p "$work"
+source "$root/bench/set-aside.sh"
 if [[ -n ${TASKGRAPH:-} ]]; then
   tg=$TASKGRAPH
 else
@@ -57,7 +64,7 @@ http {
 CONF
 nginx -p "$server" -c "$server/nginx.conf" 2>/dev/null &
 nginx_pid=$!
-trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null || true' EXIT
+trap 'kill $nginx_pid 2>/dev/null; wait $nginx_pid 2>/dev/null || true; rm -rf "$trash"' EXIT
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.05; done
 url=http://127.0.0.1:$port/cache
 
@@ -74,7 +81,7 @@ ratio() { echo "scale=2; $1 / $2" | bc; }
 # checkout DIR SOURCE...: a fresh copy of SOURCE... in DIR, with its own home.
 checkout() {
   local directory=$1; shift
-  rm -rf "$directory"; mkdir -p "$directory/home"
+  set_aside "$directory"; mkdir -p "$directory/home"
   cp -r "$@" "$directory/"
 }
 # machine DIR ARGS...: taskgraph ARGS in DIR, with the store and HOME of that "machine".
@@ -87,7 +94,7 @@ machine() {
 echo "photos.yaml: cold, cold + upload, machine B ($RUNS runs each)" >&2
 cold=(); upload=(); warm=()
 for run in $(seq "$RUNS"); do
-  rm -rf "$server/data/cache"
+  set_aside "$server/data/cache"
   checkout "$work/photos-cold" pipelines/photos.yaml pipelines/photos
   cold+=("$(seconds machine "$work/photos-cold" run photos.yaml --no-progress)")
   checkout "$work/photos-a" pipelines/photos.yaml pipelines/photos
@@ -107,14 +114,14 @@ echo "| machine B: every operation a remote hit | $w | cold / B = $(ratio "$c" "
 echo "random DAG of $NODES exec steps" >&2
 dag=$work/dag-source
 python3 bench/random_dag.py --nodes "$NODES" --seed 1 "$dag" >/dev/null
-rm -rf "$server/data/cache"
+set_aside "$server/data/cache"
 checkout "$work/dag-a" "$dag/taskgraph/."
 machine "$work/dag-a" run dag.yaml --no-progress -j "$JOBS" --remote-cache "$url" >/dev/null 2>&1
 local_hits=(); remote_hits=()
 for run in $(seq "$RUNS"); do
   local_hits+=("$(seconds machine "$work/dag-a" run dag.yaml --no-progress -j "$JOBS" --events "$work/events-a.jsonl")")
   checkout "$work/dag-b/other" "$dag/taskgraph/."
-  rm -rf "$work/dag-b/other/out"
+  set_aside "$work/dag-b/other/out"
   remote_hits+=("$(seconds machine "$work/dag-b/other" run dag.yaml --no-progress -j "$JOBS" --events "$work/events-b.jsonl" --remote-cache "$url")")
 done
 l=$(median "${local_hits[@]}"); r=$(median "${remote_hits[@]}")

@@ -119,24 +119,37 @@ extension ContentStore {
     /// - Throws: `StoreError.missingEntry`, `StoreError.corruptEntry` (the blob is removed),
     ///   `OperationError.writeFailed` naming `path`.
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
+        try await materialize(digest, at: path, contents: nil)
+    }
+
+    /// `materialize(_:at:)`, given the blob's `contents` when they are not in the store yet (a
+    /// remote cache's download, checked against `digest` by the caller): they are stored as the
+    /// blob (kept when present) and the file is written from them, in the same trip to a
+    /// blocking thread, instead of reading the blob back.
+    func materialize(_ digest: ContentDigest, at path: String, contents: Data?) async throws -> Bool {
         let layout = layout
         let statCache = statCache
         let flush = flushesWrites
         // Read here: the task-local is not visible on the blocking thread.
         let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
-        return try await BlockingIO.run {
+        let (written, added) = try await BlockingIO.run { () throws -> (Bool, Int64) in
+            let added = try contents.map { try Self.storeBlob(verified: $0, as: digest, layout, flush: flush) } ?? 0
             if let stat = FileStat.of(path) {
                 if let known = statCache.remembered(path, stat) {
-                    if known == digest { return false }
-                } else if FileStat.of(layout.blob(digest))?.size == stat.size, let hashed = try? FileHasher.hash(path) {
+                    if known == digest { return (false, added) }
+                } else if (contents.map { Int64($0.count) } ?? FileStat.of(layout.blob(digest))?.size) == stat.size,
+                    let hashed = try? FileHasher.hash(path)
+                {
                     statCache.remember(path, hashed)
-                    if hashed.digest == digest { return false }
+                    if hashed.digest == digest { return (false, added) }
                 }
             }
-            let contents = try Self.verifiedBlob(digest, layout)
-            try FileIO.writeAtomically(contents, to: path, temporaryFiles: temporaryFiles, flushing: flush)
-            return true
+            let bytes = try contents ?? Self.verifiedBlob(digest, layout)
+            try FileIO.writeAtomically(bytes, to: path, temporaryFiles: temporaryFiles, flushing: flush)
+            return (true, added)
         }
+        bytesAdded.withLock { $0 += added }
+        return written
     }
 
     /// The size up to which `storeFile` reads a file into memory before writing its blob;

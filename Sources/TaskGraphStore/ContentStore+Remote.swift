@@ -8,29 +8,18 @@ extension ContentStore {
     func storeBlob(verified contents: Data, as digest: ContentDigest) async throws {
         let layout = layout
         let flush = flushesWrites
-        let added = try await BlockingIO.run { () throws -> Int64 in
-            if Self.keepBlob(digest, layout, size: Int64(contents.count)) { return 0 }
-            try StoreIO.writeFile(contents, to: layout.blob(digest), layout, flush: flush, besideIt: true)
-            return Int64(contents.count)
-        }
+        let added = try await BlockingIO.run { try Self.storeBlob(verified: contents, as: digest, layout, flush: flush) }
         bytesAdded.withLock { $0 += added }
     }
 
-    /// Makes the file at `path` hold the blob `digest`, whose `contents` a remote cache just
-    /// sent (checked against the digest by the caller, and stored): an absent file is written
-    /// from them, as `materialize` writes it, without reading back the blob just stored; a
-    /// present one is left to `materialize`, which keeps it when it already holds the blob.
-    /// - Returns: whether the file had to be written.
-    func restore(verified contents: Data, of digest: ContentDigest, at path: String) async throws -> Bool {
-        let flush = flushesWrites
-        // Read here: the task-local is not visible on the blocking thread.
-        let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
-        let written = try await BlockingIO.run { () throws -> Bool in
-            guard FileStat.of(path) == nil else { return false }
-            try FileIO.writeAtomically(contents, to: path, temporaryFiles: temporaryFiles, flushing: flush)
-            return true
-        }
-        return try await written ? true : materialize(digest, at: path)
+    /// `storeBlob(verified:as:)` on the calling thread, a blocking one.
+    /// - Returns: the bytes added to the store (0 when the blob was present).
+    static func storeBlob(verified contents: Data, as digest: ContentDigest, _ layout: StoreLayout, flush: Bool)
+        throws -> Int64
+    {
+        if keepBlob(digest, layout, size: Int64(contents.count)) { return 0 }
+        try StoreIO.writeFile(contents, to: layout.blob(digest), layout, flush: flush, besideIt: true)
+        return Int64(contents.count)
     }
 
     /// The contents of the blob `digest`, checked against it, to upload.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TaskGraphCore
 
 /// The local store in front of a remote cache (docs/cache.md, "Remote cache"): records are
@@ -16,11 +17,15 @@ public final class TieredStore: ResultStore {
     private let uploads: UploadQueue?
     private let signer: (any RecordSigner)?
     private let warn: @Sendable (String) -> Void
+    /// Whether the server failed during this run (and is left alone since): read by every
+    /// request, so not behind the lock.
+    private let failed = Atomic<Bool>(false)
+    /// `statistics`' counts, added to by every request without the lock.
+    private let hits = Atomic<Int>(0), misses = Atomic<Int>(0)
+    private let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
     private let state = Locked(State())
 
     private struct State {
-        var failed = false
-        var statistics = RemoteStatistics()
         /// Records found on the server, by key: written locally by `drain` once their blobs are.
         var remoteRecords: [ContentDigest: ActionRecord] = [:]
         /// The operation a remote record's blob belongs to, for the damage warning.
@@ -29,6 +34,11 @@ public final class TieredStore: ResultStore {
         var damaged: Set<ContentDigest> = []
         /// Downloads under way, so that a blob is fetched once however many ask for it.
         var downloads: [ContentDigest: Task<Data, any Error>] = [:]
+
+        /// Names `record`'s operation as the owner of its blobs, for the damage warning.
+        mutating func note(owner record: ActionRecord) {
+            for blob in record.blobs { owners[blob] = record.id }
+        }
     }
 
     /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
@@ -52,7 +62,11 @@ public final class TieredStore: ResultStore {
     }
 
     /// What the run did with the server so far.
-    public var statistics: RemoteStatistics { state.withLock { $0.statistics } }
+    public var statistics: RemoteStatistics {
+        RemoteStatistics(
+            hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
+            bytesDown: bytesDown.load(ordering: .relaxed), bytesUp: bytesUp.load(ordering: .relaxed))
+    }
 
     /// Uploads finished and enqueued so far.
     public var uploadProgress: (finished: Int, total: Int) { uploads?.progress ?? (0, 0) }
@@ -84,26 +98,20 @@ public final class TieredStore: ResultStore {
         guard let original = await remoteRecord(for: key),
             let relocated = local.outputLocations.relocated(original, for: key)
         else { return nil }
-        // Owned before relocating: a `save`'s result, read to name this run's path, may be
-        // damaged on the server, and says so like any other blob.
-        note(owner: original)
         guard let record = await resultRelocated(relocated, from: original) else { return nil }
-        note(owner: record)
-        state.withLock { $0.remoteRecords[key] = record }
+        state.withLock { state in
+            state.note(owner: record)
+            state.remoteRecords[key] = record
+        }
         return (record, record.outputFiles)
     }
 
-    /// Names `record`'s operation as the owner of its blobs, for the damage warning.
-    private func note(owner record: ActionRecord) {
-        state.withLock { state in
-            for blob in record.blobs { state.owners[blob] = record.id }
-        }
-    }
-
     /// The record the server holds for `key`, if it is intact, made for `key` and signed as
-    /// required.
+    /// required; its operation is noted as the owner of its blobs (before relocating it: a
+    /// `save`'s result, read to name this run's path, may be damaged on the server, and says so
+    /// like any other blob).
     private func remoteRecord(for key: ContentDigest) async -> ActionRecord? {
-        guard !state.withLock({ $0.failed }) else { return nil }
+        guard !hasFailed else { return nil }
         let data: Data?
         do {
             data = try await remote.get("ac/" + key.hex)
@@ -112,10 +120,13 @@ public final class TieredStore: ResultStore {
             return nil
         }
         let record = data.flatMap { RemoteRecordCoder.decode($0, key: key, signer: signer) }
-        state.withLock { state in
-            state.statistics.bytesDown += Int64(data?.count ?? 0)
-            if record == nil { state.statistics.misses += 1 } else { state.statistics.hits += 1 }
+        bytesDown.add(Int64(data?.count ?? 0), ordering: .relaxed)
+        guard let record else {
+            misses.add(1, ordering: .relaxed)
+            return nil
         }
+        hits.add(1, ordering: .relaxed)
+        state.withLock { $0.note(owner: record) }
         return record
     }
 
@@ -134,11 +145,11 @@ public final class TieredStore: ResultStore {
             // A fused chain's intermediate names its `stored-reference` blob, which a reader
             // needs to learn the digest of the result that was not stored: it goes up too.
             for blob in Set(record.blobs) {
-                guard !state.withLock({ $0.failed }), try await ensureOnServer(blob) else { return }
+                guard !hasFailed, try await ensureOnServer(blob) else { return }
             }
             let encoded = RemoteRecordCoder.encode(record, signer: signer)
             try await remote.put("ac/" + key.hex, encoded)
-            state.withLock { $0.statistics.bytesUp += Int64(encoded.count) }
+            bytesUp.add(Int64(encoded.count), ordering: .relaxed)
         } catch {
             fault(error)
         }
@@ -158,7 +169,7 @@ public final class TieredStore: ResultStore {
         if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { return true }
         guard let contents = try? await local.blobContents(blob) else { return false }
         try await remote.put("cas/" + blob.hex, contents)
-        state.withLock { $0.statistics.bytesUp += Int64(contents.count) }
+        bytesUp.add(Int64(contents.count), ordering: .relaxed)
         return true
     }
 
@@ -167,7 +178,7 @@ public final class TieredStore: ResultStore {
     public func uploadBlobs(of record: ActionRecord) {
         uploads?.enqueue { [self] in
             do {
-                for blob in Set(record.blobs) where !state.withLock({ $0.failed }) { _ = try await send(blob) }
+                for blob in Set(record.blobs) where !hasFailed { _ = try await send(blob) }
             } catch {
                 fault(error)
             }
@@ -183,7 +194,7 @@ public final class TieredStore: ResultStore {
     }
 
     /// Whether the server failed during this run (and was left alone after it).
-    public var hasFailed: Bool { state.withLock { $0.failed } }
+    public var hasFailed: Bool { failed.load(ordering: .relaxed) }
 
     // MARK: Blobs
 
@@ -211,19 +222,19 @@ public final class TieredStore: ResultStore {
         do {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            try await download(digest)
+            try await local.storeBlob(verified: try await download(digest), as: digest)
             return try await local.loadResult(digest)
         }
     }
 
-    /// The file restored from the local blob; when the local store lacks it, downloaded, kept
-    /// in the local store and written to `path` from the bytes that came down (checked once,
-    /// not read back from the store).
+    /// The file restored from the local blob; when the local store lacks it, downloaded, then
+    /// kept in the local store and written to `path` from the bytes that came down, in one trip
+    /// to a blocking thread (checked once, not read back from the store).
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
         do {
             return try await local.materialize(digest, at: path)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            return try await local.restore(verified: try await download(digest), of: digest, at: path)
+            return try await local.materialize(digest, at: path, contents: try await download(digest))
         }
     }
 
@@ -236,11 +247,11 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// Downloads the blob `digest` into the local store, checked against the digest.
+    /// Downloads the blob `digest`, checked against the digest, once however many ask for it
+    /// at the same time (the caller stores it).
     /// - Returns: its contents.
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
-    @discardableResult
     private func download(_ digest: ContentDigest) async throws -> Data {
         let task = state.withLock { state -> Task<Data, any Error> in
             if let running = state.downloads[digest] { return running }
@@ -256,10 +267,9 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// `download`'s request: the blob into the local store, checked against its digest. (The
-    /// caller just missed it locally: a blob another download put there meanwhile is kept.)
+    /// `download`'s request: the blob, checked against its digest.
     private func fetch(_ digest: ContentDigest) async throws -> Data {
-        guard !state.withLock({ $0.failed }) else { throw StoreError.missingEntry(digest) }
+        guard !hasFailed else { throw StoreError.missingEntry(digest) }
         let data: Data?
         do {
             data = try await remote.get("cas/" + digest.hex)
@@ -268,11 +278,10 @@ public final class TieredStore: ResultStore {
             throw StoreError.missingEntry(digest)
         }
         guard let data else { throw damage(digest, reason: "blob \(digest) is missing") }
-        state.withLock { $0.statistics.bytesDown += Int64(data.count) }
+        bytesDown.add(Int64(data.count), ordering: .relaxed)
         guard ContentDigest.sha256(of: data) == digest else {
             throw damage(digest, reason: "blob \(digest) does not match its digest")
         }
-        try await local.storeBlob(verified: data, as: digest)
         return data
     }
 
@@ -290,11 +299,9 @@ public final class TieredStore: ResultStore {
     /// Warns about the first fault of the server; after it, the server is left alone.
     private func fault(_ error: any Error) {
         guard !(error is CancellationError) else { return }
-        let first = state.withLock { state -> Bool in
-            defer { state.failed = true }
-            return !state.failed
+        if !failed.exchange(true, ordering: .relaxed) {
+            warn("the remote cache failed (\(error)); continuing with the local store")
         }
-        if first { warn("the remote cache failed (\(error)); continuing with the local store") }
     }
 
     /// At the end of a run: waits for the uploads (at most `timeout`), then copies into the

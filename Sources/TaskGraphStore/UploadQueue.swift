@@ -12,7 +12,9 @@ final class UploadQueue: Sendable {
         var head = 0
         var active = 0
         var finished = 0
-        var workers: [Task<Void, Never>] = []
+        /// The running workers, by number: each removes itself when it ends.
+        var workers: [Int: Task<Void, Never>] = [:]
+        var workersStarted = 0
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -27,35 +29,40 @@ final class UploadQueue: Sendable {
     /// Uploads finished and enqueued so far.
     var progress: (finished: Int, total: Int) { state.withLock { ($0.finished, $0.pending.count) } }
 
+    /// How many workers are listed (to cancel on a timeout): those running.
+    var workerCount: Int { state.withLock { $0.workers.count } }
+
     /// Adds `work`, starting a worker when fewer than `limit` run.
     func enqueue(_ work: @escaping Work) {
-        let starts = state.withLock { state -> Bool in
+        state.withLock { state in
             state.pending.append(work)
-            guard state.active < limit else { return false }
+            guard state.active < limit else { return }
             state.active += 1
-            return true
+            state.workersStarted += 1
+            let number = state.workersStarted
+            // Made under the lock, so that it is listed before it can end and remove itself.
+            state.workers[number] = Task { await self.runWorker(number) }
         }
-        guard starts else { return }
-        let worker = Task { await self.runWorker() }
-        state.withLock { $0.workers.append(worker) }
     }
 
     /// Takes uploads until none is left.
-    private func runWorker() async {
-        while let work = next() {
+    private func runWorker(_ number: Int) async {
+        while let work = next(worker: number) {
             await work()
             state.withLock { $0.finished += 1 }
         }
     }
 
-    /// The next upload, or nil after marking this worker done (waking `drain` when it was the last).
-    private func next() -> Work? {
+    /// The next upload, or nil after marking worker `number` done (waking `drain` when it was
+    /// the last).
+    private func next(worker number: Int) -> Work? {
         let (work, waiters) = state.withLock { state -> (Work?, [CheckedContinuation<Void, Never>]) in
             if state.head < state.pending.count {
                 state.head += 1
                 return (state.pending[state.head - 1], [])
             }
             state.active -= 1
+            state.workers[number] = nil
             guard state.active == 0 else { return (nil, []) }
             defer { state.idleWaiters = [] }
             return (nil, state.idleWaiters)
@@ -101,7 +108,7 @@ final class UploadQueue: Sendable {
     private func cancelAll() {
         let workers = state.withLock { state -> [Task<Void, Never>] in
             state.head = state.pending.count
-            return state.workers
+            return Array(state.workers.values)
         }
         workers.forEach { $0.cancel() }
     }

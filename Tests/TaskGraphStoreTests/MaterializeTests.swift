@@ -67,4 +67,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(!FileManager.default.fileExists(atPath: store.blobPath(digest)))
     }
+
+    @Test func downloadedContentsAreStoredAsTheBlobAndReplaceAChangedFileOfTheSameSize() async throws {
+        let store = try temporaryStore()
+        let path = try emptyDirectory("out") + "/out.txt"
+        try writeFile("CONTENTS", to: path)
+        let contents = Data("contents".utf8)
+        let digest = ContentDigest.sha256(of: contents)
+        #expect(try await store.materialize(digest, at: path, contents: contents))
+        #expect(try readFile(path) == "contents")
+        #expect(try readFile(store.blobPath(digest)) == "contents")
+        // Now known to hold its blob: left alone, and the blob is not written again.
+        let blob = inode(of: store.blobPath(digest))
+        #expect(try await store.materialize(digest, at: path, contents: contents) == false)
+        #expect(inode(of: store.blobPath(digest)) == blob)
+    }
 }
