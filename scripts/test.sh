@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite (what .ci/run runs):
 #   0. the module layering check (scripts/check-layering.py: TaskGraphCore links no image,
-#      network or cipher library; families stay apart);
+#      network or cipher library; families stay apart) and `swift format lint --strict` (the
+#      repository's .swift-format: layout, lines of at most 120 columns, names);
 #   1. unit and end-to-end tests of the built binary (real processes, signals, HTTP servers,
 #      JPEG/PNG files, HTML reports in headless Chromium, a short interrupt-torture run, a
 #      single-node Slurm cluster on 127.0.0.1 that SlurmExecutorTests start and stop with
@@ -16,6 +17,7 @@ scripts/setup.sh --browser
 # The Slurm tests stop their cluster themselves; this covers a test process that crashed.
 trap 'scripts/slurm-cluster.sh stop >/dev/null 2>&1 || true' EXIT
 scripts/check-layering.py
+swift format lint --strict --recursive --parallel Sources Tests bench/Sources fuzz/Sources Examples
 swift build --build-tests
 swift test --skip-build
 scripts/build-docs.sh

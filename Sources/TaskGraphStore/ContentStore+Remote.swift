@@ -8,7 +8,9 @@ extension ContentStore {
     func storeBlob(verified contents: Data, as digest: ContentDigest) async throws {
         let layout = layout
         let flush = flushesWrites
-        let added = try await BlockingIO.run { try Self.storeBlob(verified: contents, as: digest, layout, flush: flush) }
+        let added = try await BlockingIO.run {
+            try Self.storeBlob(verified: contents, as: digest, layout, flush: flush)
+        }
         bytesAdded.withLock { $0 += added }
     }
 

@@ -67,7 +67,7 @@ final class UploadQueue: Sendable {
             defer { state.idleWaiters = [] }
             return (nil, state.idleWaiters)
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
         return work
     }
 
@@ -110,6 +110,6 @@ final class UploadQueue: Sendable {
             state.head = state.pending.count
             return Array(state.workers.values)
         }
-        workers.forEach { $0.cancel() }
+        for worker in workers { worker.cancel() }
     }
 }

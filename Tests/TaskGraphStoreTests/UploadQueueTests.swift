@@ -1,5 +1,5 @@
-import Testing
 import TaskGraphCore
+import Testing
 
 @testable import TaskGraphStore
 

@@ -41,7 +41,8 @@ import Testing
     }
 
     @Test func aSavedFileNamesWhereThisRunWritesIt() async throws {
-        let (store, _) = try await store(WrittenFile(path: "/a/out/copy.txt", byteCount: 12), writing: ["/a/out/copy.txt"])
+        let (store, _) = try await store(
+            WrittenFile(path: "/a/out/copy.txt", byteCount: 12), writing: ["/a/out/copy.txt"])
         store.noteOutputFiles(["/b/out/copy.txt"], forKey: Self.key)
 
         let record = try #require(await store.reusableRecord(for: Self.key)?.record)
