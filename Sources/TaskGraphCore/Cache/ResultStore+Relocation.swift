@@ -7,11 +7,13 @@ extension ResultStore {
     /// directory is stored again with this run's paths, each of `original`'s output files
     /// renamed to `relocated`'s in the same place. Any other result is read (to ask it) and
     /// kept as it is.
-    /// - Returns: nil (a miss) when the stored result cannot be read or stored again, or names a
-    ///   path that is not one of `original`'s output files (it cannot say where this run's is).
+    /// - Returns: nil (a miss) when the stored result cannot be read or stored again, names a
+    ///   path that is not one of `original`'s output files (it cannot say where this run's is),
+    ///   or the two records do not list as many output files.
     package func resultRelocated(_ relocated: ActionRecord, from original: ActionRecord) async -> ActionRecord? {
         let originalPaths = original.outputFiles.map(\.path)
         let relocatedPaths = relocated.outputFiles.map(\.path)
+        guard relocatedPaths.count == originalPaths.count else { return nil }
         let stored = StoredResult(relocated)
         // A result left out of the store, or a fused chain's intermediate, has nothing to read.
         guard relocatedPaths != originalPaths, !stored.isUnstored, stored.resultKind != StoredResult.kind else {

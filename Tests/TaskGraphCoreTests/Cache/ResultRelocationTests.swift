@@ -59,6 +59,15 @@ import Testing
         #expect(await store.reusableRecord(for: Self.key) == nil)
     }
 
+    @Test func recordsListingDifferentNumbersOfOutputFilesAreNotRelocated() async throws {
+        let (store, original) = try await store(
+            CopiedFiles(paths: ["/a/out/one", "/a/out/two"]), writing: ["/a/out/one", "/a/out/two"])
+        var relocated = original
+        relocated.outputFiles = [ActionRecord.OutputFile(path: "/b/out/one", digest: original.outputFiles[0].digest)]
+
+        #expect(await store.resultRelocated(relocated, from: original) == nil)
+    }
+
     @Test func aResultNamingNoPathIsReusedAsItWasRecorded() async throws {
         let (store, original) = try await store(BytesResult(Data("stdout".utf8)), writing: ["/a/out/one"])
         store.noteOutputFiles(["/b/out/one"], forKey: Self.key)
