@@ -13,9 +13,9 @@ public struct LoadedFile: BytesProvider, FileProvider, Codable, Hashable {
         self.data = data
     }
 
-    /// The same contents, read from `transform(path)`.
-    public func withPaths(mapped transform: (String) throws -> String) rethrows -> LoadedFile {
-        LoadedFile(path: try transform(path), data: data)
+    /// The same contents, read from `path`.
+    public func withPath(_ path: String) -> LoadedFile {
+        LoadedFile(path: path, data: data)
     }
 
     /// The size, e.g. `2.4 MB`.

@@ -42,8 +42,9 @@ public protocol OperationResult: Sendable {
     /// This result with every file path it names replaced by `transform(path)`: how a result
     /// made where its files had other paths names them here (a record relocated to this run's
     /// output directory, a cluster job's scratch directory named by the driver's paths). The
-    /// default returns `self`, for a result that names no path; a type that holds paths must
-    /// map every one, or those places keep a path that is not where the file is.
+    /// default returns `self`, for a result that names no path (a `FileProvider`'s maps `path`
+    /// through its `withPath(_:)`); a type that holds other paths must map every one, or those
+    /// places keep a path that is not where the file is.
     /// - Throws: what `transform` throws.
     func withPaths(mapped transform: (String) throws -> String) rethrows -> Self
 }
@@ -74,7 +75,23 @@ public protocol BytesProvider: OperationResult {
 }
 
 /// A result that is a file on disk.
+///
+/// A file provider must say how it moves: `withPath(_:)` has no default, so a new type that
+/// names a file cannot be reused with another place's path by forgetting to map it
+/// (`OperationResult.withPaths(mapped:)` maps `path` through it).
 public protocol FileProvider: OperationResult {
     /// The file's path.
     var path: String { get }
+
+    /// The same result naming the file at `path`.
+    func withPath(_ path: String) -> Self
+}
+
+extension FileProvider {
+    /// This result with its file at `transform(path)`. A type naming more paths than `path`
+    /// maps them all by implementing this itself.
+    /// - Throws: what `transform` throws.
+    public func withPaths(mapped transform: (String) throws -> String) rethrows -> Self {
+        withPath(try transform(path))
+    }
 }

@@ -13,9 +13,9 @@ public struct WrittenFile: FileProvider, Codable, Hashable {
         self.byteCount = byteCount
     }
 
-    /// The same file at `transform(path)`.
-    public func withPaths(mapped transform: (String) throws -> String) rethrows -> WrittenFile {
-        WrittenFile(path: try transform(path), byteCount: byteCount)
+    /// The same file, at `path`.
+    public func withPath(_ path: String) -> WrittenFile {
+        WrittenFile(path: path, byteCount: byteCount)
     }
 
     /// The path and size.

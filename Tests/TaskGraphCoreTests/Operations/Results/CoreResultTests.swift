@@ -43,6 +43,19 @@ import Testing
         #expect(trip.digest == trip.digestOfEncoding)
     }
 
+    @Test func fileProvidersMoveEveryPathTheyNameAndKeepTheRest() throws {
+        func moved<File: FileProvider>(_ file: File) throws -> File {
+            try file.withPaths { "/elsewhere/" + $0 }
+        }
+        #expect(
+            try moved(WrittenFile(path: "out/lake.jpg", byteCount: 7))
+                == WrittenFile(path: "/elsewhere/out/lake.jpg", byteCount: 7))
+        #expect(
+            try moved(LoadedFile(path: "photos/lake.jpg", data: Data([1, 2])))
+                == LoadedFile(path: "/elsewhere/photos/lake.jpg", data: Data([1, 2])))
+        #expect(try BytesResult(Data([3])).withPaths { _ in "/never" } == BytesResult(Data([3])))
+    }
+
     @Test func writtenFileKeepsItsByteCount() async throws {
         let value = WrittenFile(path: "out/lake.jpg", byteCount: 123_456)
         let trip = try await roundTrip(value, through: .core)
