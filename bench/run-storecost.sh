@@ -4,7 +4,9 @@
 # the tools alternating run by run; medians of RUNS runs (5), `--jobs 2`:
 #   chain   load -> tilt-shift σ8 -> sepia 0.8 -> save JPEG Q90 of 4 real photos (39.8 MP, the
 #           photos of bench/run-imaging.sh); peer: the same chain in pyvips in one process
-#   photos  pipelines/photos.yaml with PHOTOS (100) photos (the three repeated)
+#   photos  pipelines/photos.yaml with PHOTOS (100) different photos (bench/distinct_photos.py:
+#           the three cropped differently; PHOTO_SET=repeated copies the three instead, which lets
+#           the store share each one's results between its copies)
 #   exec    2,000 `touch` steps of bench/runner_graphs.py's random DAG, each declaring its output
 #           (`outputs: [out/nI]`); peer: make -j2 on the same graph
 #   tone    the issue's "and still" runs of photos.yaml with PHOTOS photos, each round on a fresh
@@ -72,22 +74,25 @@ list=$(printf '%s, ' $NAMES)
 off() { sed '1a defaults: {cache: false}' "$1.yaml" >"$1-off.yaml"; }
 off "$work/chain"
 
-# photos.yaml with PHOTOS photos, photo I a copy of one of the three.
+# photos.yaml with PHOTOS photos: photo I made from one of the three (PHOTO_SET=distinct, each
+# cropped differently) or a copy of it (PHOTO_SET=repeated).
+PHOTO_SET=${PHOTO_SET:-distinct}
 rm -rf "$work/photos" && mkdir -p "$work/photos"
 cp -r pipelines/photos.yaml pipelines/photos "$work/photos/"
 names=(mountains sunset seedling)
 plist=""
+[ "$PHOTO_SET" = distinct ] && python3 bench/distinct_photos.py pipelines/photos "$PHOTOS" "$work/photos/photos"
 for i in $(seq "$PHOTOS"); do
-  cp "$work/photos/photos/${names[i % 3]}.jpg.enc" "$work/photos/photos/p$i.jpg.enc"
+  [ "$PHOTO_SET" = distinct ] || cp "$work/photos/photos/${names[i % 3]}.jpg.enc" "$work/photos/photos/p$i.jpg.enc"
   plist+="${plist:+, }p$i"
 done
 sed "s/^  photos: \[.*\]/  photos: [$plist]/" pipelines/photos.yaml >"$work/photos/many.yaml"
 sed '/^defaults:/a \ \ cache: false' "$work/photos/many.yaml" >"$work/photos/many-off.yaml"
 sed 's/^    intensity: 0.8$/    intensity: 0.6/' "$work/photos/many.yaml" >"$work/photos/many-tone.yaml"
 cmp -s "$work/photos/many.yaml" "$work/photos/many-tone.yaml" && { echo "photos.yaml has no 'intensity: 0.8' to change" >&2; exit 1; }
-photos_jpeg=$(awk -v n="$PHOTOS" -v a="$(stat -c %s "$work/photos/photos/mountains.jpg.enc")" \
-  -v b="$(stat -c %s "$work/photos/photos/sunset.jpg.enc")" -v c="$(stat -c %s "$work/photos/photos/seedling.jpg.enc")" \
-  'BEGIN { print (a + b + c) / 3 }')
+# A photo's JPEG: the mean size of the encrypted photos less the nonce and tag (28 bytes).
+photos_jpeg=$(for i in $(seq "$PHOTOS"); do stat -c %s "$work/photos/photos/p$i.jpg.enc"; done |
+  awk '{ total += $1 - 28 } END { print total / NR }')
 
 # The exec graph, each step declaring its output.
 rm -rf "$work/graph"
