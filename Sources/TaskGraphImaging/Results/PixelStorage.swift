@@ -4,7 +4,7 @@ import TaskGraphCore
 /// Memory for the samples of one image (or a kernel's intermediate plane).
 ///
 /// Blocks of `mappingThreshold` bytes or more are mapped with `mmap`; when freed, they are kept
-/// for the next block of about their size (`MappingPool`, at most 32 MiB of them) or unmapped, so
+/// for the next block of about their size (`MappingPool`, at most 16 MiB of them) or unmapped, so
 /// an image's memory goes back to the system soon after the image is dropped, whatever thread
 /// frees it, without changing how malloc behaves for the rest of the process. Smaller blocks
 /// come from the heap.
