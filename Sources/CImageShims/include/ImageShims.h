@@ -92,6 +92,21 @@ void tg_blur_mix(const uint8_t *restrict original, const uint16_t *restrict blur
 /// shorter than `4 · radius + 8` pixels; the caller then runs `BoxFilter.row`.
 int tg_blur_box_row(const int32_t *input, int32_t *output, size_t count, int channels, int radius);
 
+/// The horizontal pass of the resize (`ResizeKernel`), for `rows` rows of `channels` samples a
+/// pixel, `input_stride` bytes apart, of which the first `input_bytes` are the row's: output
+/// sample `c` of pixel `x` is `(32 + Σ weights[x·taps + k] · row[offsets[x·taps + k] + c]) >> 6`
+/// over `k < taps` (`offsets` in bytes, weights 2.14 fixed point summing to 2¹⁴), in 8.8 fixed
+/// point, `width · channels` samples a row.
+void tg_resize_across(const uint8_t *input, size_t input_stride, size_t input_bytes, uint16_t *restrict output,
+                      size_t width, size_t rows, int channels, int taps, const int32_t *offsets,
+                      const int32_t *weights);
+
+/// One output row of the vertical pass of the resize: `output[i] = (2²¹ + Σ weights[k] ·
+/// middle[rows[k] · row_samples + i]) >> 22` over `k < taps`, for `row_samples` samples; `sums`
+/// is scratch space of `row_samples` values.
+void tg_resize_down(const uint16_t *middle, size_t row_samples, int taps, const int32_t *rows,
+                    const int32_t *weights, int32_t *restrict sums, uint8_t *restrict output);
+
 /// Frees a buffer returned by an encoder.
 void tg_free(void *buffer);
 

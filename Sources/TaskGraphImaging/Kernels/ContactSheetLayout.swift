@@ -39,10 +39,13 @@ struct ContactSheetLayout: Sendable {
         let storage = PixelStorage<UInt8>(count: width * height * 3)
         let background = background
         try await BlockingIO.run {
-            for pixel in 0..<(width * height) {
+            for pixel in 0..<width {
                 storage.base[pixel * 3] = background.0
                 storage.base[pixel * 3 + 1] = background.1
                 storage.base[pixel * 3 + 2] = background.2
+            }
+            for row in 1..<height {
+                (storage.base + row * width * 3).update(from: storage.base, count: width * 3)
             }
         }
         for (index, entry) in entries.enumerated() {
@@ -51,9 +54,12 @@ struct ContactSheetLayout: Sendable {
             let cellY = padding + (index / columns) * (cellHeight + captionHeight + padding)
             let scale = min(
                 Double(cellWidth) / Double(entry.image.width), Double(cellHeight) / Double(entry.image.height))
-            let thumbnail = try await ResizeKernel.apply(
-                to: entry.image, width: max(1, Int((Double(entry.image.width) * scale).rounded())),
-                height: max(1, Int((Double(entry.image.height) * scale).rounded())))
+            let thumbnail = try await ResizeKernel.resized(
+                entry.image,
+                to: (
+                    max(1, Int((Double(entry.image.width) * scale).rounded())),
+                    max(1, Int((Double(entry.image.height) * scale).rounded()))
+                ))
             let caption = entry.caption
             try await BlockingIO.run { [self] in
                 blit(
@@ -74,6 +80,13 @@ struct ContactSheetLayout: Sendable {
     /// Copies `image` (RGB or RGBA, alpha blended over the background) into the sheet.
     private func blit(_ image: Image, x: Int, y: Int, into storage: PixelStorage<UInt8>, width: Int) {
         let source = image.storage.base
+        if image.channels == 3 { // opaque: row by row, as the blend gives (alpha 255)
+            for row in 0..<image.height {
+                (storage.base + ((y + row) * width + x) * 3).update(
+                    from: source + row * image.width * 3, count: image.width * 3)
+            }
+            return
+        }
         for row in 0..<image.height {
             for column in 0..<image.width {
                 let from = (row * image.width + column) * image.channels

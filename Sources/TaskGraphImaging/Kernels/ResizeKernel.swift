@@ -1,16 +1,18 @@
+import CImageShims
 import TaskGraphCore
 
 /// Resampling in two separable passes (horizontal, then vertical) with 2.14 fixed-point weights
 /// and an 8.8 fixed-point intermediate plane:
 /// area averaging when shrinking (each output pixel is the mean of the source area it covers),
-/// linear interpolation when enlarging.
+/// linear interpolation when enlarging. The passes' loops are `tg_resize_across` and
+/// `tg_resize_down` (C, so that they have an AVX2 build and take a pixel as one vector).
 enum ResizeKernel {
     /// For every output index, `count` source indices and their weights (summing to 2¹⁴).
     struct Taps: Sendable {
         /// Taps per output index (unused ones have weight 0).
         let count: Int
         /// Source indices, `count` per output index.
-        let indices: [Int]
+        let indices: [Int32]
         /// Weights, `count` per output index.
         let weights: [Int32]
     }
@@ -35,14 +37,14 @@ enum ResizeKernel {
             }
         }
         let count = perOutput.map(\.count).max() ?? 1
-        var indices: [Int] = []
+        var indices: [Int32] = []
         var weights: [Int32] = []
         for taps in perOutput {
             let total = taps.reduce(0) { $0 + $1.1 }
             var fixed = taps.map { Int32(($0.1 / total * 16384).rounded()) }
             let largest = fixed.indices.max { fixed[$0] < fixed[$1] }!
             fixed[largest] += 16384 - fixed.reduce(0, +)
-            indices += taps.map(\.0) + Array(repeating: taps[0].0, count: count - taps.count)
+            indices += taps.map { Int32($0.0) } + Array(repeating: Int32(taps[0].0), count: count - taps.count)
             weights += fixed + Array(repeating: 0, count: count - taps.count)
         }
         return Taps(count: count, indices: indices, weights: weights)
@@ -59,40 +61,32 @@ enum ResizeKernel {
         let channels = image.channels
         let across = taps(from: image.width, to: width)
         let down = taps(from: image.height, to: height)
+        let offsets = across.indices.map { $0 * Int32(channels) }
         let source = image.storage
         let middle = PixelStorage<UInt16>(count: width * image.height * channels)
         let rowBytes = width * channels
-        let sourceBytes = image.rowStride
+        let (sourceBytes, sourceRowBytes) = (image.rowStride, image.width * channels)
         try await ParallelBands.run(count: image.height, bandSize: ParallelBands.bandSize(itemSize: sourceBytes)) {
             rows in
-            for y in rows {
-                let input = source.base + y * sourceBytes
-                let out = middle.base + y * rowBytes
-                for x in 0..<width {
-                    for channel in 0..<channels {
-                        var sum: Int32 = 32
-                        for k in (x * across.count)..<((x + 1) * across.count) {
-                            sum = sum &+ across.weights[k] &* Int32(input[across.indices[k] * channels + channel])
-                        }
-                        out[x * channels + channel] = UInt16(truncatingIfNeeded: sum >> 6)
-                    }
-                }
-            }
+            tg_resize_across(
+                source.base + rows.lowerBound * sourceBytes, sourceBytes, sourceRowBytes,
+                middle.base + rows.lowerBound * rowBytes, width, rows.count, Int32(channels), Int32(across.count),
+                offsets, across.weights)
         }
         let output = PixelStorage<UInt8>(count: height * rowBytes)
         try await ParallelBands.run(count: height, bandSize: ParallelBands.bandSize(itemSize: rowBytes * down.count)) {
             rows in
             let sums = UnsafeMutablePointer<Int32>.allocate(capacity: rowBytes)
             defer { sums.deallocate() }
-            for y in rows {
-                sums.update(repeating: 1 << 21, count: rowBytes)
-                for k in (y * down.count)..<((y + 1) * down.count) {
-                    let weight = down.weights[k]
-                    let input = middle.base + down.indices[k] * rowBytes
-                    for i in 0..<rowBytes { sums[i] = sums[i] &+ weight &* Int32(input[i]) }
+            down.indices.withUnsafeBufferPointer { indices in
+                down.weights.withUnsafeBufferPointer { weights in
+                    for y in rows {
+                        let first = y * down.count
+                        tg_resize_down(
+                            middle.base, rowBytes, Int32(down.count), indices.baseAddress! + first,
+                            weights.baseAddress! + first, sums, output.base + y * rowBytes)
+                    }
                 }
-                let out = output.base + y * rowBytes
-                for i in 0..<rowBytes { out[i] = UInt8(truncatingIfNeeded: sums[i] &>> 22) }
             }
         }
         return Image(width: width, height: height, channels: channels, storage: output)

@@ -3,8 +3,9 @@ import TaskGraphCore
 
 /// Memory for the samples of one image (or a kernel's intermediate plane).
 ///
-/// Blocks of `mappingThreshold` bytes or more are mapped with `mmap` and unmapped when freed, so
-/// an image's memory goes back to the system as soon as the image is dropped, whatever thread
+/// Blocks of `mappingThreshold` bytes or more are mapped with `mmap`; when freed, they are kept
+/// for the next block of about their size (`MappingPool`, at most 16 MiB of them) or unmapped, so
+/// an image's memory goes back to the system soon after the image is dropped, whatever thread
 /// frees it, without changing how malloc behaves for the rest of the process. Smaller blocks
 /// come from the heap.
 ///
@@ -30,7 +31,10 @@ final class PixelStorage<Element>: @unchecked Sendable {
     init(count: Int) {
         self.count = count
         let bytes = count * MemoryLayout<Element>.stride
-        if bytes >= Self.mappingThreshold,
+        if bytes >= Self.mappingThreshold, let kept = MappingPool.take(atLeast: bytes) {
+            base = kept.address.bindMemory(to: Element.self, capacity: count)
+            mappedBytes = kept.bytes
+        } else if bytes >= Self.mappingThreshold,
             let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
             mapped != UnsafeMutableRawPointer(bitPattern: -1)
         {
@@ -47,7 +51,7 @@ final class PixelStorage<Element>: @unchecked Sendable {
 
     deinit {
         if mappedBytes > 0 {
-            munmap(base, mappedBytes)
+            MappingPool.give(UnsafeMutableRawPointer(base), bytes: mappedBytes)
         } else {
             base.deallocate()
         }
