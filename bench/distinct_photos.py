@@ -2,7 +2,7 @@
 """Makes COUNT different encrypted photos from pipelines/photos' three, for benchmarks that must
 not let the store share one photo's results between copies of it (identical inputs give identical
 keys and blobs). Photo I is one of the three, decrypted with the demo key, cropped by a few rows
-and columns that differ for every I, encoded as JPEG Q90 by libvips and encrypted again
+and columns that differ for every I up to 1,029, encoded as JPEG Q90 by libvips and encrypted again
 (AES-256-GCM, nonce || ciphertext || tag, the format of taskgraph's `decrypt`).
 Usage: distinct_photos.py PHOTOS_DIR COUNT OUTDIR   (writes OUTDIR/pI.jpg.enc for I in 1..COUNT)
 Needs pyvips and python3-cryptography."""
@@ -11,6 +11,7 @@ import pyvips
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 source, count, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+assert 0 < count <= 1029, 'from 1 to 1,029 photos: the crops repeat after 343 for each of the three'
 with open(os.path.join(source, 'demo.key')) as key_file:
     cipher = AESGCM(bytes.fromhex(key_file.read().strip()))
 originals = []

@@ -18,7 +18,8 @@
 #   TASKGRAPH_BASELINE=/path/to/taskgraph bench/run-storecost.sh   # adds that build's cache-on rows
 #   WORKLOADS="chain" RUNS=3 bench/run-storecost.sh
 #   TASKGRAPH=/path/to/taskgraph bench/run-storecost.sh   # that build instead of this tree's
-# Needs pyvips (pip install pyvips pyvips-binary) for the chain's peer, make for exec's.
+# Needs pyvips (pip install pyvips pyvips-binary) for the chain's peer and, with python3-cryptography,
+# for the photos (bench/distinct_photos.py); make for exec's peer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -77,6 +78,7 @@ off "$work/chain"
 # photos.yaml with PHOTOS photos: photo I made from one of the three (PHOTO_SET=distinct, each
 # cropped differently) or a copy of it (PHOTO_SET=repeated).
 PHOTO_SET=${PHOTO_SET:-distinct}
+case $PHOTO_SET in distinct | repeated) ;; *) echo "PHOTO_SET: distinct or repeated, not $PHOTO_SET" >&2; exit 64 ;; esac
 rm -rf "$work/photos" && mkdir -p "$work/photos"
 cp -r pipelines/photos.yaml pipelines/photos "$work/photos/"
 names=(mountains sunset seedling)

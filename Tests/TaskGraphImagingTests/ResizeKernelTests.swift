@@ -89,5 +89,24 @@ extension ImagingTests {
                     "sha256:5786590ad4c70dd1546081a7176bc6e22009b62bec8b8cdfca1f682c5e693c03",
                 ])
         }
+
+        /// One-pixel and two-pixel sources and targets, and odd widths whose last pixels take the
+        /// one-sample-at-a-time path (a 3-sample pixel read as 4 bytes would pass the row's end).
+        @Test func givesTheSwiftLoopsPixelsAtTheSmallestSizes() async throws {
+            let photo = try await ImageCodec.decode(try fixture("sunset-320.jpg"))
+            let tiny = [
+                Image(width: 1, height: 1, channels: 3, pixels: [200, 100, 50]),
+                Image(width: 2, height: 3, channels: 4, pixels: (0..<24).map { UInt8($0 * 11) }),
+                Image(width: 3, height: 1, channels: 3, pixels: [0, 255, 7, 9, 128, 33, 250, 1, 64]),
+            ]
+            for image in tiny + [photo, withAlpha(photo)] {
+                for (width, height) in [(1, 1), (1, 40), (319, 1), (2, 3), (5, 7)] {
+                    let resized = try await ResizeKernel.apply(to: image, width: width, height: height)
+                    #expect(
+                        resized.pixels == reference(image, width: width, height: height),
+                        "\(image.width)×\(image.height)×\(image.channels) to \(width)×\(height)")
+                }
+            }
+        }
     }
 }

@@ -95,8 +95,9 @@ int tg_blur_box_row(const int32_t *input, int32_t *output, size_t count, int cha
 /// The horizontal pass of the resize (`ResizeKernel`), for `rows` rows of `channels` samples a
 /// pixel, `input_stride` bytes apart, of which the first `input_bytes` are the row's: output
 /// sample `c` of pixel `x` is `(32 + Σ weights[x·taps + k] · row[offsets[x·taps + k] + c]) >> 6`
-/// over `k < taps` (`offsets` in bytes, weights 2.14 fixed point summing to 2¹⁴), in 8.8 fixed
-/// point, `width · channels` samples a row.
+/// over `k < taps` (`offsets` in bytes, weights 2.14 fixed point summing to 2¹⁴; sums wrap at 32
+/// bits), in 8.8 fixed point, `width · channels` samples a row. Each pixel's highest offset is at
+/// least the previous pixel's.
 void tg_resize_across(const uint8_t *input, size_t input_stride, size_t input_bytes, uint16_t *restrict output,
                       size_t width, size_t rows, int channels, int taps, const int32_t *offsets,
                       const int32_t *weights);

@@ -10,10 +10,19 @@ import TaskGraphCore
 ///
 /// At most `capacity` bytes are kept, the oldest unmapped first, so what is kept stays a small
 /// part of a run's working memory; a mapping larger than that is unmapped at once.
-enum MappingPool {
-    /// The most bytes kept: 16 MiB. (With 32 MiB, `photos.yaml`'s peak RSS with 100 photos grew
-    /// by 27 MiB instead of 12, for about the same CPU time.)
-    static let capacity = 16 << 20
+///
+/// `shared`, the pool of every image's memory, is the one piece of process state the imaging
+/// library keeps, at the level of an allocator (as malloc keeps freed blocks): it holds memory,
+/// never results. A kept mapping still holds the samples of the image that used it, which no
+/// output can show, because every codec and kernel writes each sample of its storage before
+/// anything reads it (`PixelStorage`).
+final class MappingPool: Sendable {
+    /// The pool of every image's memory, 16 MiB. (With 32 MiB, `photos.yaml`'s peak RSS with 100
+    /// photos grew by 27 MiB instead of 12, for about the same CPU time.)
+    static let shared = MappingPool(capacity: 16 << 20)
+
+    /// The most bytes kept.
+    let capacity: Int
 
     /// A kept mapping: its address (as an integer, so the list is `Sendable`) and size.
     private struct Mapping: Sendable {
@@ -22,11 +31,23 @@ enum MappingPool {
     }
 
     /// The kept mappings, oldest first.
-    private static let kept = Locked<[Mapping]>([])
+    private let kept = Locked<[Mapping]>([])
+
+    /// A pool keeping at most `capacity` bytes.
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// Unmaps what is kept.
+    deinit {
+        for mapping in kept.withLock({ $0 }) {
+            munmap(UnsafeMutableRawPointer(bitPattern: mapping.address), mapping.bytes)
+        }
+    }
 
     /// A kept mapping of at least `bytes` bytes and at most an eighth more, taken out of the pool,
     /// with its size; nil if none is kept.
-    static func take(atLeast bytes: Int) -> (address: UnsafeMutableRawPointer, bytes: Int)? {
+    func take(atLeast bytes: Int) -> (address: UnsafeMutableRawPointer, bytes: Int)? {
         let found = kept.withLock { kept -> Mapping? in
             guard let index = kept.firstIndex(where: { $0.bytes >= bytes && $0.bytes - bytes <= bytes / 8 })
             else { return nil }
@@ -38,7 +59,7 @@ enum MappingPool {
 
     /// Keeps the mapping at `address` of `bytes` bytes for a later `take`, unmapping the oldest
     /// kept ones to make room (or this one, if larger than the pool).
-    static func give(_ address: UnsafeMutableRawPointer, bytes: Int) {
+    func give(_ address: UnsafeMutableRawPointer, bytes: Int) {
         guard bytes <= capacity else {
             munmap(address, bytes)
             return

@@ -26,12 +26,16 @@ final class PixelStorage<Element>: @unchecked Sendable {
     let count: Int
     /// The size of the mapping, or 0 for heap memory.
     private let mappedBytes: Int
+    /// Where the mapping goes when freed, and whence it may have come.
+    private let pool: MappingPool
 
-    /// Allocates `count` uninitialized elements (kernels write every one before reading).
-    init(count: Int) {
+    /// Allocates `count` uninitialized elements (kernels write every one before reading), a
+    /// mapping `pool` kept where it has one of about the size.
+    init(count: Int, pool: MappingPool = .shared) {
         self.count = count
+        self.pool = pool
         let bytes = count * MemoryLayout<Element>.stride
-        if bytes >= Self.mappingThreshold, let kept = MappingPool.take(atLeast: bytes) {
+        if bytes >= Self.mappingThreshold, let kept = pool.take(atLeast: bytes) {
             base = kept.address.bindMemory(to: Element.self, capacity: count)
             mappedBytes = kept.bytes
         } else if bytes >= Self.mappingThreshold,
@@ -51,7 +55,7 @@ final class PixelStorage<Element>: @unchecked Sendable {
 
     deinit {
         if mappedBytes > 0 {
-            MappingPool.give(UnsafeMutableRawPointer(base), bytes: mappedBytes)
+            pool.give(UnsafeMutableRawPointer(base), bytes: mappedBytes)
         } else {
             base.deallocate()
         }
