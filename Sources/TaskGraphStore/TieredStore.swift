@@ -99,10 +99,9 @@ public final class TieredStore: ResultStore {
             let relocated = local.outputLocations.relocated(original, for: key)
         else { return nil }
         guard let record = await resultRelocated(relocated, from: original) else { return nil }
-        state.withLock { state in
-            state.note(owner: record)
-            state.remoteRecords[key] = record
-        }
+        // Its owner is noted already (`remoteRecord`): relocating keeps the output files'
+        // digests, and a result stored again with this run's paths is stored locally.
+        state.withLock { $0.remoteRecords[key] = record }
         return (record, record.outputFiles)
     }
 
