@@ -5,8 +5,10 @@ import TaskGraphCore
 /// The local store in front of a remote cache (docs/cache.md, "Remote cache"): records are
 /// looked for locally first, then on the server; a remote hit's blobs are downloaded only when
 /// something needs them (a running dependent, a missing output to restore), checked against
-/// their digests and kept in the local store. What a run records is written locally and
-/// uploaded beside the run (`drain` waits for it at the end).
+/// their digests and kept in the local store. A remote record is copied into the local store
+/// once its blobs are there: beside the run as soon as the downloads of this run complete it,
+/// else at the end (`drain`). What a run records is written locally and uploaded beside the run
+/// (`drain` waits for it at the end).
 ///
 /// A fault of the server (unreachable, an error status, a reset or a stall) gives one warning
 /// and the run goes on with the local store alone: the remote cache never fails a run.
@@ -15,6 +17,8 @@ public final class TieredStore: ResultStore {
     public let local: ContentStore
     private let remote: any RemoteCacheClient
     private let uploads: UploadQueue?
+    /// Copies remote records into the local store beside the run, a batch at a time.
+    private let recordCopies = UploadQueue(limit: 1)
     private let signer: (any RecordSigner)?
     private let warn: @Sendable (String) -> Void
     /// Whether the server failed during this run (and is left alone since): read by every
@@ -26,8 +30,15 @@ public final class TieredStore: ResultStore {
     private let state = Locked(State())
 
     private struct State {
-        /// Records found on the server, by key: written locally by `drain` once their blobs are.
+        /// Records found on the server, by key, not copied yet: written locally once their
+        /// blobs are (`copied(_:)`, `drain`).
         var remoteRecords: [ContentDigest: ActionRecord] = [:]
+        /// The keys of `remoteRecords` waiting for a blob this run has not downloaded, by blob.
+        var waiting: [ContentDigest: [ContentDigest]] = [:]
+        /// Blobs this run downloaded and stored locally.
+        var downloaded: Set<ContentDigest> = []
+        /// Remote records whose blobs this run downloaded, for `recordCopies`' next batch.
+        var completed: [ContentDigest: ActionRecord] = [:]
         /// The operation a remote record's blob belongs to, for the damage warning.
         var owners: [ContentDigest: String] = [:]
         /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
@@ -38,6 +49,17 @@ public final class TieredStore: ResultStore {
         /// Names `record`'s operation as the owner of its blobs, for the damage warning.
         mutating func note(owner record: ActionRecord) {
             for blob in record.blobs { owners[blob] = record.id }
+        }
+
+        /// Moves the record of `key` to `completed` when this run downloaded all its blobs.
+        /// - Returns: whether it was the first in `completed` (a batch is to be started).
+        mutating func complete(_ key: ContentDigest) -> Bool {
+            guard let record = remoteRecords[key], record.blobs.allSatisfy({ downloaded.contains($0) }) else {
+                return false
+            }
+            remoteRecords[key] = nil
+            completed[key] = record
+            return completed.count == 1
         }
     }
 
@@ -101,7 +123,14 @@ public final class TieredStore: ResultStore {
         guard let record = await resultRelocated(relocated, from: original) else { return nil }
         // Its owner is noted already (`remoteRecord`): relocating keeps the output files'
         // digests, and a result stored again with this run's paths is stored locally.
-        state.withLock { $0.remoteRecords[key] = record }
+        let start = state.withLock { state -> Bool in
+            state.remoteRecords[key] = record
+            for blob in Set(record.blobs) where !state.downloaded.contains(blob) {
+                state.waiting[blob, default: []].append(key)
+            }
+            return state.complete(key)
+        }
+        if start { copyCompletedRecords() }
         return (record, record.outputFiles)
     }
 
@@ -222,6 +251,7 @@ public final class TieredStore: ResultStore {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
             try await local.storeBlob(verified: try await download(digest), as: digest)
+            stored(digest)
             return try await local.loadResult(digest)
         }
     }
@@ -233,7 +263,34 @@ public final class TieredStore: ResultStore {
         do {
             return try await local.materialize(digest, at: path)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            return try await local.materialize(digest, at: path, contents: try await download(digest))
+            let written = try await local.materialize(digest, at: path, contents: try await download(digest))
+            stored(digest)
+            return written
+        }
+    }
+
+    /// Notes that this run downloaded the blob `digest` into the local store: the remote records
+    /// this completes are copied beside the run (an `exec`'s, whose one blob is its output's, as
+    /// soon as the output is restored), not all at the end.
+    private func stored(_ digest: ContentDigest) {
+        let start = state.withLock { state -> Bool in
+            state.downloaded.insert(digest)
+            var start = false
+            for key in state.waiting.removeValue(forKey: digest) ?? [] where state.complete(key) { start = true }
+            return start
+        }
+        if start { copyCompletedRecords() }
+    }
+
+    /// Starts a batch that writes the records in `completed` when it runs (those completed
+    /// after it took them start the next).
+    private func copyCompletedRecords() {
+        recordCopies.enqueue { [self] in
+            let batch = state.withLock { state in
+                defer { state.completed = [:] }
+                return state.completed
+            }
+            await local.writeRecordsWithBlobs(batch, threads: 1)
         }
     }
 
@@ -303,12 +360,15 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// At the end of a run: waits for the uploads (at most `timeout`), then copies into the
-    /// local store the remote records whose blobs all came down.
+    /// At the end of a run: waits for the uploads and the copies of remote records begun beside
+    /// the run (each at most `timeout`), then copies into the local store the other remote
+    /// records whose blobs are there.
     /// - Returns: whether every upload finished.
     public func drain(timeout: Duration) async -> Bool {
+        _ = await recordCopies.drain(timeout: timeout)
         let finished = await uploads?.drain(timeout: timeout) ?? true
-        await local.writeRecordsWithBlobs(state.withLock { $0.remoteRecords })
+        // With those a copy cut short by the timeout left (an interrupted run's).
+        await local.writeRecordsWithBlobs(state.withLock { $0.remoteRecords.merging($0.completed) { first, _ in first } })
         return finished
     }
 }
