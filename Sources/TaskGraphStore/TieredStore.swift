@@ -368,7 +368,8 @@ public final class TieredStore: ResultStore {
         _ = await recordCopies.drain(timeout: timeout)
         let finished = await uploads?.drain(timeout: timeout) ?? true
         // With those a copy cut short by the timeout left (an interrupted run's).
-        await local.writeRecordsWithBlobs(state.withLock { $0.remoteRecords.merging($0.completed) { first, _ in first } })
+        let left = state.withLock { $0.remoteRecords.merging($0.completed) { first, _ in first } }
+        await local.writeRecordsWithBlobs(left)
         return finished
     }
 }

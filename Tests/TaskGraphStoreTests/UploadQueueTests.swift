@@ -6,22 +6,28 @@ import Testing
 /// `UploadQueue`: at most `limit` uploads at once and, when more wait, exactly `limit`; every
 /// one run before `drain` returns, and its workers gone once they have nothing left to do.
 @Suite struct UploadQueueTests {
-    @Test func everyUploadRunsAtMostLimitAtOnceAndNoWorkerOutlivesTheQueuesWork() async {
-        let queue = UploadQueue(limit: 3)
-        let counts = Locked((running: 0, most: 0, done: 0))
-        for _ in 0..<40 {
-            queue.enqueue {
-                counts.withLock { counts in
-                    counts.running += 1
-                    counts.most = max(counts.most, counts.running)
-                }
-                await Task.yield()
-                counts.withLock { counts in
-                    counts.running -= 1
-                    counts.done += 1
-                }
+    /// How many uploads run, the most that ran at once, and how many ended.
+    private typealias Counts = Locked<(running: Int, most: Int, done: Int)>
+
+    /// An upload that counts itself in `counts` while it runs `body`.
+    private static func counted(in counts: Counts, _ body: @escaping @Sendable () async -> Void) -> UploadQueue.Work {
+        {
+            counts.withLock { counts in
+                counts.running += 1
+                counts.most = max(counts.most, counts.running)
+            }
+            await body()
+            counts.withLock { counts in
+                counts.running -= 1
+                counts.done += 1
             }
         }
+    }
+
+    @Test func everyUploadRunsAtMostLimitAtOnceAndNoWorkerOutlivesTheQueuesWork() async {
+        let queue = UploadQueue(limit: 3)
+        let counts = Counts((running: 0, most: 0, done: 0))
+        for _ in 0..<40 { queue.enqueue(Self.counted(in: counts) { await Task.yield() }) }
         #expect(await queue.drain(timeout: .seconds(600)))
         let (most, done) = counts.withLock { ($0.most, $0.done) }
         #expect(done == 40)
@@ -35,19 +41,12 @@ import Testing
     @Test func withMoreUploadsWaitingThanTheLimitExactlyLimitRunAtOnce() async {
         let limit = 3
         let queue = UploadQueue(limit: limit)
-        let counts = Locked((running: 0, most: 0, done: 0))
+        let counts = Counts((running: 0, most: 0, done: 0))
         for _ in 0..<12 {
-            queue.enqueue {
-                counts.withLock { counts in
-                    counts.running += 1
-                    counts.most = max(counts.most, counts.running)
-                }
-                while counts.withLock({ $0.most < limit }) { try? await Task.sleep(for: .milliseconds(1)) }
-                counts.withLock { counts in
-                    counts.running -= 1
-                    counts.done += 1
-                }
-            }
+            queue.enqueue(
+                Self.counted(in: counts) {
+                    while counts.withLock({ $0.most < limit }) { try? await Task.sleep(for: .milliseconds(1)) }
+                })
         }
         #expect(await queue.drain(timeout: .seconds(120)))
         let (most, done) = counts.withLock { ($0.most, $0.done) }
