@@ -17,50 +17,26 @@ public final class TieredStore: ResultStore {
     public let local: ContentStore
     private let remote: any RemoteCacheClient
     private let uploads: UploadQueue?
-    /// Copies remote records into the local store beside the run, a batch at a time.
-    private let recordCopies = UploadQueue(limit: 1)
     private let signer: (any RecordSigner)?
     private let warn: @Sendable (String) -> Void
     /// Whether the server failed during this run (and is left alone since): read by every
-    /// request, so not behind the lock.
+    /// request, so not behind a lock.
     private let failed = Atomic<Bool>(false)
-    /// `statistics`' counts, added to by every request without the lock.
+    /// `statistics`' counts, added to by every request without a lock.
     private let hits = Atomic<Int>(0), misses = Atomic<Int>(0)
     private let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
-    private let state = Locked(State())
+    /// The operations remote blobs belong to and the blobs found damaged (`Damage`).
+    private let damage = Locked(Damage())
+    /// Downloads under way, so that a blob is fetched once however many ask for it.
+    private let downloads = Locked<[ContentDigest: Task<Data, any Error>]>([:])
+    /// The remote records found, copied into the local store once their blobs are there.
+    private let copies: RemoteRecordCopies
 
-    private struct State {
-        /// Records found on the server, by key, not copied yet: written locally once their
-        /// blobs are (`copied(_:)`, `drain`).
-        var remoteRecords: [ContentDigest: ActionRecord] = [:]
-        /// The keys of `remoteRecords` waiting for a blob this run has not downloaded, by blob.
-        var waiting: [ContentDigest: [ContentDigest]] = [:]
-        /// Blobs this run downloaded and stored locally.
-        var downloaded: Set<ContentDigest> = []
-        /// Remote records whose blobs this run downloaded, for `recordCopies`' next batch.
-        var completed: [ContentDigest: ActionRecord] = [:]
+    private struct Damage {
         /// The operation a remote record's blob belongs to, for the damage warning.
         var owners: [ContentDigest: String] = [:]
         /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
         var damaged: Set<ContentDigest> = []
-        /// Downloads under way, so that a blob is fetched once however many ask for it.
-        var downloads: [ContentDigest: Task<Data, any Error>] = [:]
-
-        /// Names `record`'s operation as the owner of its blobs, for the damage warning.
-        mutating func note(owner record: ActionRecord) {
-            for blob in record.blobs { owners[blob] = record.id }
-        }
-
-        /// Moves the record of `key` to `completed` when this run downloaded all its blobs.
-        /// - Returns: whether it was the first in `completed` (a batch is to be started).
-        mutating func complete(_ key: ContentDigest) -> Bool {
-            guard let record = remoteRecords[key], record.blobs.allSatisfy({ downloaded.contains($0) }) else {
-                return false
-            }
-            remoteRecords[key] = nil
-            completed[key] = record
-            return completed.count == 1
-        }
     }
 
     /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
@@ -77,6 +53,7 @@ public final class TieredStore: ResultStore {
         concurrentUploads: Int = 8, warn: @escaping @Sendable (String) -> Void
     ) {
         self.local = local
+        copies = RemoteRecordCopies(local: local)
         self.remote = remote
         uploads = uploading ? UploadQueue(limit: concurrentUploads) : nil
         self.signer = signer
@@ -123,14 +100,7 @@ public final class TieredStore: ResultStore {
         guard let record = await resultRelocated(relocated, from: original) else { return nil }
         // Its owner is noted already (`remoteRecord`): relocating keeps the output files'
         // digests, and a result stored again with this run's paths is stored locally.
-        let start = state.withLock { state -> Bool in
-            state.remoteRecords[key] = record
-            for blob in Set(record.blobs) where !state.downloaded.contains(blob) {
-                state.waiting[blob, default: []].append(key)
-            }
-            return state.complete(key)
-        }
-        if start { copyCompletedRecords() }
+        copies.found(record, for: key)
         return (record, record.outputFiles)
     }
 
@@ -154,7 +124,9 @@ public final class TieredStore: ResultStore {
             return nil
         }
         hits.add(1, ordering: .relaxed)
-        state.withLock { $0.note(owner: record) }
+        damage.withLock { damage in
+            for blob in record.blobs { damage.owners[blob] = record.id }
+        }
         return record
     }
 
@@ -193,7 +165,7 @@ public final class TieredStore: ResultStore {
     /// local store does not hold it.
     private func send(_ blob: ContentDigest) async throws -> Bool {
         guard let size = await local.blobSize(blob) else { return false }
-        let damaged = state.withLock { $0.damaged.contains(blob) }
+        let damaged = damage.withLock { $0.damaged.contains(blob) }
         if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { return true }
         guard let contents = try? await local.blobContents(blob) else { return false }
         try await remote.put("cas/" + blob.hex, contents)
@@ -251,7 +223,7 @@ public final class TieredStore: ResultStore {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
             try await local.storeBlob(verified: try await download(digest), as: digest)
-            stored(digest)
+            copies.stored(digest)
             return try await local.loadResult(digest)
         }
     }
@@ -264,33 +236,8 @@ public final class TieredStore: ResultStore {
             return try await local.materialize(digest, at: path)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
             let written = try await local.materialize(digest, at: path, contents: try await download(digest))
-            stored(digest)
+            copies.stored(digest)
             return written
-        }
-    }
-
-    /// Notes that this run downloaded the blob `digest` into the local store: the remote records
-    /// this completes are copied beside the run (an `exec`'s, whose one blob is its output's, as
-    /// soon as the output is restored), not all at the end.
-    private func stored(_ digest: ContentDigest) {
-        let start = state.withLock { state -> Bool in
-            state.downloaded.insert(digest)
-            var start = false
-            for key in state.waiting.removeValue(forKey: digest) ?? [] where state.complete(key) { start = true }
-            return start
-        }
-        if start { copyCompletedRecords() }
-    }
-
-    /// Starts a batch that writes the records in `completed` when it runs (those completed
-    /// after it took them start the next).
-    private func copyCompletedRecords() {
-        recordCopies.enqueue { [self] in
-            let batch = state.withLock { state in
-                defer { state.completed = [:] }
-                return state.completed
-            }
-            await local.writeRecordsWithBlobs(batch, threads: 1)
         }
     }
 
@@ -309,13 +256,13 @@ public final class TieredStore: ResultStore {
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
     private func download(_ digest: ContentDigest) async throws -> Data {
-        let task = state.withLock { state -> Task<Data, any Error> in
-            if let running = state.downloads[digest] { return running }
+        let task = downloads.withLock { downloads -> Task<Data, any Error> in
+            if let running = downloads[digest] { return running }
             let task = Task { [self] in try await fetch(digest) }
-            state.downloads[digest] = task
+            downloads[digest] = task
             return task
         }
-        defer { _ = state.withLock { $0.downloads.removeValue(forKey: digest) } }
+        defer { _ = downloads.withLock { $0.removeValue(forKey: digest) } }
         return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
@@ -344,9 +291,9 @@ public final class TieredStore: ResultStore {
     /// Notes that the server's blob `digest` is missing or damaged: warned about once per
     /// operation, uploaded again by the run that recomputes it.
     private func damage(_ digest: ContentDigest, reason: String) -> StoreError {
-        let owner = state.withLock { state -> String? in
-            state.damaged.insert(digest)
-            return state.owners.removeValue(forKey: digest)
+        let owner = damage.withLock { damage -> String? in
+            damage.damaged.insert(digest)
+            return damage.owners.removeValue(forKey: digest)
         }
         if let owner { warn("remote cache entry for \(owner) is damaged (\(reason)), recomputed") }
         return StoreError.corruptEntry(digest)
@@ -365,11 +312,8 @@ public final class TieredStore: ResultStore {
     /// records whose blobs are there.
     /// - Returns: whether every upload finished.
     public func drain(timeout: Duration) async -> Bool {
-        _ = await recordCopies.drain(timeout: timeout)
         let finished = await uploads?.drain(timeout: timeout) ?? true
-        // With those a copy cut short by the timeout left (an interrupted run's).
-        let left = state.withLock { $0.remoteRecords.merging($0.completed) { first, _ in first } }
-        await local.writeRecordsWithBlobs(left)
+        await copies.finish(timeout: timeout)
         return finished
     }
 }

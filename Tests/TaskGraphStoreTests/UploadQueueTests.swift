@@ -7,17 +7,19 @@ import Testing
 /// one run before `drain` returns, and its workers gone once they have nothing left to do.
 @Suite struct UploadQueueTests {
     /// How many uploads run, the most that ran at once, and how many ended.
-    private typealias Counts = Locked<(running: Int, most: Int, done: Int)>
+    private final class Counts: Sendable {
+        let state = Locked((running: 0, most: 0, done: 0))
+    }
 
     /// An upload that counts itself in `counts` while it runs `body`.
     private static func counted(in counts: Counts, _ body: @escaping @Sendable () async -> Void) -> UploadQueue.Work {
         {
-            counts.withLock { counts in
+            counts.state.withLock { counts in
                 counts.running += 1
                 counts.most = max(counts.most, counts.running)
             }
             await body()
-            counts.withLock { counts in
+            counts.state.withLock { counts in
                 counts.running -= 1
                 counts.done += 1
             }
@@ -26,10 +28,10 @@ import Testing
 
     @Test func everyUploadRunsAtMostLimitAtOnceAndNoWorkerOutlivesTheQueuesWork() async {
         let queue = UploadQueue(limit: 3)
-        let counts = Counts((running: 0, most: 0, done: 0))
+        let counts = Counts()
         for _ in 0..<40 { queue.enqueue(Self.counted(in: counts) { await Task.yield() }) }
         #expect(await queue.drain(timeout: .seconds(600)))
-        let (most, done) = counts.withLock { ($0.most, $0.done) }
+        let (most, done) = counts.state.withLock { ($0.most, $0.done) }
         #expect(done == 40)
         #expect((1...3).contains(most))
         #expect(queue.progress == (40, 40))
@@ -41,15 +43,15 @@ import Testing
     @Test func withMoreUploadsWaitingThanTheLimitExactlyLimitRunAtOnce() async {
         let limit = 3
         let queue = UploadQueue(limit: limit)
-        let counts = Counts((running: 0, most: 0, done: 0))
+        let counts = Counts()
         for _ in 0..<12 {
             queue.enqueue(
                 Self.counted(in: counts) {
-                    while counts.withLock({ $0.most < limit }) { try? await Task.sleep(for: .milliseconds(1)) }
+                    while counts.state.withLock({ $0.most < limit }) { try? await Task.sleep(for: .milliseconds(1)) }
                 })
         }
         #expect(await queue.drain(timeout: .seconds(120)))
-        let (most, done) = counts.withLock { ($0.most, $0.done) }
+        let (most, done) = counts.state.withLock { ($0.most, $0.done) }
         #expect(most == limit)
         #expect(done == 12)
         #expect(queue.workerCount == 0)
