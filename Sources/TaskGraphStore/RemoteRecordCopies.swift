@@ -71,9 +71,10 @@ final class RemoteRecordCopies: Sendable {
         }
     }
 
-    /// At the end of a run: waits for the batches begun beside it (at most `timeout`), then
-    /// copies the other records whose blobs are in the local store, with those a batch cut
-    /// short by the timeout left (an interrupted run's).
+    /// At the end of a run: waits for the batches begun beside it (at most `timeout`: a batch
+    /// cut short leaves its records to the next run, which finds them on the server again), then
+    /// copies the other records whose blobs are in the local store, with those completed that
+    /// no batch took.
     func finish(timeout: Duration) async {
         _ = await batches.drain(timeout: timeout)
         let left = state.withLock { $0.records.merging($0.completed) { first, _ in first } }
