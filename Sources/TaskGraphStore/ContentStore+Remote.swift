@@ -38,16 +38,17 @@ extension ContentStore {
     }
 
     /// Writes each of `records` whose blobs are all in the store, in one trip to the blocking
-    /// threads, `recordWriters` files at once (a run of 10,000 remote hits copies 10,000 records
-    /// at its end: each a file created, which may wait on the disk).
-    func writeRecordsWithBlobs(_ records: [ContentDigest: ActionRecord]) async {
+    /// threads, `threads` files at once (a run of 10,000 remote hits may copy 10,000 records at
+    /// its end: each a file created, which may wait on the disk; a batch copied beside the run,
+    /// whose other work is parallel already, uses one).
+    func writeRecordsWithBlobs(_ records: [ContentDigest: ActionRecord], threads: Int = recordWriters) async {
         let layout = layout
         let flush = flushesWrites
         let entries = Array(records)
         let added =
             (try? await BlockingIO.run { () -> Int64 in
                 let added = Locked<Int64>(0)
-                ParallelBands.forEach(entries.count, threads: Self.recordWriters) { index in
+                ParallelBands.forEach(entries.count, threads: threads) { index in
                     let (key, record) = entries[index]
                     guard record.blobs.allSatisfy({ access(layout.blob($0), F_OK) == 0 }) else { return }
                     let data = ActionRecordCoder.encode(record)

@@ -5,8 +5,10 @@ import TaskGraphCore
 /// The local store in front of a remote cache (docs/cache.md, "Remote cache"): records are
 /// looked for locally first, then on the server; a remote hit's blobs are downloaded only when
 /// something needs them (a running dependent, a missing output to restore), checked against
-/// their digests and kept in the local store. What a run records is written locally and
-/// uploaded beside the run (`drain` waits for it at the end).
+/// their digests and kept in the local store. A remote record is copied into the local store
+/// once its blobs are there: beside the run as soon as the downloads of this run complete it,
+/// else at the end (`drain`). What a run records is written locally and uploaded beside the run
+/// (`drain` waits for it at the end).
 ///
 /// A fault of the server (unreachable, an error status, a reset or a stall) gives one warning
 /// and the run goes on with the local store alone: the remote cache never fails a run.
@@ -18,27 +20,23 @@ public final class TieredStore: ResultStore {
     private let signer: (any RecordSigner)?
     private let warn: @Sendable (String) -> Void
     /// Whether the server failed during this run (and is left alone since): read by every
-    /// request, so not behind the lock.
+    /// request, so not behind a lock.
     private let failed = Atomic<Bool>(false)
-    /// `statistics`' counts, added to by every request without the lock.
+    /// `statistics`' counts, added to by every request without a lock.
     private let hits = Atomic<Int>(0), misses = Atomic<Int>(0)
     private let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
-    private let state = Locked(State())
+    /// The operations remote blobs belong to and the blobs found damaged (`Damage`).
+    private let damage = Locked(Damage())
+    /// Downloads under way, so that a blob is fetched once however many ask for it.
+    private let downloads = Locked<[ContentDigest: Task<Data, any Error>]>([:])
+    /// The remote records found, copied into the local store once their blobs are there.
+    private let copies: RemoteRecordCopies
 
-    private struct State {
-        /// Records found on the server, by key: written locally by `drain` once their blobs are.
-        var remoteRecords: [ContentDigest: ActionRecord] = [:]
+    private struct Damage {
         /// The operation a remote record's blob belongs to, for the damage warning.
         var owners: [ContentDigest: String] = [:]
         /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
         var damaged: Set<ContentDigest> = []
-        /// Downloads under way, so that a blob is fetched once however many ask for it.
-        var downloads: [ContentDigest: Task<Data, any Error>] = [:]
-
-        /// Names `record`'s operation as the owner of its blobs, for the damage warning.
-        mutating func note(owner record: ActionRecord) {
-            for blob in record.blobs { owners[blob] = record.id }
-        }
     }
 
     /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
@@ -55,6 +53,7 @@ public final class TieredStore: ResultStore {
         concurrentUploads: Int = 8, warn: @escaping @Sendable (String) -> Void
     ) {
         self.local = local
+        copies = RemoteRecordCopies(local: local)
         self.remote = remote
         uploads = uploading ? UploadQueue(limit: concurrentUploads) : nil
         self.signer = signer
@@ -99,10 +98,9 @@ public final class TieredStore: ResultStore {
             let relocated = local.outputLocations.relocated(original, for: key)
         else { return nil }
         guard let record = await resultRelocated(relocated, from: original) else { return nil }
-        state.withLock { state in
-            state.note(owner: record)
-            state.remoteRecords[key] = record
-        }
+        // Its owner is noted already (`remoteRecord`): relocating keeps the output files'
+        // digests, and a result stored again with this run's paths is stored locally.
+        copies.found(record, for: key)
         return (record, record.outputFiles)
     }
 
@@ -126,7 +124,9 @@ public final class TieredStore: ResultStore {
             return nil
         }
         hits.add(1, ordering: .relaxed)
-        state.withLock { $0.note(owner: record) }
+        damage.withLock { damage in
+            for blob in record.blobs { damage.owners[blob] = record.id }
+        }
         return record
     }
 
@@ -165,7 +165,7 @@ public final class TieredStore: ResultStore {
     /// local store does not hold it.
     private func send(_ blob: ContentDigest) async throws -> Bool {
         guard let size = await local.blobSize(blob) else { return false }
-        let damaged = state.withLock { $0.damaged.contains(blob) }
+        let damaged = damage.withLock { $0.damaged.contains(blob) }
         if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { return true }
         guard let contents = try? await local.blobContents(blob) else { return false }
         try await remote.put("cas/" + blob.hex, contents)
@@ -223,6 +223,7 @@ public final class TieredStore: ResultStore {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
             try await local.storeBlob(verified: try await download(digest), as: digest)
+            copies.stored(digest)
             return try await local.loadResult(digest)
         }
     }
@@ -234,7 +235,9 @@ public final class TieredStore: ResultStore {
         do {
             return try await local.materialize(digest, at: path)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            return try await local.materialize(digest, at: path, contents: try await download(digest))
+            let written = try await local.materialize(digest, at: path, contents: try await download(digest))
+            copies.stored(digest)
+            return written
         }
     }
 
@@ -253,13 +256,13 @@ public final class TieredStore: ResultStore {
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
     private func download(_ digest: ContentDigest) async throws -> Data {
-        let task = state.withLock { state -> Task<Data, any Error> in
-            if let running = state.downloads[digest] { return running }
+        let task = downloads.withLock { downloads -> Task<Data, any Error> in
+            if let running = downloads[digest] { return running }
             let task = Task { [self] in try await fetch(digest) }
-            state.downloads[digest] = task
+            downloads[digest] = task
             return task
         }
-        defer { _ = state.withLock { $0.downloads.removeValue(forKey: digest) } }
+        defer { _ = downloads.withLock { $0.removeValue(forKey: digest) } }
         return try await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
@@ -288,9 +291,9 @@ public final class TieredStore: ResultStore {
     /// Notes that the server's blob `digest` is missing or damaged: warned about once per
     /// operation, uploaded again by the run that recomputes it.
     private func damage(_ digest: ContentDigest, reason: String) -> StoreError {
-        let owner = state.withLock { state -> String? in
-            state.damaged.insert(digest)
-            return state.owners.removeValue(forKey: digest)
+        let owner = damage.withLock { damage -> String? in
+            damage.damaged.insert(digest)
+            return damage.owners.removeValue(forKey: digest)
         }
         if let owner { warn("remote cache entry for \(owner) is damaged (\(reason)), recomputed") }
         return StoreError.corruptEntry(digest)
@@ -304,12 +307,13 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// At the end of a run: waits for the uploads (at most `timeout`), then copies into the
-    /// local store the remote records whose blobs all came down.
+    /// At the end of a run: waits for the uploads and the copies of remote records begun beside
+    /// the run (each at most `timeout`), then copies into the local store the other remote
+    /// records whose blobs are there.
     /// - Returns: whether every upload finished.
     public func drain(timeout: Duration) async -> Bool {
         let finished = await uploads?.drain(timeout: timeout) ?? true
-        await local.writeRecordsWithBlobs(state.withLock { $0.remoteRecords })
+        await copies.finish(timeout: timeout)
         return finished
     }
 }

@@ -1,7 +1,8 @@
 import TaskGraphCore
 
-/// Uploads to a remote cache, run beside the work that enqueued them, at most `limit` at once;
-/// `drain` waits for them at the end of a run, for a bounded time.
+/// Work run beside the run that enqueued it, at most `limit` at once: uploads to a remote cache,
+/// copies of remote records into the local store. `drain` waits for it at the end of a run, for
+/// a bounded time.
 final class UploadQueue: Sendable {
     /// One upload.
     typealias Work = @Sendable () async -> Void

@@ -41,6 +41,12 @@ struct RemoteCacheArguments: ParsableArguments {
             "The longest wait for uploads at the end of a run, e.g. 30s (default 60s).", valueName: "duration"))
     var remoteTimeout: String?
 
+    /// Whether the command line or the environment names a remote cache (the configuration
+    /// file, not read yet, may name one too).
+    var isNamed: Bool {
+        remoteCache != nil || !(ProcessInfo.processInfo.environment["TASKGRAPH_REMOTE_CACHE"] ?? "").isEmpty
+    }
+
     func validate() throws {
         if let remoteTimeout, DurationParser.parse(remoteTimeout) == nil {
             throw ValidationError("--remote-timeout: '\(remoteTimeout)' is not a duration such as 30s or 2m")

@@ -118,6 +118,27 @@ import Testing
         }
     }
 
+    /// Machine B's remote hits are copied into its local store, blobs and records: without the
+    /// server, with its outputs removed, it reuses and restores them all.
+    @Test func remoteHitsAreCopiedIntoTheLocalStoreAndReusedWithoutTheServer() async throws {
+        let server = try NginxServer()
+        let (_, machineB, remote) = try await countUploadedByMachineA(to: server)
+        let hits = try await run(["run", "count.yaml", "--no-progress"] + remote, in: machineB)
+        #expect(hits.status == 0, "\(hits.stderr)")
+        #expect(hits.stderr.contains("2 cached in "), "\(hits.stderr)")
+        server.stop()
+        for output in ["counted.txt", "out/count.txt"] {
+            try FileManager.default.removeItem(at: machineB.appendingPathComponent(output))
+        }
+
+        let offline = try await run(["run", "count.yaml", "--no-progress", "--explain"], in: machineB)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(warnings(offline.stderr).isEmpty, "\(offline.stderr)")
+        #expect(offline.stdout.split(separator: "\n").allSatisfy { $0.contains(": cached") }, "\(offline.stdout)")
+        #expect(lines(of: "counted.txt", in: machineB) == ["12"])
+        #expect(lines(of: "out/count.txt", in: machineB) == ["12 bytes"])
+    }
+
     @Test func aBlobAlteredOnTheServerIsDetectedRecomputedAndUploadedAgain() async throws {
         let server = try NginxServer()
         let (machineA, machineB, remote) = try await countUploadedByMachineA(to: server)

@@ -12,6 +12,9 @@ final class CacheConnection {
     /// Why libcurl could not be loaded, or nil once it is ready.
     private static let loadFailure: String? = tg_curl_load().map { String(cString: $0) }
 
+    /// Loads libcurl, once per process (blocking); a failure is left for the first request.
+    static func loadLibrary() { _ = loadFailure }
+
     private let easy: UnsafeMutableRawPointer
     private let multi: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?

@@ -37,6 +37,13 @@ public final class HTTPCacheClient: Sendable {
         pool = BlockingThreadPool(maximumThreads: settings.connections)
     }
 
+    /// Loads libcurl on a blocking thread, once per process: what a run that may use a remote
+    /// cache starts before it reads its pipeline, so that loading the library and the 25 it
+    /// needs (5–15 ms) overlaps that instead of delaying the run's first lookup.
+    public static func loadLibrary() async {
+        _ = try? await BlockingIO.run { CacheConnection.loadLibrary() }
+    }
+
     /// Loads libcurl and makes one connection's handle on a thread of the client, so that the
     /// run's first request waits for neither (tens of milliseconds, much of a fully cached
     /// run). A failure is left for that request to report.
