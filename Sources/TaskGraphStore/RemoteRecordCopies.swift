@@ -15,14 +15,25 @@ final class RemoteRecordCopies: Sendable {
         var downloaded: Set<ContentDigest> = []
         /// Records whose blobs this run downloaded, for the next batch.
         var completed: [ContentDigest: ActionRecord] = [:]
+        /// The records a batch took and has not written yet (`finish` writes them if it is cut short).
+        var taken: [ContentDigest: ActionRecord] = [:]
+        /// Whether a batch is enqueued that has not taken `completed` yet.
+        var batchEnqueued = false
 
         /// Moves the record of `key` to `completed` when this run downloaded all its blobs.
-        /// - Returns: whether it is the first in `completed` (a batch is to be started).
+        /// - Returns: whether a batch is to be enqueued for it (none is waiting to take it).
         mutating func complete(_ key: ContentDigest) -> Bool {
             guard let record = records[key], record.blobs.allSatisfy({ downloaded.contains($0) }) else { return false }
             records[key] = nil
             completed[key] = record
-            return completed.count == 1
+            guard !batchEnqueued else { return false }
+            batchEnqueued = true
+            return true
+        }
+
+        /// Every record not written yet.
+        var unwritten: [ContentDigest: ActionRecord] {
+            records.merging(completed) { first, _ in first }.merging(taken) { first, _ in first }
         }
     }
 
@@ -53,10 +64,21 @@ final class RemoteRecordCopies: Sendable {
         let start = state.withLock { state -> Bool in
             state.downloaded.insert(digest)
             var start = false
-            for key in state.waiting.removeValue(forKey: digest) ?? [] where state.complete(key) { start = true }
+            for key in state.waiting.removeValue(forKey: digest) ?? [] {
+                if state.complete(key) { start = true }
+            }
             return start
         }
         if start { startBatch() }
+    }
+
+    /// Forgets the record of `key`: this run wrote its own (a remote record copied after it
+    /// would replace it).
+    func forget(_ key: ContentDigest) {
+        state.withLock { state in
+            state.records[key] = nil
+            state.completed[key] = nil
+        }
     }
 
     /// Starts a batch that writes the records in `completed` when it runs (those completed after
@@ -64,20 +86,29 @@ final class RemoteRecordCopies: Sendable {
     private func startBatch() {
         batches.enqueue { [self] in
             let batch = state.withLock { state in
-                defer { state.completed = [:] }
+                defer {
+                    state.taken.merge(state.completed) { first, _ in first }
+                    state.completed = [:]
+                    state.batchEnqueued = false
+                }
                 return state.completed
             }
             await local.writeRecordsWithBlobs(batch, threads: 1)
+            state.withLock { state in
+                for key in batch.keys { state.taken[key] = nil }
+            }
         }
     }
 
-    /// At the end of a run: waits for the batches begun beside it (at most `timeout`: a batch
-    /// cut short leaves its records to the next run, which finds them on the server again), then
-    /// copies the other records whose blobs are in the local store, with those completed that
-    /// no batch took.
+    /// At the end of a run: waits for the batches begun beside it (at most `timeout`), then
+    /// copies every record not written yet whose blobs are in the local store: those completed
+    /// that no batch took, those a batch cut short took, and the others.
     func finish(timeout: Duration) async {
         _ = await batches.drain(timeout: timeout)
-        let left = state.withLock { $0.records.merging($0.completed) { first, _ in first } }
+        let left = state.withLock { state in
+            defer { (state.records, state.completed, state.taken, state.batchEnqueued) = ([:], [:], [:], false) }
+            return state.unwritten
+        }
         await local.writeRecordsWithBlobs(left)
     }
 }

@@ -130,8 +130,9 @@ public final class TieredStore: ResultStore {
         return record
     }
 
-    /// Writes `record` locally and enqueues its upload.
+    /// Writes `record` locally (no remote record is copied over it later) and enqueues its upload.
     public func write(_ record: ActionRecord, for key: ContentDigest) async throws {
+        copies.forget(key)
         try await local.write(record, for: key)
         uploads?.enqueue { [self] in await upload(record, for: key) }
     }
@@ -308,12 +309,13 @@ public final class TieredStore: ResultStore {
     }
 
     /// At the end of a run: waits for the uploads and the copies of remote records begun beside
-    /// the run (each at most `timeout`), then copies into the local store the other remote
+    /// the run (together at most `timeout`), then copies into the local store the other remote
     /// records whose blobs are there.
     /// - Returns: whether every upload finished.
     public func drain(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
         let finished = await uploads?.drain(timeout: timeout) ?? true
-        await copies.finish(timeout: timeout)
+        await copies.finish(timeout: max(.zero, deadline - ContinuousClock.now))
         return finished
     }
 }

@@ -115,7 +115,7 @@ struct RunCommand: AsyncParsableCommand {
         if upToDate != nil, start == nil { return }
         // Beside reading the pipeline, not before the run's first lookup (not before the check
         // above either: a run that ends there would wait for the library at its exit).
-        if cache.remote.isNamed { Task { await HTTPCacheClient.loadLibrary() } }
+        if cache.remote.isNamed, !dryRun { Task { await HTTPCacheClient.loadLibrary() } }
         let pipelineOptions = try pipeline.pipelineOptions()
         let loaded =
             if let upToDate {

@@ -92,6 +92,7 @@ import Testing
             ["run", "photos.yaml", "--no-progress", "--explain", "--remote-cache", server.url("cache")], in: machineB)
         #expect(warm.status == 0, "\(warm.stderr)")
         #expect(warm.stderr.contains("26 cached in "), "\(warm.stderr)")
+        #expect(warm.stdout.split(separator: "\n").filter { $0.contains(": cached") }.count == 26, "\(warm.stdout)")
         #expect(warm.stdout.split(separator: "\n").allSatisfy { $0.contains(": cached") }, "\(warm.stdout)")
         for output in Self.photoOutputs {
             let path = "out/photos/" + output
@@ -134,6 +135,7 @@ import Testing
         let offline = try await run(["run", "count.yaml", "--no-progress", "--explain"], in: machineB)
         #expect(offline.status == 0, "\(offline.stderr)")
         #expect(warnings(offline.stderr).isEmpty, "\(offline.stderr)")
+        #expect(offline.stdout.split(separator: "\n").count == 2, "\(offline.stdout)")
         #expect(offline.stdout.split(separator: "\n").allSatisfy { $0.contains(": cached") }, "\(offline.stdout)")
         #expect(lines(of: "counted.txt", in: machineB) == ["12"])
         #expect(lines(of: "out/count.txt", in: machineB) == ["12 bytes"])
