@@ -15,24 +15,24 @@ import TaskGraphCore
 public final class TieredStore: ResultStore {
     /// The local store.
     public let local: ContentStore
-    private let remote: any RemoteCacheClient
+    let remote: any RemoteCacheClient
     private let uploads: UploadQueue?
     private let signer: (any RecordSigner)?
-    private let warn: @Sendable (String) -> Void
+    let warn: @Sendable (String) -> Void
     /// Whether the server failed during this run (and is left alone since): read by every
     /// request, so not behind a lock.
     private let failed = Atomic<Bool>(false)
     /// `statistics`' counts, added to by every request without a lock.
     private let hits = Atomic<Int>(0), misses = Atomic<Int>(0)
-    private let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
+    let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
     /// The operations remote blobs belong to and the blobs found damaged (`Damage`).
-    private let damage = Locked(Damage())
+    let damage = Locked(Damage())
     /// Downloads under way, so that a blob is fetched once however many ask for it.
-    private let downloads = Locked<[ContentDigest: Task<Data, any Error>]>([:])
+    let downloads = Locked<[ContentDigest: Task<Data, any Error>]>([:])
     /// The remote records found, copied into the local store once their blobs are there.
     private let copies: RemoteRecordCopies
 
-    private struct Damage {
+    struct Damage {
         /// The operation a remote record's blob belongs to, for the damage warning.
         var owners: [ContentDigest: String] = [:]
         /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
@@ -251,57 +251,8 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// Downloads the blob `digest`, checked against the digest, once however many ask for it
-    /// at the same time (the caller stores it).
-    /// - Returns: its contents.
-    /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
-    ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
-    private func download(_ digest: ContentDigest) async throws -> Data {
-        let task = downloads.withLock { downloads -> Task<Data, any Error> in
-            if let running = downloads[digest] { return running }
-            let task = Task { [self] in try await fetch(digest) }
-            downloads[digest] = task
-            return task
-        }
-        defer { _ = downloads.withLock { $0.removeValue(forKey: digest) } }
-        return try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
-        }
-    }
-
-    /// `download`'s request: the blob, checked against its digest.
-    private func fetch(_ digest: ContentDigest) async throws -> Data {
-        guard !hasFailed else { throw StoreError.missingEntry(digest) }
-        let data: Data?
-        do {
-            data = try await remote.get("cas/" + digest.hex)
-        } catch {
-            if !(error is CancellationError) { fault(error) }
-            throw StoreError.missingEntry(digest)
-        }
-        guard let data else { throw damage(digest, reason: "blob \(digest) is missing") }
-        bytesDown.add(Int64(data.count), ordering: .relaxed)
-        guard ContentDigest.sha256(of: data) == digest else {
-            throw damage(digest, reason: "blob \(digest) does not match its digest")
-        }
-        return data
-    }
-
-    /// Notes that the server's blob `digest` is missing or damaged: warned about once per
-    /// operation, uploaded again by the run that recomputes it.
-    private func damage(_ digest: ContentDigest, reason: String) -> StoreError {
-        let owner = damage.withLock { damage -> String? in
-            damage.damaged.insert(digest)
-            return damage.owners.removeValue(forKey: digest)
-        }
-        if let owner { warn("remote cache entry for \(owner) is damaged (\(reason)), recomputed") }
-        return StoreError.corruptEntry(digest)
-    }
-
     /// Warns about the first fault of the server; after it, the server is left alone.
-    private func fault(_ error: any Error) {
+    func fault(_ error: any Error) {
         guard !(error is CancellationError) else { return }
         if !failed.exchange(true, ordering: .relaxed) {
             warn("the remote cache failed (\(error)); continuing with the local store")
