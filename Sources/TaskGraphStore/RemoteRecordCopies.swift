@@ -2,9 +2,10 @@ import TaskGraphCore
 
 /// The remote records a run found, copied into the local store once their blobs are there
 /// (docs/cache.md, "Two levels"): beside the run, a batch at a time, as soon as the blobs this
-/// run downloaded complete one (an `exec`'s record holding its result inline names one blob, its
-/// output's: right after the output is restored); the others at the end of the run (`finish`), if their blobs are
-/// there then. Its own lock: every remote hit takes it twice, beside `TieredStore`'s others.
+/// run downloaded complete one (an `exec`'s record holding its result inline names one blob,
+/// its output's: right after the output is restored); the others at the end of the run
+/// (`finish`), if their blobs are there then. Its own lock: every remote hit takes it twice,
+/// beside `TieredStore`'s others.
 final class RemoteRecordCopies: Sendable {
     private struct State {
         /// Records found on the server, by key, not copied yet.
