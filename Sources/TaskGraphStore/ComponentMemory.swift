@@ -40,29 +40,57 @@ enum ComponentMemory {
         }
     }
 
+    /// One operation's components in a batch being written: as `loaded` has them, or encoded
+    /// as the batch is written.
+    private enum Written {
+        case encoded(Data)
+        case components(KeyComponents)
+
+        /// The bytes it takes in the batch.
+        var count: Int {
+            switch self {
+            case .encoded(let data): data.count
+            case .components(let components): ActionRecordCoder.encodedSize(of: components)
+            }
+        }
+
+        /// Appends it to `writer`.
+        func append(to writer: inout ResultWriter) {
+            switch self {
+            case .encoded(let data): writer.append(raw: data)
+            case .components(let components): ActionRecordCoder.append(components, to: &writer)
+            }
+        }
+    }
+
     /// What remembering `components` over `loaded` (nil: no memory yet) writes: a batch to
     /// append of those that differ from `loaded`'s, or the whole file when there is no memory,
     /// it did not all parse, it would be less than half current after the append, or
-    /// `wholeFile` asks for it. Nil when `loaded` holds all of `components` already.
+    /// `wholeFile` asks for it. Nil when `loaded` holds all of `components` already. Without a
+    /// memory to compare with, each operation's components are encoded once, into the file
+    /// (a first run of 2,000 operations held a second copy of them all, 1.6 MB, at its peak).
     static func update(
         _ components: [String: KeyComponents], over loaded: Loaded?, pipeline: String, wholeFile: Bool = false
     ) -> (data: Data, isWholeFile: Bool)? {
-        var changed: [String: Data] = [:]
+        guard let loaded else {
+            return (file(components.mapValues(Written.components), over: nil, pipeline: pipeline), true)
+        }
+        var changed: [String: Written] = [:]
         var replacedBytes = 0
         for (id, key) in components {
             var writer = ResultWriter(capacity: ActionRecordCoder.encodedSize(of: key))
             ActionRecordCoder.append(key, to: &writer)
             let encoded = writer.data
-            if let loaded, let range = loaded.entries[id] {
+            if let range = loaded.entries[id] {
                 if loaded.data[range] == encoded { continue }
                 replacedBytes += id.utf8.count + 8 + range.count
             }
-            changed[id] = encoded
+            changed[id] = .encoded(encoded)
         }
-        guard !changed.isEmpty || loaded == nil else { return nil }
+        guard !changed.isEmpty else { return nil }
         let batch = changed.keys.sorted().map { (id: $0, components: changed[$0]) }
         let batchSize = 8 + batchLength(batch)
-        if !wholeFile, let loaded, loaded.parsedBytes == loaded.data.count,
+        if !wholeFile, loaded.parsedBytes == loaded.data.count,
             loaded.data.count + batchSize <= 2 * (loaded.currentBytes - replacedBytes + batchSize)
         {
             return (encodedBatch(batch), false)
@@ -70,12 +98,12 @@ enum ComponentMemory {
         return (file(changed, over: loaded, pipeline: pipeline), true)
     }
 
-    /// The file holding `loaded`'s latest components with `changed` (encoded) in place of those
-    /// of the same ids, as one batch, ids sorted: equal memories are equal files.
-    private static func file(_ changed: [String: Data], over loaded: Loaded?, pipeline: String) -> Data {
+    /// The file holding `loaded`'s latest components with `changed` in place of those of the
+    /// same ids, as one batch, ids sorted: equal memories are equal files.
+    private static func file(_ changed: [String: Written], over loaded: Loaded?, pipeline: String) -> Data {
         let ids = Set(loaded?.entries.keys ?? [:].keys).union(changed.keys).sorted()
         let batch = ids.map { id in
-            (id: id, components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata) })
+            (id: id, components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata).map(Written.encoded) })
         }
         return encodedBatch(batch, headerSize: magic.count + 9 + pipeline.utf8.count) { writer in
             writer.append(raw: magic)
@@ -84,11 +112,12 @@ enum ComponentMemory {
         }
     }
 
-    /// A batch of each id's encoded components, with its length, after the `headerSize` bytes
-    /// `header` writes: written once, into a buffer of its final size (an `exec` with 50,000
-    /// `inputs:` files has megabytes of components).
+    /// A batch of each id's components, with its length, after the `headerSize` bytes `header`
+    /// writes: written once, into a buffer of its final size (an `exec` with 50,000 `inputs:`
+    /// files has megabytes of components).
     private static func encodedBatch(
-        _ batch: [(id: String, components: Data?)], headerSize: Int = 0, header: (inout ResultWriter) -> Void = { _ in }
+        _ batch: [(id: String, components: Written?)], headerSize: Int = 0,
+        header: (inout ResultWriter) -> Void = { _ in }
     ) -> Data {
         let length = batchLength(batch)
         var writer = ResultWriter(capacity: headerSize + 8 + length)
@@ -97,13 +126,13 @@ enum ComponentMemory {
         writer.append(count: batch.count)
         for (id, components) in batch {
             writer.append(string: id)
-            if let components { writer.append(raw: components) }
+            components?.append(to: &writer)
         }
         return writer.data
     }
 
     /// The length of `batch` encoded, without its own length field.
-    private static func batchLength(_ batch: [(id: String, components: Data?)]) -> Int {
+    private static func batchLength(_ batch: [(id: String, components: Written?)]) -> Int {
         batch.reduce(4) { $0 + 8 + $1.id.utf8.count + ($1.components?.count ?? 0) }
     }
 
