@@ -71,7 +71,7 @@ enum ComponentMemory {
     /// (a first run of 2,000 operations held a second copy of them all, 1.6 MB, at its peak).
     static func update(
         _ components: [String: KeyComponents], over loaded: Loaded?, pipeline: String, wholeFile: Bool = false
-    ) -> (data: Data, isWholeFile: Bool)? {
+    ) -> (pieces: [Data], isWholeFile: Bool)? {
         guard let loaded else {
             return (file(components.mapValues(Written.components), over: nil, pipeline: pipeline), true)
         }
@@ -100,7 +100,7 @@ enum ComponentMemory {
 
     /// The file holding `loaded`'s latest components with `changed` in place of those of the
     /// same ids, as one batch, ids sorted: equal memories are equal files.
-    private static func file(_ changed: [String: Written], over loaded: Loaded?, pipeline: String) -> Data {
+    private static func file(_ changed: [String: Written], over loaded: Loaded?, pipeline: String) -> [Data] {
         let ids = Set(loaded?.entries.keys ?? [:].keys).union(changed.keys).sorted()
         let batch = ids.map { id in
             (id: id, components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata).map(Written.encoded) })
@@ -112,23 +112,46 @@ enum ComponentMemory {
         }
     }
 
+    /// The bytes of one piece of an encoded batch, at most (unless one operation's components
+    /// take more): a batch is written piece by piece, never joined into one more copy.
+    static let pieceSize = 1 << 18
+
     /// A batch of each id's components, with its length, after the `headerSize` bytes `header`
-    /// writes: written once, into a buffer of its final size (an `exec` with 50,000 `inputs:`
-    /// files has megabytes of components).
+    /// writes, in pieces of about `pieceSize` bytes each written once, into a buffer of its
+    /// final size (an `exec` with 50,000 `inputs:` files has megabytes of components; the
+    /// memory of a first run of 2,000 `exec`s is 1.6 MB, and making one `Data` of one buffer
+    /// held it twice at the run's peak).
     private static func encodedBatch(
         _ batch: [(id: String, components: Written?)], headerSize: Int = 0,
         header: (inout ResultWriter) -> Void = { _ in }
-    ) -> Data {
+    ) -> [Data] {
         let length = batchLength(batch)
-        var writer = ResultWriter(capacity: headerSize + 8 + length)
+        var left = headerSize + 8 + length
+        var writer = ResultWriter(capacity: min(left, pieceSize))
+        var pieces: [Data] = []
+        var written = headerSize + 12
         header(&writer)
         writer.append(UInt64(length))
         writer.append(count: batch.count)
         for (id, components) in batch {
+            let size = 8 + id.utf8.count + (components?.count ?? 0)
+            if written + size > pieceSize {
+                pieces.append(writer.data)
+                left -= written
+                writer = ResultWriter(capacity: min(left, pieceSize))
+                written = 0
+            }
             writer.append(string: id)
             components?.append(to: &writer)
+            written += size
         }
-        return writer.data
+        pieces.append(writer.data)
+        return pieces
+    }
+
+    /// `pieces` as one `Data`, for an append, which is a single `write`.
+    static func joined(_ pieces: [Data]) -> Data {
+        pieces.count == 1 ? pieces[0] : pieces.reduce(into: Data()) { $0.append($1) }
     }
 
     /// The length of `batch` encoded, without its own length field.

@@ -58,19 +58,19 @@ extension ContentStore {
         try await BlockingIO.run {
             if let read {
                 guard let update = ComponentMemory.update(components, over: read, pipeline: pipeline) else { return }
-                if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }
+                if !update.isWholeFile, try StoreIO.append(ComponentMemory.joined(update.pieces), to: path, layout, flush: flush) { return }
             }
             // Rewritten from the file as it is now: what other runs appended since it was read stays.
             let data = (try? StoreIO.mapped(path, layout)) ?? nil
             let current = data.flatMap { ComponentMemory.load($0, pipeline: pipeline) }
             guard let update = ComponentMemory.update(components, over: current, pipeline: pipeline) else { return }
-            if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }
+            if !update.isWholeFile, try StoreIO.append(ComponentMemory.joined(update.pieces), to: path, layout, flush: flush) { return }
             // The file went since it was read (`cache clear`): written whole.
             guard
                 let whole = update.isWholeFile
                     ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
             else { return }
-            try StoreIO.writeFile(whole.data, to: path, layout, flush: flush)
+            try StoreIO.writeFile(whole.pieces, to: path, layout, flush: flush)
         }
     }
 
