@@ -103,7 +103,10 @@ enum ComponentMemory {
     private static func file(_ changed: [String: Written], over loaded: Loaded?, pipeline: String) -> [Data] {
         let ids = Set(loaded?.entries.keys ?? [:].keys).union(changed.keys).sorted()
         let batch = ids.map { id in
-            (id: id, components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata).map(Written.encoded) })
+            (
+                id: id,
+                components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata).map(Written.encoded) }
+            )
         }
         return encodedBatch(batch, headerSize: magic.count + 9 + pipeline.utf8.count) { writer in
             writer.append(raw: magic)
