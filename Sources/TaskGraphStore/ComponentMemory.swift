@@ -42,7 +42,7 @@ enum ComponentMemory {
 
     /// One operation's components in a batch being written: as `loaded` has them, or encoded
     /// as the batch is written.
-    private enum Written {
+    fileprivate enum Written {
         case encoded(Data)
         case components(KeyComponents)
 
@@ -63,6 +63,61 @@ enum ComponentMemory {
         }
     }
 
+    /// What `update` writes: a batch of operations' components to append, or the whole file.
+    /// It is encoded as it is written, in pieces of about `pieceSize` bytes each made once,
+    /// never joined into one buffer (an `exec` with 50,000 `inputs:` files has megabytes of
+    /// components; the memory of a first run of 2,000 `exec`s is 1.6 MB, and making one `Data`
+    /// of one buffer held it twice at the run's peak).
+    struct Update {
+        /// Whether it is the whole file, its header first, rather than a batch to append.
+        let isWholeFile: Bool
+        /// The pipeline's path, in a whole file's header.
+        fileprivate let pipeline: String
+        /// Each id's components, ids sorted: equal memories are equal files.
+        fileprivate let batch: [(id: String, components: Written?)]
+
+        /// Hands the encoding to `write`, piece by piece.
+        /// - Throws: what `write` throws.
+        func encode<Failure: Error>(_ write: (Data) throws(Failure) -> Void) throws(Failure) {
+            let headerSize = isWholeFile ? magic.count + 9 + pipeline.utf8.count : 0
+            let length = batchLength(batch)
+            var left = headerSize + 8 + length
+            var writer = ResultWriter(capacity: min(left, pieceSize))
+            var written = headerSize + 12
+            if isWholeFile {
+                writer.append(raw: magic)
+                writer.append(version)
+                writer.append(string: pipeline)
+            }
+            writer.append(UInt64(length))
+            writer.append(count: batch.count)
+            for (id, components) in batch {
+                let size = 8 + id.utf8.count + (components?.count ?? 0)
+                if written + size > pieceSize {
+                    try write(writer.data)
+                    left -= written
+                    writer = ResultWriter(capacity: min(left, pieceSize))
+                    written = 0
+                }
+                writer.append(string: id)
+                components?.append(to: &writer)
+                written += size
+            }
+            try write(writer.data)
+        }
+
+        /// The encoding as one `Data`: an append is a single `write`.
+        var data: Data {
+            var data = Data()
+            encode { data.append($0) }
+            return data
+        }
+    }
+
+    /// The bytes of one piece of an `Update` as it is encoded, at most (unless one operation's
+    /// components take more).
+    static let pieceSize = 1 << 18
+
     /// What remembering `components` over `loaded` (nil: no memory yet) writes: a batch to
     /// append of those that differ from `loaded`'s, or the whole file when there is no memory,
     /// it did not all parse, it would be less than half current after the append, or
@@ -71,10 +126,8 @@ enum ComponentMemory {
     /// (a first run of 2,000 operations held a second copy of them all, 1.6 MB, at its peak).
     static func update(
         _ components: [String: KeyComponents], over loaded: Loaded?, pipeline: String, wholeFile: Bool = false
-    ) -> (pieces: [Data], isWholeFile: Bool)? {
-        guard let loaded else {
-            return (file(components.mapValues(Written.components), over: nil, pipeline: pipeline), true)
-        }
+    ) -> Update? {
+        guard let loaded else { return file(components.mapValues(Written.components), over: nil, pipeline: pipeline) }
         var changed: [String: Written] = [:]
         var replacedBytes = 0
         for (id, key) in components {
@@ -93,14 +146,14 @@ enum ComponentMemory {
         if !wholeFile, loaded.parsedBytes == loaded.data.count,
             loaded.data.count + batchSize <= 2 * (loaded.currentBytes - replacedBytes + batchSize)
         {
-            return (encodedBatch(batch), false)
+            return Update(isWholeFile: false, pipeline: pipeline, batch: batch)
         }
-        return (file(changed, over: loaded, pipeline: pipeline), true)
+        return file(changed, over: loaded, pipeline: pipeline)
     }
 
     /// The file holding `loaded`'s latest components with `changed` in place of those of the
-    /// same ids, as one batch, ids sorted: equal memories are equal files.
-    private static func file(_ changed: [String: Written], over loaded: Loaded?, pipeline: String) -> [Data] {
+    /// same ids.
+    private static func file(_ changed: [String: Written], over loaded: Loaded?, pipeline: String) -> Update {
         let ids = Set(loaded?.entries.keys ?? [:].keys).union(changed.keys).sorted()
         let batch = ids.map { id in
             (
@@ -108,57 +161,11 @@ enum ComponentMemory {
                 components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata).map(Written.encoded) }
             )
         }
-        return encodedBatch(batch, headerSize: magic.count + 9 + pipeline.utf8.count) { writer in
-            writer.append(raw: magic)
-            writer.append(version)
-            writer.append(string: pipeline)
-        }
-    }
-
-    /// The bytes of one piece of an encoded batch, at most (unless one operation's components
-    /// take more): a batch is written piece by piece, never joined into one more copy.
-    static let pieceSize = 1 << 18
-
-    /// A batch of each id's components, with its length, after the `headerSize` bytes `header`
-    /// writes, in pieces of about `pieceSize` bytes each written once, into a buffer of its
-    /// final size (an `exec` with 50,000 `inputs:` files has megabytes of components; the
-    /// memory of a first run of 2,000 `exec`s is 1.6 MB, and making one `Data` of one buffer
-    /// held it twice at the run's peak).
-    private static func encodedBatch(
-        _ batch: [(id: String, components: Written?)], headerSize: Int = 0,
-        header: (inout ResultWriter) -> Void = { _ in }
-    ) -> [Data] {
-        let length = batchLength(batch)
-        var left = headerSize + 8 + length
-        var writer = ResultWriter(capacity: min(left, pieceSize))
-        var pieces: [Data] = []
-        var written = headerSize + 12
-        header(&writer)
-        writer.append(UInt64(length))
-        writer.append(count: batch.count)
-        for (id, components) in batch {
-            let size = 8 + id.utf8.count + (components?.count ?? 0)
-            if written + size > pieceSize {
-                pieces.append(writer.data)
-                left -= written
-                writer = ResultWriter(capacity: min(left, pieceSize))
-                written = 0
-            }
-            writer.append(string: id)
-            components?.append(to: &writer)
-            written += size
-        }
-        pieces.append(writer.data)
-        return pieces
-    }
-
-    /// `pieces` as one `Data`, for an append, which is a single `write`.
-    static func joined(_ pieces: [Data]) -> Data {
-        pieces.count == 1 ? pieces[0] : pieces.reduce(into: Data()) { $0.append($1) }
+        return Update(isWholeFile: true, pipeline: pipeline, batch: batch)
     }
 
     /// The length of `batch` encoded, without its own length field.
-    private static func batchLength(_ batch: [(id: String, components: Written?)]) -> Int {
+    fileprivate static func batchLength(_ batch: [(id: String, components: Written?)]) -> Int {
         batch.reduce(4) { $0 + 8 + $1.id.utf8.count + ($1.components?.count ?? 0) }
     }
 

@@ -57,9 +57,8 @@ extension ContentStore {
         let read = await memoriesRead.withLock { $0.removeValue(forKey: path) }?.value
         try await BlockingIO.run {
             // A batch of those that changed, appended in one `write`; false for a whole file.
-            func appended(_ update: (pieces: [Data], isWholeFile: Bool)) throws -> Bool {
-                try !update.isWholeFile
-                    && StoreIO.append(ComponentMemory.joined(update.pieces), to: path, layout, flush: flush)
+            func appended(_ update: ComponentMemory.Update) throws -> Bool {
+                try !update.isWholeFile && StoreIO.append(update.data, to: path, layout, flush: flush)
             }
             if let read {
                 guard let update = ComponentMemory.update(components, over: read, pipeline: pipeline) else { return }
@@ -75,7 +74,8 @@ extension ContentStore {
                 let whole = update.isWholeFile
                     ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
             else { return }
-            try StoreIO.writeFile(whole.pieces, to: path, layout, flush: flush)
+            try StoreIO.writeFile(to: path, layout, flush: flush) { write throws(StoreError) in try whole.encode(write)
+            }
         }
     }
 
