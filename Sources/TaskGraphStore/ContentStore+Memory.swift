@@ -74,7 +74,8 @@ extension ContentStore {
                 let whole = update.isWholeFile
                     ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
             else { return }
-            try StoreIO.writeFile(to: path, layout, flush: flush) { write throws(StoreError) in try whole.encode(write)
+            try StoreIO.writeFile(to: path, layout, flush: flush) { write throws(StoreError) in
+                try whole.encode(write)
             }
         }
     }
