@@ -40,70 +40,132 @@ enum ComponentMemory {
         }
     }
 
+    /// One operation's components in a batch being written: as `loaded` has them, or encoded
+    /// as the batch is written.
+    fileprivate enum Written {
+        case encoded(Data)
+        case components(KeyComponents)
+
+        /// The bytes it takes in the batch.
+        var count: Int {
+            switch self {
+            case .encoded(let data): data.count
+            case .components(let components): ActionRecordCoder.encodedSize(of: components)
+            }
+        }
+
+        /// Appends it to `writer`.
+        func append(to writer: inout ResultWriter) {
+            switch self {
+            case .encoded(let data): writer.append(raw: data)
+            case .components(let components): ActionRecordCoder.append(components, to: &writer)
+            }
+        }
+    }
+
+    /// What `update` writes: a batch of operations' components to append, or the whole file.
+    /// It is encoded as it is written, in pieces of about `pieceSize` bytes each made once,
+    /// never joined into one buffer (an `exec` with 50,000 `inputs:` files has megabytes of
+    /// components; the memory of a first run of 2,000 `exec`s is 1.6 MB, and making one `Data`
+    /// of one buffer held it twice at the run's peak).
+    struct Update {
+        /// Whether it is the whole file, its header first, rather than a batch to append.
+        let isWholeFile: Bool
+        /// The pipeline's path, in a whole file's header.
+        fileprivate let pipeline: String
+        /// Each id's components, ids sorted: equal memories are equal files.
+        fileprivate let batch: [(id: String, components: Written?)]
+
+        /// Hands the encoding to `write`, piece by piece.
+        /// - Throws: what `write` throws.
+        func encode<Failure: Error>(_ write: (Data) throws(Failure) -> Void) throws(Failure) {
+            let headerSize = isWholeFile ? magic.count + 9 + pipeline.utf8.count : 0
+            let length = batchLength(batch)
+            var left = headerSize + 8 + length
+            var writer = ResultWriter(capacity: min(left, pieceSize))
+            var written = headerSize + 12
+            if isWholeFile {
+                writer.append(raw: magic)
+                writer.append(version)
+                writer.append(string: pipeline)
+            }
+            writer.append(UInt64(length))
+            writer.append(count: batch.count)
+            for (id, components) in batch {
+                let size = 8 + id.utf8.count + (components?.count ?? 0)
+                if written + size > pieceSize {
+                    try write(writer.data)
+                    left -= written
+                    writer = ResultWriter(capacity: min(left, pieceSize))
+                    written = 0
+                }
+                writer.append(string: id)
+                components?.append(to: &writer)
+                written += size
+            }
+            try write(writer.data)
+        }
+
+        /// The encoding as one `Data`: an append is a single `write`.
+        var data: Data {
+            var data = Data()
+            encode { data.append($0) }
+            return data
+        }
+    }
+
+    /// The bytes of one piece of an `Update` as it is encoded, at most (unless one operation's
+    /// components take more).
+    static let pieceSize = 1 << 18
+
     /// What remembering `components` over `loaded` (nil: no memory yet) writes: a batch to
     /// append of those that differ from `loaded`'s, or the whole file when there is no memory,
     /// it did not all parse, it would be less than half current after the append, or
-    /// `wholeFile` asks for it. Nil when `loaded` holds all of `components` already.
+    /// `wholeFile` asks for it. Nil when `loaded` holds all of `components` already. Without a
+    /// memory to compare with, each operation's components are encoded once, into the file
+    /// (a first run of 2,000 operations held a second copy of them all, 1.6 MB, at its peak).
     static func update(
         _ components: [String: KeyComponents], over loaded: Loaded?, pipeline: String, wholeFile: Bool = false
-    ) -> (data: Data, isWholeFile: Bool)? {
-        var changed: [String: Data] = [:]
+    ) -> Update? {
+        guard let loaded else { return file(components.mapValues(Written.components), over: nil, pipeline: pipeline) }
+        var changed: [String: Written] = [:]
         var replacedBytes = 0
         for (id, key) in components {
             var writer = ResultWriter(capacity: ActionRecordCoder.encodedSize(of: key))
             ActionRecordCoder.append(key, to: &writer)
             let encoded = writer.data
-            if let loaded, let range = loaded.entries[id] {
+            if let range = loaded.entries[id] {
                 if loaded.data[range] == encoded { continue }
                 replacedBytes += id.utf8.count + 8 + range.count
             }
-            changed[id] = encoded
+            changed[id] = .encoded(encoded)
         }
-        guard !changed.isEmpty || loaded == nil else { return nil }
+        guard !changed.isEmpty else { return nil }
         let batch = changed.keys.sorted().map { (id: $0, components: changed[$0]) }
         let batchSize = 8 + batchLength(batch)
-        if !wholeFile, let loaded, loaded.parsedBytes == loaded.data.count,
+        if !wholeFile, loaded.parsedBytes == loaded.data.count,
             loaded.data.count + batchSize <= 2 * (loaded.currentBytes - replacedBytes + batchSize)
         {
-            return (encodedBatch(batch), false)
+            return Update(isWholeFile: false, pipeline: pipeline, batch: batch)
         }
-        return (file(changed, over: loaded, pipeline: pipeline), true)
+        return file(changed, over: loaded, pipeline: pipeline)
     }
 
-    /// The file holding `loaded`'s latest components with `changed` (encoded) in place of those
-    /// of the same ids, as one batch, ids sorted: equal memories are equal files.
-    private static func file(_ changed: [String: Data], over loaded: Loaded?, pipeline: String) -> Data {
+    /// The file holding `loaded`'s latest components with `changed` in place of those of the
+    /// same ids.
+    private static func file(_ changed: [String: Written], over loaded: Loaded?, pipeline: String) -> Update {
         let ids = Set(loaded?.entries.keys ?? [:].keys).union(changed.keys).sorted()
         let batch = ids.map { id in
-            (id: id, components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata) })
+            (
+                id: id,
+                components: changed[id] ?? loaded.flatMap { $0.entries[id].map($0.data.subdata).map(Written.encoded) }
+            )
         }
-        return encodedBatch(batch, headerSize: magic.count + 9 + pipeline.utf8.count) { writer in
-            writer.append(raw: magic)
-            writer.append(version)
-            writer.append(string: pipeline)
-        }
-    }
-
-    /// A batch of each id's encoded components, with its length, after the `headerSize` bytes
-    /// `header` writes: written once, into a buffer of its final size (an `exec` with 50,000
-    /// `inputs:` files has megabytes of components).
-    private static func encodedBatch(
-        _ batch: [(id: String, components: Data?)], headerSize: Int = 0, header: (inout ResultWriter) -> Void = { _ in }
-    ) -> Data {
-        let length = batchLength(batch)
-        var writer = ResultWriter(capacity: headerSize + 8 + length)
-        header(&writer)
-        writer.append(UInt64(length))
-        writer.append(count: batch.count)
-        for (id, components) in batch {
-            writer.append(string: id)
-            if let components { writer.append(raw: components) }
-        }
-        return writer.data
+        return Update(isWholeFile: true, pipeline: pipeline, batch: batch)
     }
 
     /// The length of `batch` encoded, without its own length field.
-    private static func batchLength(_ batch: [(id: String, components: Data?)]) -> Int {
+    fileprivate static func batchLength(_ batch: [(id: String, components: Written?)]) -> Int {
         batch.reduce(4) { $0 + 8 + $1.id.utf8.count + ($1.components?.count ?? 0) }
     }
 

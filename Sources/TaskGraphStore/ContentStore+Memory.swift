@@ -56,21 +56,27 @@ extension ContentStore {
         let flush = flushesWrites
         let read = await memoriesRead.withLock { $0.removeValue(forKey: path) }?.value
         try await BlockingIO.run {
+            // A batch of those that changed, appended in one `write`; false for a whole file.
+            func appended(_ update: ComponentMemory.Update) throws -> Bool {
+                try !update.isWholeFile && StoreIO.append(update.data, to: path, layout, flush: flush)
+            }
             if let read {
                 guard let update = ComponentMemory.update(components, over: read, pipeline: pipeline) else { return }
-                if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }
+                if try appended(update) { return }
             }
             // Rewritten from the file as it is now: what other runs appended since it was read stays.
             let data = (try? StoreIO.mapped(path, layout)) ?? nil
             let current = data.flatMap { ComponentMemory.load($0, pipeline: pipeline) }
             guard let update = ComponentMemory.update(components, over: current, pipeline: pipeline) else { return }
-            if !update.isWholeFile, try StoreIO.append(update.data, to: path, layout, flush: flush) { return }
+            if try appended(update) { return }
             // The file went since it was read (`cache clear`): written whole.
             guard
                 let whole = update.isWholeFile
                     ? update : ComponentMemory.update(components, over: current, pipeline: pipeline, wholeFile: true)
             else { return }
-            try StoreIO.writeFile(whole.data, to: path, layout, flush: flush)
+            try StoreIO.writeFile(to: path, layout, flush: flush) { write throws(StoreError) in
+                try whole.encode(write)
+            }
         }
     }
 

@@ -53,7 +53,7 @@ extension ContentStore {
         let layout = layout
         // Flushed even by a store that flushes nothing else: a snapshot that a crash left with
         // zeros in it could still decode, and a run would trust it (docs/cache.md, "Writing").
-        return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encoded(), to: path, layout) }) != nil
+        return (try? await BlockingIO.run { try StoreIO.writeFile(snapshot.encodedParts(), to: path, layout) }) != nil
     }
 
     /// The snapshot remembered for `invocation`, unless it is too old to trust, the paths it
@@ -76,7 +76,7 @@ extension ContentStore {
             let changed = snapshot.changedPaths()
             if changed.isEmpty, let settled = snapshot.settled(checkedAt: checked) {
                 // Flushed, as every snapshot is (`rememberUpToDate`); not written is no harm.
-                try? StoreIO.writeFile(settled.encoded(), to: path, layout)
+                try? StoreIO.writeFile(settled.encodedParts(), to: path, layout)
             }
             return (snapshot, changed, checked)
         }

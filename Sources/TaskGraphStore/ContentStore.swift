@@ -26,6 +26,8 @@ public final class ContentStore: ResultStore {
     public let flushesWrites: Bool
     /// Where this process's operations write their files, by key (`reusableRecord`).
     let outputLocations = OutputLocations()
+    /// Whether the root was missing when `isNew()` first looked, once it has.
+    private let rootWasMissing = Locked<Bool?>(nil)
 
     /// A record read more than this long after its last use is marked used again (its
     /// modification time set to now): least-recently-used eviction works to the hour, and a
@@ -49,6 +51,20 @@ public final class ContentStore: ResultStore {
         layout = StoreLayout(root: root)
         statCache = StatCache(layout: layout, flushingWrites: flushingWrites)
         flushesWrites = flushingWrites
+    }
+
+    /// Whether the store's root did not exist when this process first asked: all the store then
+    /// holds is what this process adds (`evictIfNeeded` need not list it). Ask before anything
+    /// is written (the up-to-date check's plan creates the root): every later call gives the
+    /// first answer.
+    public func isNew() async -> Bool {
+        if let known = rootWasMissing.withLock({ $0 }) { return known }
+        let root = root
+        let missing = (try? await BlockingIO.run { access(root, F_OK) != 0 }) ?? false
+        return rootWasMissing.withLock { answer in
+            if answer == nil { answer = missing }
+            return answer ?? missing
+        }
     }
 
     /// Where the store is by default: `$TASKGRAPH_CACHE_DIR`, else `$XDG_CACHE_HOME/taskgraph`

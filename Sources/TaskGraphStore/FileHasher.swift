@@ -33,9 +33,7 @@ enum FileHasher {
             throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
         }
         if let kind = FileIO.nonRegularKind(info.st_mode) { throw OperationError.readFailed(path: path, reason: kind) }
-        guard let before = FileStat.of(descriptor: descriptor) else {
-            throw OperationError.readFailed(path: path, reason: StoreIO.errorText())
-        }
+        let before = FileStat(info)
         var hasher = ContentHasher()
         // A small file needs a small buffer (`cache verify` hashes thousands of them).
         let capacity = Int(min(Int64(chunkSize), max(before.size + 1, 4096)))

@@ -137,13 +137,29 @@ enum StoreIO {
     static func writeFile(
         _ parts: [Data], to path: String, _ layout: StoreLayout, flush: Bool = true, besideIt: Bool = false
     ) throws(StoreError) {
+        try writeFile(to: path, layout, flush: flush, besideIt: besideIt) { write throws(StoreError) in
+            for part in parts { try write(part) }
+        }
+    }
+
+    /// `writeFile(_:to:_:flush:besideIt:)` of the parts `produce` hands to its `write` one after
+    /// the other, as it makes them (a file of megabytes is never held whole in memory).
+    static func writeFile(
+        to path: String, _ layout: StoreLayout, flush: Bool = true, besideIt: Bool = false,
+        producing produce: (_ write: (Data) throws(StoreError) -> Void) throws(StoreError) -> Void
+    ) throws(StoreError) {
         let directory = besideIt ? (path as NSString).deletingLastPathComponent : nil
         let (descriptor, temporary) = try createTemporary(layout, in: directory)
-        let written = parts.allSatisfy { part in part.withUnsafeBytes { writeAll(descriptor, $0) } }
-        guard written else {
-            let failure = errno
+        do throws(StoreError) {
+            try produce { part throws(StoreError) in
+                guard part.withUnsafeBytes({ writeAll(descriptor, $0) }) else {
+                    throw .writeFailed(root: layout.root, reason: errorText())
+                }
+            }
+        } catch {
             close(descriptor)
-            try abandon(temporary, layout, failure)
+            unlink(temporary)
+            throw error
         }
         try commit(descriptor, temporary, to: path, layout, flush: flush)
     }

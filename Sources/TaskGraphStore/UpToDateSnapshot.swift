@@ -151,14 +151,21 @@ public struct UpToDateSnapshot: Sendable, Equatable {
     /// (`u64` count and bytes), or `u8` 0 for a constant result, and a `u32` count of files, each the
     /// `u32` index of its path among the paths above.
     func encoded() -> Data {
-        // The paths and the operations are encoded on two threads, then joined: at the end of
-        // a run, only the store's other, smaller updates and the summary run beside it.
+        let parts = encodedParts()
+        return parts[0] + parts[1]
+    }
+
+    /// `encoded()` in two parts, to be written one after the other: joining them would hold
+    /// the snapshot twice (at the end of a first run of 2,000 `exec`s, its peak of memory).
+    func encodedParts() -> [Data] {
+        // The paths and the operations are encoded on two threads: at the end of a run, only
+        // the store's other, smaller updates and the summary run beside it.
         let parts = Locked([Data](repeating: Data(), count: 2))
         ParallelBands.forEach(2, threads: 2) { part in
             let data = part == 0 ? encodedFiles() : encodedOperations()
             parts.withLock { $0[part] = data }
         }
-        return parts.withLock { $0[0] + $0[1] }
+        return parts.withLock { $0 }
     }
 
     /// The encoding up to the operations' count: the header and the paths.
@@ -188,7 +195,17 @@ public struct UpToDateSnapshot: Sendable, Equatable {
 
     /// The encoding from the operations' count to the end.
     private func encodedOperations() -> Data {
-        var writer = ResultWriter(capacity: 16 + operationEntries.count * 120)
+        // Its exact size: an operation's result held inline (an `exec`'s, about 110 bytes) would
+        // outgrow an estimate, and growing the buffer copies it.
+        let size = operationEntries.reduce(4) { size, operation in
+            let stored = operation.value.stored.map { stored in
+                16 + stored.resultKind.utf8.count + stored.summary.utf8.count
+                    + (stored.inline.map { 8 + $0.count } ?? 0)
+            }
+            return size + 8 + operation.key.utf8.count + 33 + (stored ?? 0) + 4 + 4
+                * (fileIndices[operation.key]?.count ?? 0)
+        }
+        var writer = ResultWriter(capacity: size)
         writer.append(count: operationEntries.count)
         // The ids alone are sorted: sorting the entries would copy one at each comparison.
         for id in operationEntries.keys.sorted() {

@@ -33,6 +33,33 @@ import Testing
         #expect(await store.previousComponents(pipeline: "/work/big.yaml") == all)
     }
 
+    /// A first run's memory is encoded as it is written, in pieces: each holds whole
+    /// operations, at most `pieceSize` bytes unless one operation's components take more, and
+    /// the pieces one after the other are the memory.
+    @Test func aMemoryOfMoreThanOnePieceIsEncodedPieceByPiece() async throws {
+        func pieces(_ update: ComponentMemory.Update) -> [Data] {
+            var pieces: [Data] = []
+            update.encode { pieces.append($0) }
+            return pieces
+        }
+        let all = Dictionary(uniqueKeysWithValues: (0..<10_000).map { ("op\($0)", components("\($0)")) })
+        let update = try #require(ComponentMemory.update(all, over: nil, pipeline: "/work/big.yaml"))
+        #expect(update.isWholeFile)
+        #expect(pieces(update).count > 1)
+        #expect(pieces(update).allSatisfy { $0.count <= ComponentMemory.pieceSize })
+        #expect(ComponentMemory.decode(update.data, pipeline: "/work/big.yaml") == all)
+        var inputs = KeyComponents()
+        for index in 0..<20_000 { inputs.add("file.in\(index)", "0123456789") }
+        let large = ["a": components("1"), "inputs": inputs, "z": components("2")]
+        let largeUpdate = try #require(ComponentMemory.update(large, over: nil, pipeline: "/work/p.yaml"))
+        #expect(pieces(largeUpdate).map { $0.count > ComponentMemory.pieceSize } == [false, true, false])
+        #expect(ComponentMemory.decode(largeUpdate.data, pipeline: "/work/p.yaml") == large)
+        let store = try temporaryStore()
+        try await store.rememberComponents(large, pipeline: "/work/p.yaml")
+        let file = try Data(contentsOf: URL(fileURLWithPath: store.layout.components(pipeline: "/work/p.yaml")))
+        #expect(file == largeUpdate.data)
+    }
+
     @Test func aRunPreparedForReadsTheMemoryReadWhenPreparing() async throws {
         let store = try temporaryStore()
         try await store.rememberComponents(["a": components("1")], pipeline: "/work/p.yaml")

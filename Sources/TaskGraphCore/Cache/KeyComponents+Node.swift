@@ -14,12 +14,15 @@ extension KeyComponents {
         files: any FileDigesting
     ) async throws -> KeyComponents {
         var key = parameters(of: node, action: action)
+        // Room for what follows (what the action adds may grow it once more): appended one by
+        // one, every node's components kept a buffer of up to twice their count until the run ended.
+        let outputFiles = action.outputFiles
+        key.reserveCapacity(key.components.count + inputs.count + outputFiles.count)
         for input in inputs {
             key.add("input.\(input.id)", input.digest.description)
         }
         // Which files it writes, where the pipeline names them: a record made for another
         // output directory or checkout is this one's, its files restored at this one's paths.
-        let outputFiles = action.outputFiles
         for path in outputFiles {
             let (name, base) = Self.outputName(path, setup: node.setup)
             key.add("output.\(name)", base)

@@ -33,13 +33,14 @@ public struct StoreSession: Sendable {
         displayDirectory: String = FileManager.default.currentDirectoryPath,
         warn: @escaping @Sendable (String) -> Void
     ) async -> StoreSession {
-        let storeIsNew = (try? await BlockingIO.run { access(root, F_OK) != 0 }) ?? false
         let store =
             if let prepared, prepared.root == root, prepared.flushesWrites == flushingWrites {
                 prepared
             } else {
                 ContentStore(root: root, registry: registry, flushingWrites: flushingWrites)
             }
+        // `prepared` (even one flushing otherwise) was asked before its up-to-date check wrote anything.
+        let storeIsNew = await (prepared.flatMap { $0.root == root ? $0 : nil } ?? store).isNew()
         return StoreSession(
             store: store, remote: nil, maxSize: maxSize, storeIsNew: storeIsNew, pipeline: pipeline,
             displayDirectory: displayDirectory, warn: warn)

@@ -70,6 +70,8 @@ public struct UpToDateCheck: Sendable {
     /// (a program that runs its graph either way), prepares the store for the full run and
     /// takes the `stat` of what it will rest on.
     public func start(forRun: Bool = false) async -> Start {
+        // Before the run's plan or snapshot creates the store (`StoreSession.open` asks it again).
+        _ = await store.isNew()
         let found = await store.upToDateSnapshot(invocation: invocation)
         var start = Start(found: found?.snapshot, changed: found?.changed ?? [], checked: found?.checked ?? .min)
         guard forRun || !start.nothingChanged else { return start }

@@ -45,6 +45,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: session.store.layout.runIDs(pipeline: "/p/ids.yaml")))
     }
 
+    /// The up-to-date check writes its plan before the session opens: the store is new all the
+    /// same, so the first run's eviction check trusts what it added instead of listing it.
+    @Test func aStoreFirstWrittenAfterItsUpToDateCheckStartedIsNewToTheSession() async throws {
+        let directory = try emptyDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let root = directory + "/cache"
+        let store = ContentStore(root: root, registry: .core, flushingWrites: false)
+        let check = UpToDateCheck(
+            store: store, invocation: ContentDigest.sha256(of: Data("run".utf8)), pipeline: "/p/ids.yaml", watched: [])
+        _ = await check.start()
+        _ = try await store.storeResult(BytesResult(Data("written before the session".utf8)))
+        #expect(FileManager.default.fileExists(atPath: root))
+        let session = await StoreSession.open(
+            root: root, registry: .core, pipeline: "/p/ids.yaml", flushingWrites: false, prepared: store
+        ) { _ in }
+        #expect(session.storeIsNew)
+        let later = await StoreSession.open(root: root, registry: .core, pipeline: "/p/ids.yaml") { _ in }
+        #expect(!later.storeIsNew)
+    }
+
     @Test func aStoreThatCannotBeWrittenWarnsOnceAfterTheRun() async throws {
         // Below a regular file, so even root cannot write it.
         let directory = try emptyDirectory()

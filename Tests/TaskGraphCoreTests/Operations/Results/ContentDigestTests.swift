@@ -1,5 +1,6 @@
 import Foundation
 import TaskGraphCore
+import TestSupport
 import Testing
 
 @Suite struct ContentDigestTests {
@@ -24,6 +25,19 @@ import Testing
         var sliced = ContentHasher()
         try await sliced.update(chunked: data[100...], sliceSize: 999)
         #expect(sliced.finalize() == ContentDigest.sha256(of: Data(data[100...])))
+    }
+
+    /// A file is read into a buffer of its size (one byte more) up to 1 MiB, in slices of 1 MiB
+    /// beyond: its digest is that of its contents either way.
+    @Test func aFileOfAnySizeHashesAsItsContents() throws {
+        let directory = try ScratchDirectories.make("taskgraph-digest").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for size in [0, 1, 4095, 4096, 4097, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, (3 << 20) + 5] {
+            let data = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 * 31 + $0 / 4096) })
+            let path = directory + "/\(size)"
+            try data.write(to: URL(fileURLWithPath: path))
+            #expect(try ContentDigest.sha256(ofFileAt: path) == ContentDigest.sha256(of: data), "\(size) bytes")
+        }
     }
 
     @Test func parsesItsOwnTextAndRefusesAnythingElse() {
