@@ -39,8 +39,8 @@ extension ContentStore {
 
     /// Writes each of `records` whose blobs are all in the store, in one trip to the blocking
     /// threads, `threads` files at once (a run of 10,000 remote hits may copy 10,000 records at
-    /// its end: each a file created, which may wait on the disk; a batch copied beside the run,
-    /// whose other work is parallel already, uses one).
+    /// its end: each a file created, which may wait on the disk; a record copied beside the run,
+    /// whose other work is parallel already, uses one: the calling thread).
     func writeRecordsWithBlobs(_ records: [ContentDigest: ActionRecord], threads: Int = recordWriters) async {
         let layout = layout
         let flush = flushesWrites
@@ -48,7 +48,7 @@ extension ContentStore {
         let added =
             (try? await BlockingIO.run { () -> Int64 in
                 let added = Locked<Int64>(0)
-                ParallelBands.forEach(entries.count, threads: threads) { index in
+                let copy: @Sendable (Int) -> Void = { index in
                     let (key, record) = entries[index]
                     guard record.blobs.allSatisfy({ access(layout.blob($0), F_OK) == 0 }) else { return }
                     let data = ActionRecordCoder.encode(record)
@@ -57,6 +57,11 @@ extension ContentStore {
                             != nil
                     else { return }
                     added.withLock { $0 += Int64(data.count) }
+                }
+                if threads == 1 {
+                    entries.indices.forEach(copy)
+                } else {
+                    ParallelBands.forEach(entries.count, threads: threads, copy)
                 }
                 return added.withLock { $0 }
             }) ?? 0

@@ -3,22 +3,50 @@ import TaskGraphCore
 
 extension TieredStore {
     /// Downloads the blob `digest`, checked against the digest, once however many ask for it
-    /// at the same time (the caller stores it).
+    /// at the same time (the caller stores it). The first to ask fetches it on its own thread
+    /// (a lookup's blocking thread: no trip to another thread and back); the others wait for
+    /// its bytes, and fetch again themselves if it failed.
     /// - Returns: its contents.
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
-    ///   `StoreError.corruptEntry` when its contents do not match (warned about once).
+    ///   `StoreError.corruptEntry` when its contents do not match (warned about once),
+    ///   `CancellationError` when the task is cancelled while it waits for another's download.
     func download(_ digest: ContentDigest) async throws -> Data {
-        let task = downloads.withLock { downloads -> Task<Data, any Error> in
-            if let running = downloads[digest] { return running }
-            let task = Task { [self] in try await fetch(digest) }
-            downloads[digest] = task
-            return task
+        while true {
+            let isFirst = downloads.withLock { downloads in
+                guard downloads[digest] == nil else { return false }
+                downloads[digest] = []
+                return true
+            }
+            if isFirst { return try await fetchForWaiters(digest) }
+            if let data = await waitForDownload(digest) { return data }
+            try Task.checkCancellation()
         }
-        defer { _ = downloads.withLock { $0.removeValue(forKey: digest) } }
-        return try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            task.cancel()
+    }
+
+    /// `fetch`, then hands its bytes (nil when it failed) to those that waited for them.
+    private func fetchForWaiters(_ digest: ContentDigest) async throws -> Data {
+        let result: Result<Data, any Error>
+        do {
+            result = .success(try await fetch(digest))
+        } catch {
+            result = .failure(error)
+        }
+        let waiters = downloads.withLock { $0.removeValue(forKey: digest) } ?? []
+        let data = try? result.get()
+        for waiter in waiters { waiter.resume(returning: data) }
+        return try result.get()
+    }
+
+    /// The bytes of the download of `digest` under way, or nil when it failed or had ended
+    /// already.
+    private func waitForDownload(_ digest: ContentDigest) async -> Data? {
+        await withCheckedContinuation { continuation in
+            let waiting = downloads.withLock { downloads in
+                guard downloads[digest] != nil else { return false }
+                downloads[digest]?.append(continuation)
+                return true
+            }
+            if !waiting { continuation.resume(returning: nil) }
         }
     }
 

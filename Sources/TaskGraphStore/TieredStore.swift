@@ -27,8 +27,9 @@ public final class TieredStore: ResultStore {
     let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
     /// The operations remote blobs belong to and the blobs found damaged (`Damage`).
     let damage = Locked(Damage())
-    /// Downloads under way, so that a blob is fetched once however many ask for it.
-    let downloads = Locked<[ContentDigest: Task<Data, any Error>]>([:])
+    /// Downloads under way, each with those waiting for its bytes (nil: it failed), so that a
+    /// blob is fetched once however many ask for it.
+    let downloads = Locked<[ContentDigest: [CheckedContinuation<Data?, Never>]]>([:])
     /// The remote records found, copied into the local store once their blobs are there.
     private let copies: RemoteRecordCopies
 
@@ -100,7 +101,7 @@ public final class TieredStore: ResultStore {
         guard let record = await resultRelocated(relocated, from: original) else { return nil }
         // Its owner is noted already (`remoteRecord`): relocating keeps the output files'
         // digests, and a result stored again with this run's paths is stored locally.
-        copies.found(record, for: key)
+        await copies.found(record, for: key)
         return (record, record.outputFiles)
     }
 
@@ -224,7 +225,7 @@ public final class TieredStore: ResultStore {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
             try await local.storeBlob(verified: try await download(digest), as: digest)
-            copies.stored(digest)
+            await copies.stored(digest)
             return try await local.loadResult(digest)
         }
     }
@@ -237,7 +238,7 @@ public final class TieredStore: ResultStore {
             return try await local.materialize(digest, at: path)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
             let written = try await local.materialize(digest, at: path, contents: try await download(digest))
-            copies.stored(digest)
+            await copies.stored(digest)
             return written
         }
     }
@@ -259,14 +260,13 @@ public final class TieredStore: ResultStore {
         }
     }
 
-    /// At the end of a run: waits for the uploads and the copies of remote records begun beside
-    /// the run (together at most `timeout`), then copies into the local store the other remote
-    /// records whose blobs are there.
+    /// At the end of a run: waits for the uploads begun beside the run (at most `timeout`), then
+    /// copies into the local store the remote records not copied beside the run whose blobs are
+    /// there.
     /// - Returns: whether every upload finished.
     public func drain(timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
         let finished = await uploads?.drain(timeout: timeout) ?? true
-        await copies.finish(timeout: max(.zero, deadline - ContinuousClock.now))
+        await copies.finish()
         return finished
     }
 }

@@ -1,8 +1,7 @@
 import TaskGraphCore
 
-/// Work run beside the run that enqueued it, at most `limit` at once: uploads to a remote cache,
-/// copies of remote records into the local store. `drain` waits for it at the end of a run, for
-/// a bounded time.
+/// Work run beside the run that enqueued it, at most `limit` at once: uploads to a remote cache.
+/// `drain` waits for it at the end of a run, for a bounded time.
 final class UploadQueue: Sendable {
     /// One upload.
     typealias Work = @Sendable () async -> Void

@@ -4,31 +4,23 @@ import Testing
 
 @testable import TaskGraphStore
 
-/// Remote records copied into the local store: beside the run once the blobs this run
-/// downloaded complete one, the others at the end if their blobs are there; never one this run
-/// wrote its own record for.
+/// Remote records copied into the local store: beside the run, by the call that completes one
+/// (its last blob stored, or the record found after its blobs), the others at the end if their
+/// blobs are there; never one this run wrote its own record for.
 @Suite struct RemoteRecordCopiesTests {
     /// A record of a stored result under `sampleKey(text)`, and the result's digest.
     private func recordOfStoredResult(_ text: String, in store: ContentStore) async throws -> ActionRecord {
         sampleRecord(result: try await store.storeResult(BytesResult(Data(text.utf8))), key: text)
     }
 
-    /// Waits (at most 10 s) until `condition` holds.
-    private func eventually(_ condition: () -> Bool) async throws -> Bool {
-        for _ in 0..<1000 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
-        return condition()
-    }
-
-    @Test func aRecordIsCopiedBesideTheRunOnceItsBlobIsDownloaded() async throws {
+    @Test func aRecordIsCopiedByTheCallThatStoresItsLastBlob() async throws {
         let store = try temporaryStore()
         let copies = RemoteRecordCopies(local: store)
         let record = try await recordOfStoredResult("found first", in: store)
-        copies.found(record, for: sampleKey("found first"))
+        await copies.found(record, for: sampleKey("found first"))
         #expect(!FileManager.default.fileExists(atPath: store.recordPath(sampleKey("found first"))))
 
-        copies.stored(record.result)
-        #expect(
-            try await eventually { FileManager.default.fileExists(atPath: store.recordPath(sampleKey("found first"))) })
+        await copies.stored(record.result)
         #expect(await store.record(for: sampleKey("found first")) == record)
     }
 
@@ -36,11 +28,9 @@ import Testing
         let store = try temporaryStore()
         let copies = RemoteRecordCopies(local: store)
         let record = try await recordOfStoredResult("stored first", in: store)
-        copies.stored(record.result)
-        copies.found(record, for: sampleKey("stored first"))
-        #expect(
-            try await eventually { FileManager.default.fileExists(atPath: store.recordPath(sampleKey("stored first"))) }
-        )
+        await copies.stored(record.result)
+        await copies.found(record, for: sampleKey("stored first"))
+        #expect(await store.record(for: sampleKey("stored first")) == record)
     }
 
     @Test func theEndCopiesRecordsWhoseBlobsAreThereAndNoOther() async throws {
@@ -48,10 +38,10 @@ import Testing
         let copies = RemoteRecordCopies(local: store)
         let present = try await recordOfStoredResult("present", in: store)
         let absent = sampleRecord(result: ContentDigest.sha256(of: Data("never stored".utf8)), key: "absent")
-        copies.found(present, for: sampleKey("present"))
-        copies.found(absent, for: sampleKey("absent"))
+        await copies.found(present, for: sampleKey("present"))
+        await copies.found(absent, for: sampleKey("absent"))
 
-        await copies.finish(timeout: .seconds(10))
+        await copies.finish()
         #expect(await store.record(for: sampleKey("present")) == present)
         #expect(!FileManager.default.fileExists(atPath: store.recordPath(sampleKey("absent"))))
     }
@@ -60,11 +50,11 @@ import Testing
         let store = try temporaryStore()
         let copies = RemoteRecordCopies(local: store)
         let remote = try await recordOfStoredResult("own", in: store)
-        copies.found(remote, for: sampleKey("own"))
+        await copies.found(remote, for: sampleKey("own"))
         copies.forget(sampleKey("own"))
-        copies.stored(remote.result)
+        await copies.stored(remote.result)
 
-        await copies.finish(timeout: .seconds(10))
+        await copies.finish()
         #expect(!FileManager.default.fileExists(atPath: store.recordPath(sampleKey("own"))))
     }
 
@@ -76,13 +66,13 @@ import Testing
         await withTaskGroup(of: Void.self) { group in
             for (index, record) in records.enumerated() {
                 group.addTask {
-                    copies.found(record, for: sampleKey("many \(index)"))
-                    copies.stored(record.result)
+                    await copies.found(record, for: sampleKey("many \(index)"))
+                    await copies.stored(record.result)
                 }
             }
         }
 
-        await copies.finish(timeout: .seconds(10))
+        await copies.finish()
         for index in records.indices {
             #expect(await store.record(for: sampleKey("many \(index)")) == records[index], "\(index)")
         }
