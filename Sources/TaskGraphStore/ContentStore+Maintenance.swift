@@ -36,14 +36,16 @@ extension ContentStore {
             defer { added = 0 }
             return added
         }
-        let layout = layout
+        let (layout, flush) = (layout, flushesWrites)
         let estimate = try await BlockingIO.run { () throws -> GarbageCollectionReport? in
             let now = Double(wallClockNanoseconds()) / 1e9
             let saved = StoreUsage.read(layout) ?? (isNew ? StoreUsage(bytes: 0, measured: now) : nil)
             guard let usage = saved, now - usage.measured < Self.usageTrustedFor,
                 usage.bytes + added <= maxSize
             else { return nil }
-            if added > 0 { try StoreUsage(bytes: usage.bytes + added, measured: usage.measured).write(layout) }
+            if added > 0 {
+                try StoreUsage(bytes: usage.bytes + added, measured: usage.measured).write(layout, flush: flush)
+            }
             return GarbageCollectionReport(
                 scanned: false, sizeBefore: usage.bytes + added, sizeAfter: usage.bytes + added)
         }

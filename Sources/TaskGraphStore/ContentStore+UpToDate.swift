@@ -8,10 +8,10 @@ extension ContentStore {
     /// (Not the records directory: the run itself changes it when it makes a fan-out directory,
     /// so the run after a first one would look every operation up.)
     public func upToDateBaseline(watching paths: [String]) async -> UpToDateSnapshot.Baseline {
-        let layout = layout
+        let (layout, flush) = (layout, flushesWrites)
         return
             (try? await BlockingIO.run {
-                Self.makeRemovalMarker(layout)
+                Self.makeRemovalMarker(layout, flush: flush)
                 return UpToDateSnapshot.baseline(of: paths, markers: [layout.removals])
             }) ?? UpToDateSnapshot.Baseline(files: [:], isSettled: false)
     }
@@ -116,21 +116,24 @@ extension ContentStore {
     /// Rewrites the removal marker, which up-to-date snapshots watch. It is only ever replaced
     /// by a rename, and its modification time is set to the nanosecond (not the file system's
     /// clock tick), so no two markers share a `stat`, however soon one follows another and even
-    /// when one gets the other's inode number. Blocking; a store that cannot be written has
-    /// nothing to remove.
-    private static func markRemovals(_ layout: StoreLayout) {
+    /// when one gets the other's inode number. Flushed unless `flush` is false. Blocking; a
+    /// store that cannot be written has nothing to remove.
+    private static func markRemovals(_ layout: StoreLayout, flush: Bool = true) {
         guard FileStat.of(layout.base) != nil else { return }
         let now = wallClockNanoseconds()
-        guard (try? StoreIO.writeFile(Data(String(now).utf8), to: layout.removals, layout)) != nil else { return }
+        guard (try? StoreIO.writeFile(Data(String(now).utf8), to: layout.removals, layout, flush: flush)) != nil
+        else { return }
         let time = timespec(tv_sec: Int(now / 1_000_000_000), tv_nsec: Int(now % 1_000_000_000))
         _ = [time, time].withUnsafeBufferPointer { utimensat(AT_FDCWD, layout.removals, $0.baseAddress, 0) }
     }
 
     /// Makes the removal marker, and the store's directory, unless the marker exists: a
-    /// snapshot then sees `cache clear` as the marker gone. Blocking; a store that cannot be
-    /// written is left as it is.
-    static func makeRemovalMarker(_ layout: StoreLayout) {
+    /// snapshot then sees `cache clear` as the marker gone. Flushed only when `flush` (a store
+    /// that flushes its writes): only its `stat` is read, and one a crash changed or removed
+    /// matches no snapshot (those runs look every operation up). Blocking; a store that cannot
+    /// be written is left as it is.
+    static func makeRemovalMarker(_ layout: StoreLayout, flush: Bool) {
         guard FileStat.of(layout.removals) == nil, StoreIO.makeDirectory(layout.base) == 0 else { return }
-        markRemovals(layout)
+        markRemovals(layout, flush: flush)
     }
 }

@@ -16,8 +16,9 @@ struct StoreUsage {
         return StoreUsage(bytes: bytes, measured: measured)
     }
 
-    /// Saves it.
-    func write(_ layout: StoreLayout) throws(StoreError) {
-        try StoreIO.writeFile(Data("\(bytes) \(measured)\n".utf8), to: layout.usage, layout)
+    /// Saves it, flushed unless `flush` is false (an estimate a crash damaged does not read, and
+    /// the store is measured again).
+    func write(_ layout: StoreLayout, flush: Bool = true) throws(StoreError) {
+        try StoreIO.writeFile(Data("\(bytes) \(measured)\n".utf8), to: layout.usage, layout, flush: flush)
     }
 }

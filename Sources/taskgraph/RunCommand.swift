@@ -105,6 +105,15 @@ struct RunCommand: AsyncParsableCommand {
                 file: file, options: try pipeline.pipelineOptions(), runArguments: runArguments, ignoring: written
             ).run()
         }
+        // The blocking work before and after the run (the store's files, the pipeline's) on two
+        // threads kept for it, not on a thread started for each call: 37 threads in machine B's
+        // run of photos.yaml, and one started while libcurl loads waits for the whole load.
+        let aroundRun = BlockingThreadPool(maximumThreads: 2)
+        try await BlockingThreadPool.$current.withValue(aroundRun) { try await runOnce(aroundRun) }
+    }
+
+    /// The run, with `aroundRun` as the pool of the blocking work outside it.
+    private func runOnce(_ aroundRun: BlockingThreadPool) async throws {
         if cache.reuse.forceAll, !targets.isEmpty { Self.noteTargetsWithBareForce(targets) }
         let named = [("--events", events), ("--trace", trace), ("--report", report)].compactMap { name, path in
             path.map { (name: name, path: $0) }
@@ -115,14 +124,22 @@ struct RunCommand: AsyncParsableCommand {
         if upToDate != nil, start == nil { return }
         // Beside reading the pipeline, not before the run's first lookup (not before the check
         // above either: a run that ends there would wait for the library at its exit).
-        if cache.remote.isNamed, !dryRun { Task { await HTTPCacheClient.loadLibrary() } }
+        if cache.remote.isNamed, !dryRun {
+            // Those threads first: while the library loads, no thread starts.
+            aroundRun.startThreads()
+            Task { await HTTPCacheClient.loadLibrary() }
+        }
         let pipelineOptions = try pipeline.pipelineOptions()
-        let loaded =
+        let (loaded, planKey) =
             if let upToDate {
                 try await upToDate.loadPipeline(file, options: pipelineOptions)
             } else {
-                try await PipelineLoading.load(file, options: pipelineOptions)
+                (try await PipelineLoading.load(file, options: pipelineOptions), nil)
             }
+        // Kept beside the run, not before it (a plan is flushed to disk).
+        async let planKept: Void = {
+            if let upToDate, let planKey { await upToDate.check.keepPlan(loaded, key: planKey) }
+        }()
         _ = try InstanceSelection.ids(only, in: loaded.graph, option: "--only")
         let graph: ExecutionGraph
         do {
@@ -136,6 +153,7 @@ struct RunCommand: AsyncParsableCommand {
                 storeRoot: cluster.store ?? loaded.store)
             TextOutput.standardOutput.write(try await DryRun.render(graph, session: session, reuse: cache.reuse))
             TextOutput.standardOutput.flush()
+            await planKept
             return
         }
         try await RunDestinations.checkOutputDirectory(loaded.outputDirectory)
@@ -214,6 +232,7 @@ struct RunCommand: AsyncParsableCommand {
         await session.finish(
             runCache, report: outcome.report, graph: ran, wholeGraph: wholeGraph, interrupted: outcome.signal != nil)
         await snapshot
+        await planKept
         let outputsWritten = await presenter.finish(summary: await summary)
         if let report, !(await presenter.writeReport(outcome.report, graph: ran, to: report)) {
             throw ExitCode(CLIExitCode.operationFailed)

@@ -63,8 +63,11 @@ struct UpToDateRun {
     }
 
     /// Loads the pipeline `file` as `PipelineLoading.load` does, from the plan kept for this
-    /// command when the file's bytes and this executable are the same as when it was kept.
-    func loadPipeline(_ file: String, options: PipelineOptions) async throws -> Pipeline {
+    /// command when the file's bytes and this executable are the same as when it was kept; with
+    /// the key to keep its plan under (`UpToDateCheck.keepPlan`) when it is to be kept.
+    func loadPipeline(
+        _ file: String, options: PipelineOptions
+    ) async throws -> (pipeline: Pipeline, planKey: ContentDigest?) {
         try await check.loadPipeline(file, executable: executable, registry: options.registry) { bytes in
             try await PipelineLoading.load(file, bytes: bytes, options: options)
         }

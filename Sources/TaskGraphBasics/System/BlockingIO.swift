@@ -2,9 +2,10 @@
 /// below an action, which has no `TaskContext` to reach its run's `RunResources` through.
 ///
 /// Inside a run (a task the engine started for it) the work goes to the run's own
-/// `BlockingThreadPool`, found through the task-local `BlockingThreadPool.current`; outside any run (a
-/// program decoding an image directly, a test) it gets a thread started for that one call, which
-/// exits when the work is done. Either way no thread outlives what it was started for.
+/// `BlockingThreadPool`, found through the task-local `BlockingThreadPool.current` (which a caller
+/// may also set for the work around a run); outside any (a program decoding an image directly, a
+/// test) it gets a thread started for that one call, which exits when the work is done. Either way
+/// no thread outlives what it was started for.
 public enum BlockingIO {
     /// Runs `body` on a thread of the current run's pool, or on a thread of its own outside a run,
     /// and returns its result.

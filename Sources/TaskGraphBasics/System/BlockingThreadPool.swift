@@ -17,7 +17,8 @@ public final class BlockingThreadPool: Sendable {
     private let core: PoolCore
 
     /// The pool of the run the current task belongs to (`RunResources.blockingIO`, set with
-    /// `RunResources.current`), where `BlockingIO` sends work; nil outside a run.
+    /// `RunResources.current`), or one its caller set for the work around the run, where
+    /// `BlockingIO` sends work; nil otherwise.
     @TaskLocal package static var current: BlockingThreadPool?
 
     /// A pool of at most `maximumThreads` threads (at least one); none is started yet.
@@ -62,6 +63,14 @@ public final class BlockingThreadPool: Sendable {
         case .startThread: Self.startThread { [core] in core.workLoop() }
         case .refused: Self.startThread(work)
         }
+    }
+
+    /// Starts every thread the pool may have now, idle, instead of when work arrives: for a
+    /// caller whose blocking work must not wait for a thread to start, as any new thread waits
+    /// while the process loads a library (`pthread_create` takes the dynamic loader's lock,
+    /// which `dlopen` holds).
+    package func startThreads() {
+        for _ in 0..<core.addIdleThreads(upTo: maximumThreads) { Self.startThread { [core] in core.workLoop() } }
     }
 
     /// Lets the threads finish the work queued, then waits until every one of them has exited.
@@ -169,6 +178,18 @@ private final class PoolCore: Sendable {
     }
 
     var threadCount: Int { state.withLock { $0.liveThreads } }
+
+    /// Counts threads as started and idle until there are `maximumThreads` (none after
+    /// `beginShutDown`); returns how many the caller must start.
+    func addIdleThreads(upTo maximumThreads: Int) -> Int {
+        state.withLock { state in
+            guard !state.isShutDown else { return 0 }
+            let added = max(0, maximumThreads - state.liveThreads)
+            state.liveThreads += added
+            state.idleThreads += added
+            return added
+        }
+    }
 
     /// Marks the pool shut down and wakes every thread; `whenDone` is resumed once the last
     /// thread has exited (at once if none runs).

@@ -37,11 +37,13 @@ public final class HTTPCacheClient: Sendable {
         pool = BlockingThreadPool(maximumThreads: settings.connections)
     }
 
-    /// Loads libcurl on a blocking thread, once per process: what a run that may use a remote
-    /// cache starts before it reads its pipeline, so that loading the library and the 25 it
-    /// needs (5–15 ms) overlaps that instead of delaying the run's first lookup.
+    /// Loads libcurl on a thread of its own (not the caller's pool's: it is busy for the whole
+    /// load), once per process: what a run that may use a remote cache starts before it reads
+    /// its pipeline, so that loading the library and the 25 it needs (5–15 ms) overlaps that
+    /// instead of delaying the run's first lookup. No thread can start while it loads
+    /// (`BlockingThreadPool.startThreads()`).
     public static func loadLibrary() async {
-        _ = try? await BlockingIO.run { CacheConnection.loadLibrary() }
+        _ = try? await BlockingThreadPool.run({ CacheConnection.loadLibrary() }, submit: BlockingThreadPool.startThread)
     }
 
     /// Loads libcurl and makes one connection's handle on a thread of the client, so that the

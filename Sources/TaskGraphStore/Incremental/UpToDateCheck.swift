@@ -88,25 +88,29 @@ public struct UpToDateCheck: Sendable {
 
     /// Loads the pipeline `file` with `load` (given its bytes when they were read), from the
     /// plan kept for this invocation when the file's bytes and `executable` (the program
-    /// reading it) are the same as when it was kept (docs/cache.md, "Plans"); keeps the plan
-    /// of a file loaded in full that includes no other.
+    /// reading it) are the same as when it was kept (docs/cache.md, "Plans"). Returns it with,
+    /// for a file loaded in full that includes no other, the key to keep its plan under
+    /// (`keepPlan(_:key:)`, which the caller runs when it will: beside the run).
     /// - Throws: what `load` throws.
     public func loadPipeline(
         _ file: String, executable: String, registry: OperationRegistry, with load: (Data?) async throws -> Pipeline
-    ) async throws -> Pipeline {
+    ) async throws -> (pipeline: Pipeline, planKey: ContentDigest?) {
         let read = try? await BlockingIO.run { () throws -> (bytes: Data, key: ContentDigest?) in
             let bytes = try FileIO.read(file)
             return (bytes, ContentStore.planKey(pipeline: bytes, executable: executable))
         }
-        guard let read, let key = read.key else { return try await load(nil) }
-        if let plan = await store.plan(invocation: invocation, key: key, registry: registry) { return plan }
+        guard let read, let key = read.key else { return (try await load(nil), nil) }
+        if let plan = await store.plan(invocation: invocation, key: key, registry: registry) { return (plan, nil) }
         let pipeline = try await load(read.bytes)
         // The key covers this file's bytes only: not directory listings (globs), nor the files it
         // includes, nor an operation's result that instances are made from (`foreach: {from: …}`).
-        if !pipeline.usesGlobs, pipeline.includedFiles.isEmpty, !pipeline.graph.addsNodesWhileRunning {
-            await store.rememberPlan(pipeline, invocation: invocation, key: key)
-        }
-        return pipeline
+        let keepsPlan = !pipeline.usesGlobs && pipeline.includedFiles.isEmpty && !pipeline.graph.addsNodesWhileRunning
+        return (pipeline, keepsPlan ? key : nil)
+    }
+
+    /// Keeps `pipeline`, which `loadPipeline` gave with `key`, as this invocation's plan.
+    public func keepPlan(_ pipeline: Pipeline, key: ContentDigest) async {
+        await store.rememberPlan(pipeline, invocation: invocation, key: key)
     }
 
     /// Before the engine starts: when the run uses this store (not one its pipeline names),

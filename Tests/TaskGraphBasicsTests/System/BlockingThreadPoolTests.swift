@@ -134,6 +134,38 @@ struct BlockingThreadPoolTests {
         #expect(pool.threadCount == 0)
     }
 
+    @Test func startedThreadsTakeTheWorkThatArrivesAndStartNoMore() async throws {
+        let pool = BlockingThreadPool(maximumThreads: 2)
+        pool.startThreads()
+        #expect(pool.threadCount == 2)
+        // Both threads busy at once (each waits for the other), then more work: none is started.
+        let started = Counter()
+        let busy = try await withThrowingTaskGroup(of: pid_t.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    try await pool.run {
+                        started.increment()
+                        let deadline = ContinuousClock.now + .seconds(5)
+                        while started.value < 2, ContinuousClock.now < deadline { _ = usleep(1_000) }
+                        return Self.currentThread()
+                    }
+                }
+            }
+            return try await group.reduce(into: Set<pid_t>()) { $0.insert($1) }
+        }
+        var threads = busy
+        for _ in 0..<4 { threads.insert(try await pool.run { Self.currentThread() }) }
+        #expect(busy.count == 2 && threads == busy)
+        pool.startThreads()
+        #expect(pool.threadCount == 2)
+        await pool.shutDown()
+        #expect(pool.threadCount == 0)
+        for thread in threads { #expect(await Self.threadEnds(thread)) }
+        // A pool shut down starts none.
+        pool.startThreads()
+        #expect(pool.threadCount == 0)
+    }
+
     @Test func blockingIOUsesTheCurrentRunsPool() async throws {
         let pool = BlockingThreadPool(maximumThreads: 1)
         let value = try await BlockingThreadPool.$current.withValue(pool) {
