@@ -119,7 +119,7 @@ static inline void tg_block_sigpipe_in_thread(void) {
 
 /// Adds to `set` every signal this process does not ignore, but SIGKILL and SIGSTOP (the C
 /// library's own signals cannot be read and are left out). Given to
-/// `posix_spawnattr_setsigdefault`, it spares glibc's child reading each signal's action before
+/// `tg_spawn` as the signals to reset, it spares the child reading each signal's action before
 /// resetting it: one `rt_sigaction` per signal instead of two, for every child started.
 static inline void tg_add_signals_not_ignored(sigset_t *set) {
     for (int sig = 1; sig < _NSIG; sig++) {
@@ -128,6 +128,16 @@ static inline void tg_add_signals_not_ignored(sigset_t *set) {
         if (sigaction(sig, NULL, &action) == 0 && action.sa_handler != SIG_IGN) sigaddset(set, sig);
     }
 }
+
+/// Starts `path` with `argv` and `envp` in a new process group, as posix_spawn would with
+/// `POSIX_SPAWN_SETPGROUP`, an empty signal mask and the signals of `defaults` (and any other
+/// caught one) at their default action, in `directory` (NULL: ours), with `input` as standard
+/// input (-1: /dev/null) and `output` and `error` as standard output and error, but with vfork:
+/// no stack mapped and unmapped for every child. Stores the child's pid in `pid` and returns 0,
+/// or returns the error number of the step that failed (a child that could not exec is reaped).
+int tg_spawn(
+    const char *path, char *const argv[], char *const envp[], const char *directory, int input,
+    int output, int error, const sigset_t *defaults, pid_t *pid);
 
 /// Stops watching `fd` in `epoll`.
 static inline void tg_epoll_remove(int epoll, int fd) {

@@ -1,7 +1,7 @@
 import CSystemShims
 import Foundation
 
-/// Starting a child: resolving the program, the pipes, and `posix_spawn` into a new process group
+/// Starting a child: resolving the program, the pipes, and `vfork` and `exec` into a new process group
 /// with default signal handling, registered before anyone can signal it.
 extension ChildProcesses {
     /// Starts the program in a new process group and registers the group.
@@ -33,7 +33,7 @@ extension ChildProcesses {
     }
 
     /// The path of the program `name` to start: the regular file `programs` has found or
-    /// finds for it, or else `name` as `ProgramLocator` finds it, for `posix_spawn` to fail on.
+    /// finds for it, or else `name` as `ProgramLocator` finds it, for `exec` to fail on.
     /// - Throws: `ChildProcessError.programMissing` when the `PATH` has no such program,
     ///   `.programIsADirectory` when it names a directory.
     private static func locate(
@@ -73,7 +73,7 @@ extension ChildProcesses {
                     throw ChildProcessError.spawnFailed(name, errorText(errno))
                 }
             }
-            let (spawnNumber, pid) = try posixSpawn(
+            let (spawnNumber, pid) = try startChild(
                 program, arguments: arguments,
                 environment: environment.map { "\($0.key)=\($0.value)" },
                 workingDirectory: workingDirectory, standardInput: input?.read,
@@ -107,7 +107,7 @@ extension ChildProcesses {
     /// The signals a child starts with at their default action: those this process may ignore
     /// or catch (SIGINT, SIGTERM, SIGPIPE, SIGQUIT, SIGHUP, SIGCHLD, SIGTSTP, SIGCONT, SIGUSR1)
     /// and, on Linux, every other signal not ignored when the first child started (a caught one
-    /// is reset by `exec` anyway): glibc's child then resets each with one `rt_sigaction` call
+    /// is reset by `exec` anyway): the child then resets each with one `rt_sigaction` call
     /// instead of reading its action first, ~50 system calls less per child. A signal ignored
     /// then stays ignored in children, as through `exec`.
     private static let defaultedSignals: sigset_t = {
@@ -124,69 +124,28 @@ extension ChildProcesses {
 
     /// Spawns `program` in a new process group, with an empty signal mask, default dispositions
     /// for the signals a parent may ignore or catch, stdin from `standardInput` (or /dev/null)
-    /// and the given pipe ends as stdout and stderr, registered in `registry` (`ChildRegistry.register`).
+    /// and the given pipe ends as stdout and stderr (`tg_spawn`), registered in `registry`
+    /// (`ChildRegistry.register`).
     ///
     /// - Parameters:
     ///   - environment: The complete environment as "NAME=value" strings.
     ///   - workingDirectory: The child's working directory; nil inherits ours.
     /// - Returns: The child's spawn number and pid.
     /// - Throws: `ChildProcessError` when the child cannot be started.
-    private static func posixSpawn(
+    private static func startChild(
         _ program: String, arguments: [String], environment: [String],
         workingDirectory: String?, standardInput: Int32?, standardOutput: Int32, standardError: Int32,
         registry: ChildRegistry
     ) throws -> (spawnNumber: UInt64, pid: pid_t) {
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t?
-            var attributes: posix_spawnattr_t?
-        #else
-            var actions = posix_spawn_file_actions_t()
-            var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        posix_spawnattr_init(&attributes)
-        defer {
-            posix_spawn_file_actions_destroy(&actions)
-            posix_spawnattr_destroy(&attributes)
-        }
-        if let workingDirectory {
-            #if os(Linux)
-                guard let addChdir = GNU.addChdir else {
-                    throw ChildProcessError.spawnFailed(
-                        arguments[0], "a working directory needs glibc 2.29 or later")
-                }
-            #else
-                let addChdir = posix_spawn_file_actions_addchdir_np
-            #endif
-            let code = addChdir(&actions, workingDirectory)
-            guard code == 0 else {
-                throw ChildProcessError.spawnFailed(arguments[0], errorText(code))
-            }
-        }
-        if let standardInput {
-            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
-        posix_spawn_file_actions_adddup2(&actions, standardError, 2)
-
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        signals = defaultedSignals
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes,
-            Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
+        var defaults = defaultedSignals
         return try registry.register(arguments[0]) {
             var pid: pid_t = 0
-            let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+            let code = tg_spawn(
+                program, argv, envp, workingDirectory, standardInput ?? -1, standardOutput, standardError,
+                &defaults, &pid)
             guard code == 0 else {
                 throw code == ENOENT
                     ? ChildProcessError.programNotFound(arguments[0])
@@ -203,13 +162,6 @@ extension ChildProcesses {
         /// `pipe2(2)`, present since glibc 2.9.
         static let pipe2 = function(
             "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>?, Int32) -> Int32).self)!
-
-        /// `posix_spawn_file_actions_addchdir_np`, present since glibc 2.29.
-        static let addChdir = function(
-            "posix_spawn_file_actions_addchdir_np",
-            as: (@convention(c) (
-                UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?
-            ) -> Int32).self)
 
         /// Looks up the C function `name` in the loaded libraries.
         private static func function<F>(_ name: String, as type: F.Type) -> F? {

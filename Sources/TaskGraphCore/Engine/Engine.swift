@@ -128,8 +128,8 @@ public struct Engine: Sendable {
             await withTaskGroup(of: Void.self) { group in
                 // With a cache, workers run on the blocking threads: a cache hit is mostly short
                 // blocking calls (stat, reading a record), made there in place instead of a trip
-                // there and back for each. Actions still run on the cooperative pool
-                // (`NodeRunner.runCached`).
+                // there and back for each. Actions but programs' still run on the cooperative
+                // pool (`NodeRunner.runCached`).
                 let preferred: (any TaskExecutor)? = cache == nil ? nil : resources.blockingIO
                 for (pool, lanes) in pools.lanes.enumerated() {
                     for lane in lanes {

@@ -57,7 +57,13 @@ extension NodeRunner {
             return .ended(by: error, attempts: 1)
         }
         let started = ContinuousClock.now
-        let completion = await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
+        // A program's action only hands the program to the reaper thread and waits: it has no
+        // work to keep off the blocking threads, and runs in place, without a trip to the pool
+        // and back around every program (two thread wake-ups each).
+        let completion =
+            action is any ProgramStartingAction
+            ? await runAttempts(index, of: plan, inputs: inputs, lane: lane)
+            : await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
         if let result = completion.result {
             let seconds = (ContinuousClock.now - started).inSeconds
             for warning in await cache.finished(index, key: key, result: result, seconds: seconds) {

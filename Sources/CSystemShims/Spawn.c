@@ -1,0 +1,83 @@
+// Starting a child with vfork and execve (`tg_spawn`), as Go and musl do: glibc's posix_spawn
+// maps a stack for every child and unmaps it after (a TLB shoot-down on every core running one
+// of our threads), asks for the descriptor limit for every file action, and blocks and restores
+// the signal mask: here the child runs on the parent's stack, which is suspended until the exec.
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/wait.h>
+
+#include "CSystemShims.h"
+
+#if defined(__linux__)
+
+/// Sets the calling thread's signal mask to `mask` and stores the old one in `old`, through the
+/// system call: glibc's `pthread_sigmask` never blocks its own internal signals.
+static void tg_set_mask(const sigset_t *mask, sigset_t *old) {
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, mask, old, _NSIG / 8);
+}
+
+/// In the vforked child: resets every signal in `defaults` and every other caught one to its
+/// default action (a handler must not run in the child, on the parent's memory), joins a new
+/// process group, changes directory, sets up its standard descriptors and execs. Returns only on
+/// failure, with the error number.
+static int tg_child(
+    const char *path, char *const argv[], char *const envp[], const char *directory, int input,
+    int output, int error, const sigset_t *defaults
+) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    for (int sig = 1; sig < _NSIG; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        if (!sigismember(defaults, sig)) {
+            struct sigaction current;
+            if (sigaction(sig, NULL, &current) != 0) continue;
+            if (current.sa_handler == SIG_IGN || current.sa_handler == SIG_DFL) continue;
+        }
+        action.sa_handler = SIG_DFL;
+        sigaction(sig, &action, NULL);
+    }
+    if (setpgid(0, 0) != 0) return errno;
+    if (directory != NULL && chdir(directory) != 0) return errno;
+    if (input < 0) {
+        int null = open("/dev/null", O_RDONLY);
+        if (null < 0) return errno;
+        if (null != 0) {
+            if (dup2(null, 0) < 0) return errno;
+            close(null);
+        }
+    } else if (dup2(input, 0) < 0) {
+        return errno;
+    }
+    if (dup2(output, 1) < 0 || dup2(error, 2) < 0) return errno;
+    sigset_t empty;
+    sigemptyset(&empty);
+    tg_set_mask(&empty, NULL);
+    execve(path, argv, envp);
+    return errno;
+}
+
+int tg_spawn(
+    const char *path, char *const argv[], char *const envp[], const char *directory, int input,
+    int output, int error, const sigset_t *defaults, pid_t *pid
+) {
+    sigset_t all, old;
+    memset(&all, 0xff, sizeof all);
+    tg_set_mask(&all, &old);
+    // Written by the child before it exits (the memory is shared), read once it has.
+    volatile int failure = 0;
+    pid_t child = vfork();
+    if (child == 0) {
+        failure = tg_child(path, argv, envp, directory, input, output, error, defaults);
+        _exit(127);
+    }
+    int result = child < 0 ? errno : failure;
+    if (child > 0 && result != 0) {
+        // Started, but it could not exec: reap it, as posix_spawn does.
+        while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
+    }
+    tg_set_mask(&old, NULL);
+    if (result == 0) *pid = child;
+    return result;
+}
+
+#endif
