@@ -62,7 +62,10 @@ struct UnstoredResultTests {
         func graph(_ word: String) throws -> ExecutionGraph {
             var graph = ExecutionGraph()
             let slow = try graph.add("slow", action: Burn(word: "s", milliseconds: 40))
-            let fast = try graph.add("fast", action: Burn(word: word, milliseconds: 1), needs: [slow])
+            // It waits 30 ms besides, as a node does for a core on a loaded machine: its wall time
+            // is then more than its CPU time, and the least of the two is its CPU time.
+            let fast = try graph.add(
+                "fast", action: Burn(word: word, milliseconds: 1, waiting: 30), needs: [slow])
             try graph.add("last", action: Burn(word: "l", milliseconds: 0), needs: [fast])
             return graph
         }
@@ -86,11 +89,13 @@ struct UnstoredResultTests {
         #expect(fast.recomputeSeconds < slow.recomputeSeconds * 1.5)
     }
 
-    /// Spends `milliseconds` of CPU time on a blocking thread (metered as a kernel's work is),
-    /// then appends `word` to its inputs' bytes. Its result may be left out of the store.
+    /// Spends `milliseconds` of CPU time on a blocking thread (metered as a kernel's work is) and
+    /// waits `waiting` milliseconds, then appends `word` to its inputs' bytes. Its result may be
+    /// left out of the store.
     private struct Burn: CacheableAction {
         let word: String
         let milliseconds: Double
+        var waiting = 0
 
         var cacheVersion: Int { 1 }
         var isRecomputable: Bool { true }
@@ -105,6 +110,7 @@ struct UnstoredResultTests {
                 let start = Self.threadCPUSeconds()
                 while Self.threadCPUSeconds() - start < seconds {}
             }
+            try await Task.sleep(for: .milliseconds(waiting))
             var data = Data()
             for input in context.inputs((any BytesProvider).self) { data += try await input.value.data }
             return ReuseOrRunTests.SizedBytes(data: data + Data(word.utf8))
