@@ -51,12 +51,15 @@ extension RunCache {
         }
     }
 
-    /// Records how `node` ended after it ran here and succeeded with `result` in `seconds`
-    /// (`prepare` said to run it under `key`): see `record`.
+    /// Records how `node` ended after it ran here and succeeded with `result` in `seconds` of
+    /// wall time and `cpuSeconds` of CPU time measured for its action (`prepare` said to run it
+    /// under `key`): see `record`.
     /// - Returns: warnings for the run's events (the store could not take it, its digest failed).
-    func finished(_ node: Int, key: ContentDigest?, result: any OperationResult, seconds: Double) async -> [String] {
+    func finished(
+        _ node: Int, key: ContentDigest?, result: any OperationResult, seconds: Double, cpuSeconds: Double?
+    ) async -> [String] {
         let action = graph.read(node) { $0.pointee.action }
-        return await record(node, action: action, key: key, result: result, seconds: seconds)
+        return await record(node, action: action, key: key, result: result, seconds: seconds, cpuSeconds: cpuSeconds)
     }
 
     /// Reuses `stored`: restores those of `record`'s files in `unverified` that are missing or
@@ -102,7 +105,8 @@ extension RunCache {
                     let decision = CacheDecision(.miss, .remoteChanged)
                     decide(node, decision)
                     let seconds = (ContinuousClock.now - started).inSeconds
-                    let warnings = await self.record(node, action: action, key: key, result: fresh, seconds: seconds)
+                    let warnings = await self.record(
+                        node, action: action, key: key, result: fresh, seconds: seconds, cpuSeconds: nil)
                     return .fetched(fresh, decision, warnings: warnings)
                 }
             } catch {

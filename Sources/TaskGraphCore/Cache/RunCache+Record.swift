@@ -1,9 +1,10 @@
 import Foundation
 
 extension RunCache {
-    /// Records the result of `node`, which ran successfully after a lookup that gave `key`:
-    /// stores it (or, when `storagePolicy` finds recomputing it cheaper, an `UnstoredResult`
-    /// naming it), the files its action wrote and the action record, and remembers its digest
+    /// Records the result of `node`, which ran successfully after a lookup that gave `key`, in
+    /// `seconds` of wall time and `cpuSeconds` of CPU time measured for its action alone (not for
+    /// reading or recomputing its inputs): stores it (or, when `storagePolicy` finds recomputing
+    /// it cheaper, an `UnstoredResult` naming it), the files its action wrote and the action record, and remembers its digest
     /// for its dependents' keys. Without a key (not cacheable, `cache: false`) only the digest
     /// is computed, when a cached node needs it or the result is constant (the next run's
     /// `KnownResults` name it).
@@ -11,7 +12,8 @@ extension RunCache {
     ///   or its digest could not be computed (what needs it is then not cacheable). The run
     ///   goes on.
     func record(
-        _ node: Int, action: any TaskAction, key: ContentDigest?, result: any OperationResult, seconds: Double
+        _ node: Int, action: any TaskAction, key: ContentDigest?, result: any OperationResult, seconds: Double,
+        cpuSeconds: Double?
     ) async -> [String] {
         let plan = graph
         let id = plan.id(of: node)
@@ -23,7 +25,8 @@ extension RunCache {
         }
         do {
             let unstored = unstoredReference(
-                to: result, of: node, keyedBy: key, in: plan, action: cacheable, seconds: seconds)
+                to: result, of: node, keyedBy: key, in: plan, action: cacheable,
+                seconds: min(seconds, cpuSeconds ?? seconds))
             let record = try await store.storeBlobs(
                 of: unstored ?? result, outputFiles: cacheable.outputFiles, id: id, components: components,
                 seconds: seconds, inlining: !runsRemotely)
@@ -101,8 +104,8 @@ extension RunCache {
     }
 
     /// The reference to record instead of `result` when `storagePolicy` finds running `node`
-    /// again cheaper than storing it; nil to store it. Running it again costs the least of its
-    /// wall time (`seconds`) and the CPU time it was measured to use (on a loaded machine it
+    /// again cheaper than storing it; nil to store it. Running it again costs `seconds` (the least
+    /// of its wall time and the CPU time its action was measured to use: on a loaded machine it
     /// waited for a core; a filter on several threads takes less wall than CPU time), plus
     /// what its inputs left out of the store cost to recompute. Its dependents' keys then name
     /// the result by `key` (`UnstoredResult.identity(ofResultKeyedBy:)`): its bytes are never hashed.
@@ -116,7 +119,7 @@ extension RunCache {
         let inputsSeconds = plan.dependencies.successors(of: node).reduce(0.0) { total, dependency in
             total + (unstored(of: Int(dependency))?.recomputeSeconds ?? 0)
         }
-        let recomputeSeconds = min(seconds, UsageMeter.current?.usage?.cpuTime ?? seconds) + inputsSeconds
+        let recomputeSeconds = seconds + inputsSeconds
         guard !storagePolicy.keeps(byteCount: UInt64(byteCount), recomputeSeconds: recomputeSeconds) else { return nil }
         return UnstoredResult(
             identity: UnstoredResult.identity(ofResultKeyedBy: key), resultKind: type(of: result).kind,

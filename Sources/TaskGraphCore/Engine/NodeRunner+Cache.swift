@@ -35,7 +35,7 @@ extension NodeRunner {
         if let constant = (action as? any CacheableAction)?.constantResult {
             // No work to run, time or retry: no inputs read, no trip to the pool or a cluster.
             emit(.nodeStarted(node: index, attempt: 1, lane: lane))
-            for warning in await cache.finished(index, key: nil, result: constant, seconds: 0) {
+            for warning in await cache.finished(index, key: nil, result: constant, seconds: 0, cpuSeconds: 0) {
                 emit(.warning(node: index, message: warning))
             }
             return Completion(outcome: .succeeded, result: constant, attempts: 1)
@@ -56,6 +56,10 @@ extension NodeRunner {
         } catch {
             return .ended(by: error, attempts: 1)
         }
+        // The node's meter has counted its lookup and the reading and recomputing of its inputs
+        // so far: what its action costs is measured from here.
+        let meter = UsageMeter.current
+        let cpuBefore = meter?.usage?.cpuTime ?? 0
         let started = ContinuousClock.now
         // A program's action only hands the program to the reaper thread and waits: it has no
         // work to keep off the blocking threads, and runs in place, without a trip to the pool
@@ -66,7 +70,12 @@ extension NodeRunner {
             : await onCooperativePool { await runAttempts(index, of: plan, inputs: inputs, lane: lane) }
         if let result = completion.result {
             let seconds = (ContinuousClock.now - started).inSeconds
-            for warning in await cache.finished(index, key: key, result: result, seconds: seconds) {
+            // Nil when nothing was measured for it (all its work on the cooperative pool): its
+            // wall time counts then.
+            let cpuSeconds = (meter?.usage?.cpuTime).map { $0 - cpuBefore }.flatMap { $0 > 0 ? $0 : nil }
+            for warning in await cache.finished(
+                index, key: key, result: result, seconds: seconds, cpuSeconds: cpuSeconds)
+            {
                 emit(.warning(node: index, message: warning))
             }
         }

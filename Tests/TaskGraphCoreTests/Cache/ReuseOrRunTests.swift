@@ -287,7 +287,7 @@ struct ReuseOrRunTests {
         }
         #expect(decision == CacheDecision(.miss, .new))
         let result = SizedBytes(data: Data("a".utf8))
-        #expect(await first.finished(0, key: key, result: result, seconds: 0.1) == [])
+        #expect(await first.finished(0, key: key, result: result, seconds: 0.1, cpuSeconds: nil) == [])
 
         let second = RunCache(store: store, storagePolicy: Self.keepsEverything)
         second.begin(CacheGraph(graph))

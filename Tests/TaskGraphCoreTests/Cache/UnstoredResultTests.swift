@@ -54,4 +54,72 @@ struct UnstoredResultTests {
         #expect(policy.keeps(byteCount: 0, recomputeSeconds: 1e-4))
         #expect(StoragePolicy(secondsPerByte: 0, secondsPerBlob: 0).keeps(byteCount: 1 << 40, recomputeSeconds: 0))
     }
+
+    @Test func aResultsRecomputeTimeCountsItsOwnWorkNotItsInputsRecomputedBeforeIt() async throws {
+        // Storing costs a day a byte by this rule: every result it may leave out is left out.
+        let leavesOut = StoragePolicy(secondsPerByte: 1, secondsPerBlob: 1)
+        let store = MemoryResultStore()
+        func graph(_ word: String) throws -> ExecutionGraph {
+            var graph = ExecutionGraph()
+            let slow = try graph.add("slow", action: Burn(word: "s", milliseconds: 40))
+            // It waits 30 ms besides, as a node does for a core on a loaded machine: its wall time
+            // is then more than its CPU time, and the least of the two is its CPU time.
+            let fast = try graph.add(
+                "fast", action: Burn(word: word, milliseconds: 1, waiting: 30), needs: [slow])
+            try graph.add("last", action: Burn(word: "l", milliseconds: 0), needs: [fast])
+            return graph
+        }
+        func unstored(_ id: String, _ cache: RunCache) async throws -> UnstoredResult {
+            let key = try #require(cache.components[id]).key
+            let record = try #require(await store.record(for: key))
+            return try #require(try await store.loadResult(record.result) as? UnstoredResult)
+        }
+        let first = RunCache(store: store, storagePolicy: leavesOut)
+        _ = await Engine().run(try graph("a"), cache: first)
+        let slow = try await unstored("slow", first)
+
+        let second = RunCache(store: store, storagePolicy: leavesOut)
+        let run = await Engine().run(try graph("b"), cache: second)
+        #expect(run.nodes.map(\.outcome.kind) == [.cached, .succeeded, .succeeded])
+        #expect(second.decisions["slow"]?.reason == .recomputed)
+        // Its own 1 ms and slow's recorded 40 ms: slow's recomputation, which its node's meter
+        // also measured, is not counted a second time.
+        let fast = try await unstored("fast", second)
+        #expect(fast.recomputeSeconds >= slow.recomputeSeconds)
+        #expect(fast.recomputeSeconds < slow.recomputeSeconds * 1.5)
+    }
+
+    /// Spends `milliseconds` of CPU time on a blocking thread (metered as a kernel's work is) and
+    /// waits `waiting` milliseconds, then appends `word` to its inputs' bytes. Its result may be
+    /// left out of the store.
+    private struct Burn: CacheableAction {
+        let word: String
+        let milliseconds: Double
+        var waiting = 0
+
+        var cacheVersion: Int { 1 }
+        var isRecomputable: Bool { true }
+
+        func addParameters(to key: inout KeyComponents) {
+            key.add("word", word)
+        }
+
+        func run(in context: TaskContext) async throws -> any OperationResult {
+            let seconds = milliseconds / 1000
+            try await BlockingIO.run {
+                let start = Self.threadCPUSeconds()
+                while Self.threadCPUSeconds() - start < seconds {}
+            }
+            try await Task.sleep(for: .milliseconds(waiting))
+            var data = Data()
+            for input in context.inputs((any BytesProvider).self) { data += try await input.value.data }
+            return ReuseOrRunTests.SizedBytes(data: data + Data(word.utf8))
+        }
+
+        private static func threadCPUSeconds() -> Double {
+            var now = timespec()
+            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+            return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        }
+    }
 }
