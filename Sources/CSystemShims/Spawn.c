@@ -80,4 +80,39 @@ int tg_spawn(
     return result;
 }
 
+#else
+
+#include <fcntl.h>
+#include <spawn.h>
+
+int tg_spawn(
+    const char *path, char *const argv[], char *const envp[], const char *directory, int input,
+    int output, int error, const sigset_t *defaults, pid_t *pid
+) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+    int result = directory != NULL ? posix_spawn_file_actions_addchdir_np(&actions, directory) : 0;
+    if (result == 0) {
+        if (input < 0) {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, input, 0);
+        }
+        posix_spawn_file_actions_adddup2(&actions, output, 1);
+        posix_spawn_file_actions_adddup2(&actions, error, 2);
+        sigset_t empty;
+        sigemptyset(&empty);
+        posix_spawnattr_setsigmask(&attributes, &empty);
+        posix_spawnattr_setsigdefault(&attributes, defaults);
+        posix_spawnattr_setpgroup(&attributes, 0);
+        posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+        result = posix_spawn(pid, path, &actions, &attributes, argv, envp);
+    }
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    return result;
+}
+
 #endif

@@ -2,6 +2,19 @@
 #define CSYSTEM_SHIMS_H
 
 #include <stdint.h>
+#include <signal.h>
+#include <sys/types.h>
+
+/// Starts `path` with `argv` and `envp` in a new process group, as posix_spawn would with
+/// `POSIX_SPAWN_SETPGROUP`, an empty signal mask and the signals of `defaults` (and, on Linux,
+/// any other caught one) at their default action, in `directory` (NULL: ours), with `input` as
+/// standard input (-1: /dev/null) and `output` and `error` as standard output and error. On
+/// Linux with vfork: no stack mapped and unmapped for every child; elsewhere with posix_spawn.
+/// Stores the child's pid in `pid` and returns 0, or returns the error number of the step that
+/// failed (a child that could not exec is reaped).
+int tg_spawn(
+    const char *path, char *const argv[], char *const envp[], const char *directory, int input,
+    int output, int error, const sigset_t *defaults, pid_t *pid);
 
 #if defined(__linux__)
 #include <errno.h>
@@ -128,16 +141,6 @@ static inline void tg_add_signals_not_ignored(sigset_t *set) {
         if (sigaction(sig, NULL, &action) == 0 && action.sa_handler != SIG_IGN) sigaddset(set, sig);
     }
 }
-
-/// Starts `path` with `argv` and `envp` in a new process group, as posix_spawn would with
-/// `POSIX_SPAWN_SETPGROUP`, an empty signal mask and the signals of `defaults` (and any other
-/// caught one) at their default action, in `directory` (NULL: ours), with `input` as standard
-/// input (-1: /dev/null) and `output` and `error` as standard output and error, but with vfork:
-/// no stack mapped and unmapped for every child. Stores the child's pid in `pid` and returns 0,
-/// or returns the error number of the step that failed (a child that could not exec is reaped).
-int tg_spawn(
-    const char *path, char *const argv[], char *const envp[], const char *directory, int input,
-    int output, int error, const sigset_t *defaults, pid_t *pid);
 
 /// Stops watching `fd` in `epoll`.
 static inline void tg_epoll_remove(int epoll, int fd) {
