@@ -16,6 +16,14 @@ static void tg_set_mask(const sigset_t *mask, sigset_t *old) {
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, mask, old, _NSIG / 8);
 }
 
+/// Makes `from` the child's descriptor `to`, kept across exec: `dup2`, or, when `from` is `to`
+/// already (a parent started with that standard descriptor closed gets a pipe end there), clears
+/// its close-on-exec flag, which `dup2` onto itself would leave set, as glibc's posix_spawn does.
+static int tg_move_descriptor(int from, int to) {
+    if (from == to) return fcntl(to, F_SETFD, 0);
+    return dup2(from, to) < 0 ? -1 : 0;
+}
+
 /// In the vforked child: resets every signal in `defaults` and every other caught one to its
 /// default action (a handler must not run in the child, on the parent's memory), joins a new
 /// process group, changes directory, sets up its standard descriptors and execs. Returns only on
@@ -45,10 +53,10 @@ static int tg_child(
             if (dup2(null, 0) < 0) return errno;
             close(null);
         }
-    } else if (dup2(input, 0) < 0) {
+    } else if (tg_move_descriptor(input, 0) != 0) {
         return errno;
     }
-    if (dup2(output, 1) < 0 || dup2(error, 2) < 0) return errno;
+    if (tg_move_descriptor(output, 1) != 0 || tg_move_descriptor(error, 2) != 0) return errno;
     sigset_t empty;
     sigemptyset(&empty);
     tg_set_mask(&empty, NULL);

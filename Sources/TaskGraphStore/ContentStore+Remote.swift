@@ -41,13 +41,16 @@ extension ContentStore {
     /// threads, `threads` files at once (a run of 10,000 remote hits may copy 10,000 records at
     /// its end: each a file created, which may wait on the disk; a record copied beside the run,
     /// whose other work is parallel already, uses one: the calling thread).
-    func writeRecordsWithBlobs(_ records: [ContentDigest: ActionRecord], threads: Int = recordWriters) async {
+    @discardableResult
+    func writeRecordsWithBlobs(
+        _ records: [ContentDigest: ActionRecord], threads: Int = recordWriters
+    ) async -> Set<ContentDigest> {
         let layout = layout
         let flush = flushesWrites
         let entries = Array(records)
-        let added =
-            (try? await BlockingIO.run { () -> Int64 in
-                let added = Locked<Int64>(0)
+        let (added, written) =
+            (try? await BlockingIO.run { () -> (Int64, Set<ContentDigest>) in
+                let added = Locked<(Int64, Set<ContentDigest>)>((0, []))
                 let copy: @Sendable (Int) -> Void = { index in
                     let (key, record) = entries[index]
                     guard record.blobs.allSatisfy({ access(layout.blob($0), F_OK) == 0 }) else { return }
@@ -56,7 +59,7 @@ extension ContentStore {
                         (try? StoreIO.writeFile(data, to: layout.record(key), layout, flush: flush, besideIt: true))
                             != nil
                     else { return }
-                    added.withLock { $0 += Int64(data.count) }
+                    added.withLock { $0.0 += Int64(data.count); $0.1.insert(key) }
                 }
                 if threads == 1 {
                     entries.indices.forEach(copy)
@@ -64,8 +67,9 @@ extension ContentStore {
                     ParallelBands.forEach(entries.count, threads: threads, copy)
                 }
                 return added.withLock { $0 }
-            }) ?? 0
+            }) ?? (0, [])
         bytesAdded.withLock { $0 += added }
+        return written
     }
 
     /// How many records `writeRecordsWithBlobs` writes at once: 8.

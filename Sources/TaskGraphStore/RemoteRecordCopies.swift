@@ -75,9 +75,9 @@ final class RemoteRecordCopies: Sendable {
     /// Writes `ready` into the local store on the calling thread when it is a blocking one.
     private func write(_ ready: [ContentDigest: ActionRecord]) async {
         guard !ready.isEmpty else { return }
-        await local.writeRecordsWithBlobs(ready, threads: 1)
+        let written = await local.writeRecordsWithBlobs(ready, threads: 1)
         state.withLock { state in
-            for key in ready.keys { state.writing[key] = nil }
+            for key in written { state.writing[key] = nil }
         }
     }
 

@@ -5,7 +5,8 @@ extension TieredStore {
     /// Downloads the blob `digest`, checked against the digest, once however many ask for it
     /// at the same time (the caller stores it). The first to ask fetches it on its own thread
     /// (a lookup's blocking thread: no trip to another thread and back); the others wait for
-    /// its bytes, and fetch again themselves if it failed.
+    /// its outcome, bytes or error (a blob missing or damaged is asked for once), and fetch
+    /// again themselves only if the fetcher was cancelled.
     /// - Returns: its contents.
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once),
@@ -18,12 +19,13 @@ extension TieredStore {
                 return true
             }
             if isFirst { return try await fetchForWaiters(digest) }
-            if let data = await waitForDownload(digest) { return data }
+            if let outcome = await waitForDownload(digest) { return try outcome.get() }
             try Task.checkCancellation()
         }
     }
 
-    /// `fetch`, then hands its bytes (nil when it failed) to those that waited for them.
+    /// `fetch`, then hands its outcome to those that waited for it (nil when this task was
+    /// cancelled: they fetch again).
     private func fetchForWaiters(_ digest: ContentDigest) async throws -> Data {
         let result: Result<Data, any Error>
         do {
@@ -32,14 +34,15 @@ extension TieredStore {
             result = .failure(error)
         }
         let waiters = downloads.withLock { $0.removeValue(forKey: digest) } ?? []
-        let data = try? result.get()
-        for waiter in waiters { waiter.resume(returning: data) }
+        // Only the fetcher's own cancellation makes the others fetch again.
+        let shared: Result<Data, any Error>? = Task.isCancelled ? nil : result
+        for waiter in waiters { waiter.resume(returning: shared) }
         return try result.get()
     }
 
-    /// The bytes of the download of `digest` under way, or nil when it failed or had ended
-    /// already.
-    private func waitForDownload(_ digest: ContentDigest) async -> Data? {
+    /// The outcome of the download of `digest` under way: its bytes or its error; nil when its
+    /// fetcher was cancelled or it had ended already.
+    private func waitForDownload(_ digest: ContentDigest) async -> Result<Data, any Error>? {
         await withCheckedContinuation { continuation in
             let waiting = downloads.withLock { downloads in
                 guard downloads[digest] != nil else { return false }

@@ -27,9 +27,10 @@ public final class TieredStore: ResultStore {
     let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
     /// The operations remote blobs belong to and the blobs found damaged (`Damage`).
     let damage = Locked(Damage())
-    /// Downloads under way, each with those waiting for its bytes (nil: it failed), so that a
-    /// blob is fetched once however many ask for it.
-    let downloads = Locked<[ContentDigest: [CheckedContinuation<Data?, Never>]]>([:])
+    /// Downloads under way, each with those waiting for its outcome (its bytes or its error; nil
+    /// when its fetcher was cancelled: they fetch again), so that a blob is fetched once however
+    /// many ask for it.
+    let downloads = Locked<[ContentDigest: [CheckedContinuation<Result<Data, any Error>?, Never>]]>([:])
     /// The remote records found, copied into the local store once their blobs are there.
     private let copies: RemoteRecordCopies
 

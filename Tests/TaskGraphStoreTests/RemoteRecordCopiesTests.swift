@@ -77,4 +77,19 @@ import Testing
             #expect(await store.record(for: sampleKey("many \(index)")) == records[index], "\(index)")
         }
     }
+
+    @Test func aCopyThatACancelledCallSkippedIsWrittenAtTheEnd() async throws {
+        let store = try temporaryStore()
+        let copies = RemoteRecordCopies(local: store)
+        let record = try await recordOfStoredResult("cancelled", in: store)
+        await copies.found(record, for: sampleKey("cancelled"))
+        let task = Task {
+            try? await Task.sleep(for: .seconds(10))
+            await copies.stored(record.result)
+        }
+        task.cancel()
+        await task.value
+        await copies.finish()
+        #expect(await store.record(for: sampleKey("cancelled")) == record)
+    }
 }

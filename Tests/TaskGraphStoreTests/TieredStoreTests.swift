@@ -93,6 +93,7 @@ import Testing
 
         #expect(failures == Array(repeating: StoreError.corruptEntry(digest), count: 8))
         #expect(warnings.messages.withLock { $0.count } == 1)
+        #expect(remote.gets.withLock { $0["cas/" + digest.hex] } == 1, "fetched once for all who asked")
         #expect(!FileManager.default.fileExists(atPath: store.local.blobPath(digest)))
     }
 
