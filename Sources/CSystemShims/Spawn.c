@@ -8,7 +8,15 @@
 
 #include "CSystemShims.h"
 
-#if defined(__linux__)
+// ThreadSanitizer's runtime turns vfork into fork, where the child's error would not reach the
+// parent through their shared memory: under it, posix_spawn starts children, as elsewhere.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TG_SPAWN_WITH_POSIX_SPAWN 1
+#endif
+#endif
+
+#if defined(__linux__) && !defined(TG_SPAWN_WITH_POSIX_SPAWN)
 
 /// Sets the calling thread's signal mask to `mask` and stores the old one in `old`, through the
 /// system call: glibc's `pthread_sigmask` never blocks its own internal signals.
