@@ -59,7 +59,10 @@ extension ContentStore {
                         (try? StoreIO.writeFile(data, to: layout.record(key), layout, flush: flush, besideIt: true))
                             != nil
                     else { return }
-                    added.withLock { $0.0 += Int64(data.count); $0.1.insert(key) }
+                    added.withLock { added in
+                        added.0 += Int64(data.count)
+                        added.1.insert(key)
+                    }
                 }
                 if threads == 1 {
                     entries.indices.forEach(copy)

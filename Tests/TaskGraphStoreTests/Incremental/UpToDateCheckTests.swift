@@ -43,4 +43,3 @@ import Testing
         #expect(planned.pipeline.graph.nodes.map(\.id) == ["hello"])
     }
 }
-
