@@ -41,4 +41,54 @@ struct LibcurlLoadingTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(lines(of: "mapped.txt", in: directory).first.flatMap { Int($0) } ?? 0 > 0)
     }
+
+    /// A run that took the nothing-changed shortcut needs no remote cache, so it does not load
+    /// libcurl even when one is named. The dynamic loader's own log (`LD_DEBUG=files`) says
+    /// which libraries each process opened; the first run shows the log names libcurl when it
+    /// is loaded.
+    @Test func aNothingChangedRunWithARemoteCacheNamedNeverLoadsLibcurl() async throws {
+        let server = try NginxServer()
+        let directory = try fixtureDirectory()
+        try write(
+            """
+            version: 1
+            name: unchanged
+            operations:
+              note: {op: exec, command: [sh, -c, 'echo noted > note.txt'], outputs: [note.txt]}
+            """, to: "unchanged.yaml", in: directory)
+        // Old enough for its `stat` to show a later change, or no snapshot is written.
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -3_600)],
+            ofItemAtPath: directory.appendingPathComponent("unchanged.yaml").path)
+        let arguments = ["run", "unchanged.yaml", "--no-progress", "--remote-cache", server.url("cache")]
+        // The same environment both times (another one is another command): the loader writes
+        // a log file per process, named after its id.
+        let logs = directory.appendingPathComponent("loader")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        var seen = Set<URL>()
+        func loadedLibcurl() async throws -> (status: Int32, output: String, loaded: Bool) {
+            let result = try await TaskGraphProcess.run(
+                arguments, in: directory,
+                environment: [
+                    "TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("store").path,
+                    "TASKGRAPH_REMOTE_CACHE": nil, "LD_DEBUG": "files",
+                    "LD_DEBUG_OUTPUT": logs.appendingPathComponent("log").path,
+                    // Directories that no package manager rewrites during the test (their change
+                    // rightly refuses the shortcut).
+                    "PATH": "/usr/bin:/bin",
+                ])
+            let new = Set(try FileManager.default.contentsOfDirectory(at: logs, includingPropertiesForKeys: nil))
+                .subtracting(seen)
+            seen.formUnion(new)
+            let loaded = try new.contains { try String(contentsOf: $0, encoding: .utf8).contains("libcurl") }
+            return (result.status, result.stdout + result.stderr, loaded)
+        }
+        let first = try await loadedLibcurl()
+        #expect(first.status == 0, "\(first.output)")
+        #expect(first.loaded, "the first run uploads its results")
+        let second = try await loadedLibcurl()
+        #expect(second.status == 0, "\(second.output)")
+        #expect(second.output.contains("nothing changed since the last run"), "\(second.output)")
+        #expect(!second.loaded)
+    }
 }

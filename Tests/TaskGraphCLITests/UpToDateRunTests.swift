@@ -220,7 +220,10 @@ import Testing
     private func run(_ directory: URL) async throws -> String {
         let result = try await TaskGraphProcess.run(
             ["run", "chain.yaml", "--no-progress"], in: directory,
-            environment: ["TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path])
+            // PATH as UpToDateRunTests.run's, for the same reason.
+            environment: [
+                "TASKGRAPH_CACHE_DIR": directory.appendingPathComponent("cache").path, "PATH": "/usr/bin:/bin",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         return result.stderr
     }
