@@ -38,9 +38,10 @@ extension ContentStore {
     }
 
     /// Writes each of `records` whose blobs are all in the store, in one trip to the blocking
-    /// threads, `threads` files at once (a run of 10,000 remote hits may copy 10,000 records at
-    /// its end: each a file created, which may wait on the disk; a record copied beside the run,
-    /// whose other work is parallel already, uses one: the calling thread).
+    /// threads, up to `threads` files at once (a run of 10,000 remote hits may copy 10,000 records
+    /// at its end: each a file created, which may wait on the disk; a record copied beside the
+    /// run, whose other work is parallel already, uses one: the calling thread), one thread for
+    /// every `recordsPerWriter` records.
     @discardableResult
     func writeRecordsWithBlobs(
         _ records: [ContentDigest: ActionRecord], threads: Int = recordWriters
@@ -64,10 +65,11 @@ extension ContentStore {
                         added.1.insert(key)
                     }
                 }
-                if threads == 1 {
+                let writers = min(threads, (entries.count + Self.recordsPerWriter - 1) / Self.recordsPerWriter)
+                if writers <= 1 {
                     entries.indices.forEach(copy)
                 } else {
-                    ParallelBands.forEach(entries.count, threads: threads, copy)
+                    ParallelBands.forEach(entries.count, threads: writers, copy)
                 }
                 return added.withLock { $0 }
             }) ?? (0, [])
@@ -77,4 +79,9 @@ extension ContentStore {
 
     /// How many records `writeRecordsWithBlobs` writes at once: 8.
     static let recordWriters = 8
+
+    /// How many records `writeRecordsWithBlobs` gives each thread at least: 16. A thread started
+    /// for fewer costs more than it saves (machine B's run of photos.yaml started 7 at its end
+    /// for 12 records, none of whose blobs were in the store).
+    static let recordsPerWriter = 16
 }

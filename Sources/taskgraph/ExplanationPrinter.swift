@@ -19,6 +19,16 @@ enum ExplanationPrinter {
         ids.sorted().map { "\($0): removed: the last run had it, the pipeline no longer does\n" }.joined()
     }
 
+    /// `run --explain`'s lines after the run: each operation of `graph` with its decision, in
+    /// the graph's order, then each of `previousIDs` (the last run's) that `graph` no longer has.
+    static func afterRun(
+        _ decisions: [String: CacheDecision], of graph: ExecutionGraph, previousIDs: Set<String>?
+    ) -> String {
+        let lines = render(graph.nodes.compactMap { node in decisions[node.id].map { (node.id, .success($0)) } })
+        guard let previousIDs else { return lines }
+        return lines + removed(previousIDs.subtracting(graph.nodes.map(\.id)))
+    }
+
     /// `run (input changed: tilt[lake])` or `cached`, as `run --dry-run` shows an operation:
     /// the reason without its root cause (the operation it names shows it).
     static func brief(_ decision: Result<CacheDecision, ExplanationError>) -> String {

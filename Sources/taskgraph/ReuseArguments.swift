@@ -1,5 +1,6 @@
 import ArgumentParser
 import TaskGraphCore
+import TaskGraphReporting
 
 /// What `run` may reuse from the store, and `explain` explains: `--no-cache`, `--force [<id>]`.
 struct ReuseArguments: ParsableArguments {
@@ -29,6 +30,19 @@ struct ReuseArguments: ParsableArguments {
     func forcing(in graph: ExecutionGraph) throws -> RunCache.Forcing {
         if forceAll { return .all }
         return forced.isEmpty ? .none : .ids(try InstanceSelection.ids(forced, in: graph, option: "--force"))
+    }
+
+    /// With a bare `--force` and `targets` (ids after the file): `run FILE ID... --force` forced
+    /// only the ids and their dependents before ids after the file became targets, so this says
+    /// what it does now and how to write what it did.
+    func noteTargetsWithBareForce(_ targets: [String]) {
+        guard forceAll, !targets.isEmpty else { return }
+        let ids = targets.joined(separator: " ")
+        TextOutput.standardError.write(
+            "taskgraph: note: ids after the file name are what to run: with a bare --force, \(ids) and everything "
+                + "\(targets.count == 1 ? "it needs run" : "they need run") again; to run again only \(ids) and what "
+                + "depends on \(targets.count == 1 ? "it" : "them"), write "
+                + targets.map { "--force \($0)" }.joined(separator: " ") + "\n")
     }
 
     /// `arguments` (without the program name) with each bare `--force` of `run` or `explain`

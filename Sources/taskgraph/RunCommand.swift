@@ -105,16 +105,12 @@ struct RunCommand: AsyncParsableCommand {
                 file: file, options: try pipeline.pipelineOptions(), runArguments: runArguments, ignoring: written
             ).run()
         }
-        // The blocking work before and after the run (the store's files, the pipeline's) on two
-        // threads kept for it, not on a thread started for each call: 37 threads in machine B's
-        // run of photos.yaml, and one started while libcurl loads waits for the whole load.
-        let aroundRun = BlockingThreadPool(maximumThreads: 2)
-        try await BlockingThreadPool.$current.withValue(aroundRun) { try await runOnce(aroundRun) }
+        try await RunSetUp.around { try await runOnce($0) }
     }
 
-    /// The run, with `aroundRun` as the pool of the blocking work outside it.
-    private func runOnce(_ aroundRun: BlockingThreadPool) async throws {
-        if cache.reuse.forceAll, !targets.isEmpty { Self.noteTargetsWithBareForce(targets) }
+    /// The run, with `setUp`'s pool as that of the blocking work outside it.
+    private func runOnce(_ setUp: RunSetUp) async throws {
+        cache.reuse.noteTargetsWithBareForce(targets)
         let named = [("--events", events), ("--trace", trace), ("--report", report)].compactMap { name, path in
             path.map { (name: name, path: $0) }
         }
@@ -122,13 +118,7 @@ struct RunCommand: AsyncParsableCommand {
         let upToDate = UpToDateRun(self)
         let start = await upToDate?.start()
         if upToDate != nil, start == nil { return }
-        // Beside reading the pipeline, not before the run's first lookup (not before the check
-        // above either: a run that ends there would wait for the library at its exit).
-        if cache.remote.isNamed, !dryRun {
-            // Those threads first: while the library loads, no thread starts.
-            aroundRun.startThreads()
-            Task { await HTTPCacheClient.loadLibrary() }
-        }
+        setUp.loadRemoteLibrary(cache.remote, dryRun: dryRun)
         let pipelineOptions = try pipeline.pipelineOptions()
         let (loaded, planKey) =
             if let upToDate {
@@ -136,10 +126,7 @@ struct RunCommand: AsyncParsableCommand {
             } else {
                 (try await PipelineLoading.load(file, options: pipelineOptions), nil)
             }
-        // Kept beside the run, not before it (a plan is flushed to disk).
-        async let planKept: Void = {
-            if let upToDate, let planKey { await upToDate.check.keepPlan(loaded, key: planKey) }
-        }()
+        async let planKept: Void = RunSetUp.keepPlan(loaded, key: planKey, of: upToDate)
         _ = try InstanceSelection.ids(only, in: loaded.graph, option: "--only")
         let graph: ExecutionGraph
         do {
@@ -238,16 +225,8 @@ struct RunCommand: AsyncParsableCommand {
             throw ExitCode(CLIExitCode.operationFailed)
         }
         if explain {
-            let decisions = runCache.decisions
             TextOutput.standardOutput.write(
-                ExplanationPrinter.render(
-                    ran.nodes.compactMap { node in
-                        decisions[node.id].map { (node.id, .success($0)) }
-                    }))
-            if let previousIDs {
-                TextOutput.standardOutput.write(
-                    ExplanationPrinter.removed(previousIDs.subtracting(ran.nodes.map(\.id))))
-            }
+                ExplanationPrinter.afterRun(runCache.decisions, of: ran, previousIDs: previousIDs))
             TextOutput.standardOutput.flush()
         }
         if let signal = outcome.signal { InterruptibleRun.endProcess(by: signal) }
@@ -258,16 +237,5 @@ struct RunCommand: AsyncParsableCommand {
         TextOutput.standardError.flush()
         Self.exit(
             withError: outcome.report.hasFailures || !outputsWritten ? ExitCode(CLIExitCode.operationFailed) : nil)
-    }
-
-    /// `run FILE ID... --force`, which forced only the ids and their dependents before ids after
-    /// the file became targets: says what it does now and how to write what it did.
-    private static func noteTargetsWithBareForce(_ targets: [String]) {
-        let ids = targets.joined(separator: " ")
-        TextOutput.standardError.write(
-            "taskgraph: note: ids after the file name are what to run: with a bare --force, \(ids) and everything "
-                + "\(targets.count == 1 ? "it needs run" : "they need run") again; to run again only \(ids) and what "
-                + "depends on \(targets.count == 1 ? "it" : "them"), write "
-                + targets.map { "--force \($0)" }.joined(separator: " ") + "\n")
     }
 }
