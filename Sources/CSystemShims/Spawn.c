@@ -32,14 +32,35 @@ static int tg_move_descriptor(int from, int to) {
     return dup2(from, to) < 0 ? -1 : 0;
 }
 
+/// The kernel's `struct sigaction` (glibc's differs). Zeroed but for the handler, it means the
+/// same with or without the restorer field an architecture has: no flags, an empty mask.
+struct tg_kernel_sigaction {
+    void (*handler)(int);
+    unsigned long flags;
+    void (*restorer)(void);
+    uint64_t mask;
+};
+
+/// Ignores glibc's internal signals (32, thread cancellation and timers; 33, `setxid` across
+/// threads) through the system call: glibc's `sigaction` refuses them, so their handlers would
+/// stay in the child between unmasking and exec. Ignored, not defaulted (a real-time signal's
+/// default kills), as glibc's posix_spawn does; glibc in the program started installs its own.
+static void tg_ignore_internal_signals(void) {
+    struct tg_kernel_sigaction ignore;
+    memset(&ignore, 0, sizeof ignore);
+    ignore.handler = SIG_IGN;
+    for (int sig = 32; sig <= 33; sig++) syscall(SYS_rt_sigaction, sig, &ignore, NULL, sizeof ignore.mask);
+}
+
 /// In the vforked child: resets every signal in `defaults` and every other caught one to its
-/// default action (a handler must not run in the child, on the parent's memory), joins a new
-/// process group, changes directory, sets up its standard descriptors and execs. Returns only on
-/// failure, with the error number.
+/// default action, and ignores glibc's internal ones (a handler must not run in the child, on
+/// the parent's memory), joins a new process group, changes directory, sets up its standard
+/// descriptors and execs. Returns only on failure, with the error number.
 static int tg_child(
     const char *path, char *const argv[], char *const envp[], const char *directory, int input,
     int output, int error, const sigset_t *defaults
 ) {
+    tg_ignore_internal_signals();
     struct sigaction action;
     memset(&action, 0, sizeof action);
     for (int sig = 1; sig < _NSIG; sig++) {
@@ -92,7 +113,7 @@ int tg_spawn(
         while (waitpid(child, NULL, 0) < 0 && errno == EINTR) {}
     }
     tg_set_mask(&old, NULL);
-    if (result == 0) *pid = child;
+    if (child > 0) *pid = child;
     return result;
 }
 

@@ -114,6 +114,14 @@ enum StoreIO {
         guard rename(temporary, path) == 0 else { try abandon(temporary, layout, errno) }
     }
 
+    /// The directory of `path`, a file of the store (never at the root): what precedes its last
+    /// `/`. For every blob and record written: `NSString`'s `deletingLastPathComponent` took
+    /// 1.3 % of taskgraph's own CPU in a cold run of 2,000 `exec`s declaring outputs (`perf record`).
+    static func parent(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return String(path[..<slash])
+    }
+
     /// Removes `temporary` and throws the write failure `code`.
     static func abandon(_ temporary: String, _ layout: StoreLayout, _ code: Int32) throws(StoreError) -> Never {
         unlink(temporary)
@@ -148,7 +156,7 @@ enum StoreIO {
         to path: String, _ layout: StoreLayout, flush: Bool = true, besideIt: Bool = false,
         producing produce: (_ write: (Data) throws(StoreError) -> Void) throws(StoreError) -> Void
     ) throws(StoreError) {
-        let directory = besideIt ? (path as NSString).deletingLastPathComponent : nil
+        let directory = besideIt ? parent(of: path) : nil
         let (descriptor, temporary) = try createTemporary(layout, in: directory)
         do throws(StoreError) {
             try produce { part throws(StoreError) in

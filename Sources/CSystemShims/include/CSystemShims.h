@@ -11,7 +11,7 @@
 /// standard input (-1: /dev/null) and `output` and `error` as standard output and error. On
 /// Linux with vfork: no stack mapped and unmapped for every child; elsewhere with posix_spawn.
 /// Stores the child's pid in `pid` and returns 0, or returns the error number of the step that
-/// failed (a child that could not exec is reaped).
+/// failed; a child that started but could not exec is reaped, its pid stored all the same.
 int tg_spawn(
     const char *path, char *const argv[], char *const envp[], const char *directory, int input,
     int output, int error, const sigset_t *defaults, pid_t *pid);

@@ -4,6 +4,9 @@ package enum RedactedURL {
     /// `url` without credentials: `https://user:secret@host/a?token=t&page=2` becomes
     /// `https://host/a?token=***&page=2`.
     package static func redact(_ url: String) -> String {
+        // Without `@` there is no user information, without `?` no query: most values (a
+        // command's words, paths) are left as they are without a search.
+        guard url.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") }) else { return url }
         var redacted = withoutUserinfo(url)
         for (pair, replacement) in secretQueryPairs(redacted) {
             redacted = redacted.replacingOccurrences(of: pair, with: replacement)
