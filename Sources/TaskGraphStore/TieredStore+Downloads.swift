@@ -10,16 +10,12 @@ extension TieredStore {
     /// - Returns: its contents.
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once),
-    ///   `CancellationError` when the task is cancelled while it waits for another's download.
+    ///   `CancellationError` when the task is cancelled while it waits for another's download
+    ///   (at once: not when that download ends).
     func download(_ digest: ContentDigest) async throws -> Data {
         while true {
-            let isFirst = downloads.withLock { downloads in
-                guard downloads[digest] == nil else { return false }
-                downloads[digest] = []
-                return true
-            }
-            if isFirst { return try await fetchForWaiters(digest) }
-            if let outcome = await waitForDownload(digest) { return try outcome.get() }
+            if downloads.begin(digest) { return try await fetchForWaiters(digest) }
+            if let outcome = await downloads.wait(digest) { return try outcome.get() }
             try Task.checkCancellation()
         }
     }
@@ -33,24 +29,9 @@ extension TieredStore {
         } catch {
             result = .failure(error)
         }
-        let waiters = downloads.withLock { $0.removeValue(forKey: digest) } ?? []
         // Only the fetcher's own cancellation makes the others fetch again.
-        let shared: Result<Data, any Error>? = Task.isCancelled ? nil : result
-        for waiter in waiters { waiter.resume(returning: shared) }
+        downloads.finish(digest, Task.isCancelled ? nil : result)
         return try result.get()
-    }
-
-    /// The outcome of the download of `digest` under way: its bytes or its error; nil when its
-    /// fetcher was cancelled or it had ended already.
-    private func waitForDownload(_ digest: ContentDigest) async -> Result<Data, any Error>? {
-        await withCheckedContinuation { continuation in
-            let waiting = downloads.withLock { downloads in
-                guard downloads[digest] != nil else { return false }
-                downloads[digest]?.append(continuation)
-                return true
-            }
-            if !waiting { continuation.resume(returning: nil) }
-        }
     }
 
     /// `download`'s request: the blob, checked against its digest.

@@ -16,8 +16,8 @@ public final class TieredStore: ResultStore {
     /// The local store.
     public let local: ContentStore
     let remote: any RemoteCacheClient
-    private let uploads: UploadQueue?
-    private let signer: (any RecordSigner)?
+    let uploads: UploadQueue?
+    let signer: (any RecordSigner)?
     let warn: @Sendable (String) -> Void
     /// Whether the server failed during this run (and is left alone since): read by every
     /// request, so not behind a lock.
@@ -27,10 +27,9 @@ public final class TieredStore: ResultStore {
     let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
     /// The operations remote blobs belong to and the blobs found damaged (`Damage`).
     let damage = Locked(Damage())
-    /// Downloads under way, each with those waiting for its outcome (its bytes or its error; nil
-    /// when its fetcher was cancelled: they fetch again), so that a blob is fetched once however
-    /// many ask for it.
-    let downloads = Locked<[ContentDigest: [CheckedContinuation<Result<Data, any Error>?, Never>]]>([:])
+    /// Downloads under way, each with those waiting for its outcome, so that a blob is fetched
+    /// once however many ask for it.
+    let downloads = BlobDownloads()
     /// The remote records found, copied into the local store once their blobs are there.
     private let copies: RemoteRecordCopies
 
@@ -40,9 +39,6 @@ public final class TieredStore: ResultStore {
         /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
         var damaged: Set<ContentDigest> = []
     }
-
-    /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
-    static let smallBlobBytes: Int64 = 64 << 10
 
     /// `local` in front of `remote`.
     /// - Parameters:
@@ -68,9 +64,6 @@ public final class TieredStore: ResultStore {
             hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
             bytesDown: bytesDown.load(ordering: .relaxed), bytesUp: bytesUp.load(ordering: .relaxed))
     }
-
-    /// Uploads finished and enqueued so far.
-    public var uploadProgress: (finished: Int, total: Int) { uploads?.progress ?? (0, 0) }
 
     // MARK: FileDigesting: the local store's.
 
@@ -137,63 +130,6 @@ public final class TieredStore: ResultStore {
         copies.forget(key)
         try await local.write(record, for: key)
         uploads?.enqueue { [self] in await upload(record, for: key) }
-    }
-
-    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record, unless
-    /// a blob is on neither side. A blob of at most `smallBlobBytes` is sent without asking
-    /// first: its `PUT` costs what the `HEAD` would (one round trip), and a cold run creates
-    /// mostly such blobs.
-    private func upload(_ record: ActionRecord, for key: ContentDigest) async {
-        do {
-            // A fused chain's intermediate names its `stored-reference` blob, which a reader
-            // needs to learn the digest of the result that was not stored: it goes up too.
-            for blob in Set(record.blobs) {
-                guard !hasFailed, try await ensureOnServer(blob) else { return }
-            }
-            let encoded = RemoteRecordCoder.encode(record, signer: signer)
-            try await remote.put("ac/" + key.hex, encoded)
-            bytesUp.add(Int64(encoded.count), ordering: .relaxed)
-        } catch {
-            fault(error)
-        }
-    }
-
-    /// Whether the server holds `blob` once this returns: sent from the local store, or already
-    /// there (a cluster worker's result, which the driver's store lacks); false when neither has it.
-    private func ensureOnServer(_ blob: ContentDigest) async throws -> Bool {
-        try await send(blob) ? true : try await remote.contains("cas/" + blob.hex)
-    }
-
-    /// Sends `blob` unless the server has it (or `smallBlobBytes` or less); false when the
-    /// local store does not hold it.
-    private func send(_ blob: ContentDigest) async throws -> Bool {
-        guard let size = await local.blobSize(blob) else { return false }
-        let damaged = damage.withLock { $0.damaged.contains(blob) }
-        if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { return true }
-        guard let contents = try? await local.blobContents(blob) else { return false }
-        try await remote.put("cas/" + blob.hex, contents)
-        bytesUp.add(Int64(contents.count), ordering: .relaxed)
-        return true
-    }
-
-    /// Enqueues the upload of the blobs of `record` the local store holds, not the record: how a
-    /// cluster worker without a shared store hands over a result that has no key (docs/cluster.md).
-    public func uploadBlobs(of record: ActionRecord) {
-        uploads?.enqueue { [self] in
-            do {
-                for blob in Set(record.blobs) where !hasFailed { _ = try await send(blob) }
-            } catch {
-                fault(error)
-            }
-        }
-    }
-
-    /// Makes sure the server holds each blob of `digests`: sends those the local store holds and
-    /// the server lacks, now. What a cluster driver does for a job's inputs before submitting it,
-    /// when the nodes share no file system with it.
-    /// - Throws: the server's failure, or `StoreError.missingEntry` for a blob neither has.
-    public func upload(_ digests: [ContentDigest]) async throws {
-        for digest in Set(digests) where !(try await ensureOnServer(digest)) { throw StoreError.missingEntry(digest) }
     }
 
     /// Whether the server failed during this run (and was left alone after it).
