@@ -73,10 +73,11 @@ final class RemoteRecordCopies: Sendable {
         }
     }
 
-    /// Writes `ready` into the local store on the calling thread when it is a blocking one.
+    /// Writes `ready` into the local store on the calling thread when it is a blocking one
+    /// (their blobs, which this run downloaded, are not looked for again).
     private func write(_ ready: [ContentDigest: ActionRecord]) async {
         guard !ready.isEmpty else { return }
-        let written = await local.writeRecordsWithBlobs(ready, threads: 1)
+        let written = await local.writeRecordsWithBlobs(ready, threads: 1, blobsStored: true)
         state.withLock { state in
             for key in written { state.pending[key] = nil }
         }

@@ -7,15 +7,16 @@ extension TieredStore {
     /// (a lookup's blocking thread: no trip to another thread and back); the others wait for
     /// its outcome, bytes or error (a blob missing or damaged is asked for once), and fetch
     /// again themselves only if the fetcher was cancelled.
-    /// - Returns: its contents.
+    /// - Returns: its contents, and whether this task fetched them (rather than waited for
+    ///   another's fetch, which may have stored them already).
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once),
     ///   `CancellationError` when the task is cancelled while it waits for another's download
     ///   (at once: not when that download ends).
-    func download(_ digest: ContentDigest) async throws -> Data {
+    func download(_ digest: ContentDigest) async throws -> (contents: Data, fetched: Bool) {
         while true {
-            if downloads.begin(digest) { return try await fetchForWaiters(digest) }
-            if let outcome = await downloads.wait(digest) { return try outcome.get() }
+            if downloads.begin(digest) { return (try await fetchForWaiters(digest), true) }
+            if let outcome = await downloads.wait(digest) { return (try outcome.get(), false) }
             try Task.checkCancellation()
         }
     }

@@ -161,7 +161,7 @@ public final class TieredStore: ResultStore {
         do {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            try await local.storeBlob(verified: try await download(digest), as: digest)
+            try await local.storeBlob(verified: try await download(digest).contents, as: digest)
             await copies.stored(digest)
             return try await local.loadResult(digest)
         }
@@ -171,13 +171,23 @@ public final class TieredStore: ResultStore {
     /// kept in the local store and written to `path` from the bytes that came down, in one trip
     /// to a blocking thread (checked once, not read back from the store).
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
+        let fileExists: Bool
+        let blobAbsent: Bool
         do {
-            return try await local.materialize(digest, at: path)
+            switch try await local.materializing(digest, at: path) {
+            case .held: return false
+            case .written: return true
+            case .blobMissing(let exists): (fileExists, blobAbsent) = (exists, true)
+            }
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            let written = try await local.materialize(digest, at: path, contents: try await download(digest))
-            await copies.stored(digest)
-            return written
+            (fileExists, blobAbsent) = (true, false)
         }
+        let (contents, fetched) = try await download(digest)
+        // Missing when this task looked, and since, unless another's fetch stored it.
+        let written = try await local.restore(
+            contents, as: digest, at: path, fileExists: fileExists, blobAbsent: blobAbsent && fetched)
+        await copies.stored(digest)
+        return written
     }
 
     /// Whether `error` may mean that the blob is not in the local store: missing, or a read
