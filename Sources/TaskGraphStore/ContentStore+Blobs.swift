@@ -116,40 +116,54 @@ extension ContentStore {
     /// writes are (a file restored again if a crash of the machine damages it, as the files
     /// operations write are not flushed either).
     /// - Returns: whether the file had to be written.
-    /// - Throws: `StoreError.missingEntry`, `StoreError.corruptEntry` (the blob is removed),
-    ///   `OperationError.writeFailed` naming `path`.
+    /// - Throws: `StoreError.missingEntry` (the file needs writing and the store lacks the
+    ///   blob), `StoreError.corruptEntry` (the blob is removed), `OperationError.writeFailed`
+    ///   naming `path`.
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
-        try await materialize(digest, at: path, contents: nil)
+        switch try await materializing(digest, at: path) {
+        case .held: false
+        case .written: true
+        case .blobMissing: throw StoreError.missingEntry(digest)
+        }
     }
 
-    /// `materialize(_:at:)`, given the blob's `contents` when they are not in the store yet (a
-    /// remote cache's download, checked against `digest` by the caller): they are stored as the
-    /// blob (kept when present) and the file is written from them, in the same trip to a
-    /// blocking thread, instead of reading the blob back.
-    func materialize(_ digest: ContentDigest, at path: String, contents: Data?) async throws -> Bool {
+    /// What `materializing` did.
+    enum Materialization: Equatable {
+        /// The file held the blob already: left alone.
+        case held
+        /// The file was written from the blob.
+        case written
+        /// The file needs writing and the store lacks the blob; whether a file is at the path.
+        case blobMissing(fileExists: Bool)
+    }
+
+    /// `materialize(_:at:)`, telling a blob the store lacks apart, with what was found at
+    /// `path`: for a caller that fetches the blob elsewhere (`restore`).
+    func materializing(_ digest: ContentDigest, at path: String) async throws -> Materialization {
         let layout = layout
         let statCache = statCache
         let flush = flushesWrites
         // Read here: the task-local is not visible on the blocking thread.
         let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
-        let (written, added) = try await BlockingIO.run { () throws -> (Bool, Int64) in
-            let added = try contents.map { try Self.storeBlob(verified: $0, as: digest, layout, flush: flush) } ?? 0
-            if let stat = FileStat.of(path) {
+        return try await BlockingIO.run { () throws -> Materialization in
+            let stat = FileStat.of(path)
+            if let stat {
                 if let known = statCache.remembered(path, stat) {
-                    if known == digest { return (false, added) }
-                } else if (contents.map { Int64($0.count) } ?? FileStat.of(layout.blob(digest))?.size) == stat.size,
-                    let hashed = try? FileHasher.hash(path)
-                {
+                    if known == digest { return .held }
+                } else if FileStat.of(layout.blob(digest))?.size == stat.size, let hashed = try? FileHasher.hash(path) {
                     statCache.remember(path, hashed)
-                    if hashed.digest == digest { return (false, added) }
+                    if hashed.digest == digest { return .held }
                 }
             }
-            let bytes = try contents ?? Self.verifiedBlob(digest, layout)
+            let bytes: Data
+            do {
+                bytes = try Self.verifiedBlob(digest, layout)
+            } catch StoreError.missingEntry {
+                return .blobMissing(fileExists: stat != nil)
+            }
             try FileIO.writeAtomically(bytes, to: path, temporaryFiles: temporaryFiles, flushing: flush)
-            return (true, added)
+            return .written
         }
-        bytesAdded.withLock { $0 += added }
-        return written
     }
 
     /// The size up to which `storeFile` reads a file into memory before writing its blob;

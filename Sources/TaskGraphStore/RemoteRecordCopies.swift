@@ -15,15 +15,16 @@ final class RemoteRecordCopies: Sendable {
         var waiting: [ContentDigest: [ContentDigest]] = [:]
         /// Blobs this run downloaded into the local store.
         var downloaded: Set<ContentDigest> = []
-        /// The records being written by the call that completed them (`finish` writes those
-        /// whose write was cut short).
-        var writing: [ContentDigest: ActionRecord] = [:]
+        /// The records handed to the call that completed them, until it has written them: one
+        /// whose write did not happen (the call was cancelled, the write failed) stays here, and
+        /// `finish` writes it.
+        var pending: [ContentDigest: ActionRecord] = [:]
 
-        /// Moves the record of `key` to `writing` and `ready` when this run downloaded all its blobs.
+        /// Moves the record of `key` to `pending` and `ready` when this run downloaded all its blobs.
         mutating func complete(_ key: ContentDigest, into ready: inout [ContentDigest: ActionRecord]) {
             guard let record = records[key], record.blobs.allSatisfy({ downloaded.contains($0) }) else { return }
             records[key] = nil
-            writing[key] = record
+            pending[key] = record
             ready[key] = record
         }
     }
@@ -68,16 +69,17 @@ final class RemoteRecordCopies: Sendable {
     func forget(_ key: ContentDigest) {
         state.withLock { state in
             state.records[key] = nil
-            state.writing[key] = nil
+            state.pending[key] = nil
         }
     }
 
-    /// Writes `ready` into the local store on the calling thread when it is a blocking one.
+    /// Writes `ready` into the local store on the calling thread when it is a blocking one
+    /// (their blobs, which this run downloaded, are not looked for again).
     private func write(_ ready: [ContentDigest: ActionRecord]) async {
         guard !ready.isEmpty else { return }
-        let written = await local.writeRecordsWithBlobs(ready, threads: 1)
+        let written = await local.writeRecordsWithBlobs(ready, threads: 1, blobsStored: true)
         state.withLock { state in
-            for key in written { state.writing[key] = nil }
+            for key in written { state.pending[key] = nil }
         }
     }
 
@@ -85,8 +87,8 @@ final class RemoteRecordCopies: Sendable {
     /// store: those whose write was cut short, and the others.
     func finish() async {
         let left = state.withLock { state in
-            defer { (state.records, state.writing) = ([:], [:]) }
-            return state.records.merging(state.writing) { first, _ in first }
+            defer { (state.records, state.pending) = ([:], [:]) }
+            return state.records.merging(state.pending) { first, _ in first }
         }
         await local.writeRecordsWithBlobs(left)
     }

@@ -7,19 +7,16 @@ extension TieredStore {
     /// (a lookup's blocking thread: no trip to another thread and back); the others wait for
     /// its outcome, bytes or error (a blob missing or damaged is asked for once), and fetch
     /// again themselves only if the fetcher was cancelled.
-    /// - Returns: its contents.
+    /// - Returns: its contents, and whether this task fetched them (rather than waited for
+    ///   another's fetch, which may have stored them already).
     /// - Throws: `StoreError.missingEntry` when the server has none (or cannot be reached),
     ///   `StoreError.corruptEntry` when its contents do not match (warned about once),
-    ///   `CancellationError` when the task is cancelled while it waits for another's download.
-    func download(_ digest: ContentDigest) async throws -> Data {
+    ///   `CancellationError` when the task is cancelled while it waits for another's download
+    ///   (at once: not when that download ends).
+    func download(_ digest: ContentDigest) async throws -> (contents: Data, fetched: Bool) {
         while true {
-            let isFirst = downloads.withLock { downloads in
-                guard downloads[digest] == nil else { return false }
-                downloads[digest] = []
-                return true
-            }
-            if isFirst { return try await fetchForWaiters(digest) }
-            if let outcome = await waitForDownload(digest) { return try outcome.get() }
+            if downloads.begin(digest) { return (try await fetchForWaiters(digest), true) }
+            if let outcome = await downloads.wait(digest) { return (try outcome.get(), false) }
             try Task.checkCancellation()
         }
     }
@@ -33,24 +30,9 @@ extension TieredStore {
         } catch {
             result = .failure(error)
         }
-        let waiters = downloads.withLock { $0.removeValue(forKey: digest) } ?? []
         // Only the fetcher's own cancellation makes the others fetch again.
-        let shared: Result<Data, any Error>? = Task.isCancelled ? nil : result
-        for waiter in waiters { waiter.resume(returning: shared) }
+        downloads.finish(digest, Task.isCancelled ? nil : result)
         return try result.get()
-    }
-
-    /// The outcome of the download of `digest` under way: its bytes or its error; nil when its
-    /// fetcher was cancelled or it had ended already.
-    private func waitForDownload(_ digest: ContentDigest) async -> Result<Data, any Error>? {
-        await withCheckedContinuation { continuation in
-            let waiting = downloads.withLock { downloads in
-                guard downloads[digest] != nil else { return false }
-                downloads[digest]?.append(continuation)
-                return true
-            }
-            if !waiting { continuation.resume(returning: nil) }
-        }
     }
 
     /// `download`'s request: the blob, checked against its digest.

@@ -16,8 +16,8 @@ public final class TieredStore: ResultStore {
     /// The local store.
     public let local: ContentStore
     let remote: any RemoteCacheClient
-    private let uploads: UploadQueue?
-    private let signer: (any RecordSigner)?
+    let uploads: UploadQueue?
+    let signer: (any RecordSigner)?
     let warn: @Sendable (String) -> Void
     /// Whether the server failed during this run (and is left alone since): read by every
     /// request, so not behind a lock.
@@ -27,10 +27,9 @@ public final class TieredStore: ResultStore {
     let bytesDown = Atomic<Int64>(0), bytesUp = Atomic<Int64>(0)
     /// The operations remote blobs belong to and the blobs found damaged (`Damage`).
     let damage = Locked(Damage())
-    /// Downloads under way, each with those waiting for its outcome (its bytes or its error; nil
-    /// when its fetcher was cancelled: they fetch again), so that a blob is fetched once however
-    /// many ask for it.
-    let downloads = Locked<[ContentDigest: [CheckedContinuation<Result<Data, any Error>?, Never>]]>([:])
+    /// Downloads under way, each with those waiting for its outcome, so that a blob is fetched
+    /// once however many ask for it.
+    let downloads = BlobDownloads()
     /// The remote records found, copied into the local store once their blobs are there.
     private let copies: RemoteRecordCopies
 
@@ -40,9 +39,6 @@ public final class TieredStore: ResultStore {
         /// Blobs found damaged on the server: uploaded again, whatever `HEAD` says.
         var damaged: Set<ContentDigest> = []
     }
-
-    /// The size up to which an upload sends a blob without asking whether the server has it: 64 KiB.
-    static let smallBlobBytes: Int64 = 64 << 10
 
     /// `local` in front of `remote`.
     /// - Parameters:
@@ -68,9 +64,6 @@ public final class TieredStore: ResultStore {
             hits: hits.load(ordering: .relaxed), misses: misses.load(ordering: .relaxed),
             bytesDown: bytesDown.load(ordering: .relaxed), bytesUp: bytesUp.load(ordering: .relaxed))
     }
-
-    /// Uploads finished and enqueued so far.
-    public var uploadProgress: (finished: Int, total: Int) { uploads?.progress ?? (0, 0) }
 
     // MARK: FileDigesting: the local store's.
 
@@ -139,63 +132,6 @@ public final class TieredStore: ResultStore {
         uploads?.enqueue { [self] in await upload(record, for: key) }
     }
 
-    /// Uploads the blobs of `record` the server lacks (or holds damaged), then the record, unless
-    /// a blob is on neither side. A blob of at most `smallBlobBytes` is sent without asking
-    /// first: its `PUT` costs what the `HEAD` would (one round trip), and a cold run creates
-    /// mostly such blobs.
-    private func upload(_ record: ActionRecord, for key: ContentDigest) async {
-        do {
-            // A fused chain's intermediate names its `stored-reference` blob, which a reader
-            // needs to learn the digest of the result that was not stored: it goes up too.
-            for blob in Set(record.blobs) {
-                guard !hasFailed, try await ensureOnServer(blob) else { return }
-            }
-            let encoded = RemoteRecordCoder.encode(record, signer: signer)
-            try await remote.put("ac/" + key.hex, encoded)
-            bytesUp.add(Int64(encoded.count), ordering: .relaxed)
-        } catch {
-            fault(error)
-        }
-    }
-
-    /// Whether the server holds `blob` once this returns: sent from the local store, or already
-    /// there (a cluster worker's result, which the driver's store lacks); false when neither has it.
-    private func ensureOnServer(_ blob: ContentDigest) async throws -> Bool {
-        try await send(blob) ? true : try await remote.contains("cas/" + blob.hex)
-    }
-
-    /// Sends `blob` unless the server has it (or `smallBlobBytes` or less); false when the
-    /// local store does not hold it.
-    private func send(_ blob: ContentDigest) async throws -> Bool {
-        guard let size = await local.blobSize(blob) else { return false }
-        let damaged = damage.withLock { $0.damaged.contains(blob) }
-        if size > Self.smallBlobBytes, !damaged, try await remote.contains("cas/" + blob.hex) { return true }
-        guard let contents = try? await local.blobContents(blob) else { return false }
-        try await remote.put("cas/" + blob.hex, contents)
-        bytesUp.add(Int64(contents.count), ordering: .relaxed)
-        return true
-    }
-
-    /// Enqueues the upload of the blobs of `record` the local store holds, not the record: how a
-    /// cluster worker without a shared store hands over a result that has no key (docs/cluster.md).
-    public func uploadBlobs(of record: ActionRecord) {
-        uploads?.enqueue { [self] in
-            do {
-                for blob in Set(record.blobs) where !hasFailed { _ = try await send(blob) }
-            } catch {
-                fault(error)
-            }
-        }
-    }
-
-    /// Makes sure the server holds each blob of `digests`: sends those the local store holds and
-    /// the server lacks, now. What a cluster driver does for a job's inputs before submitting it,
-    /// when the nodes share no file system with it.
-    /// - Throws: the server's failure, or `StoreError.missingEntry` for a blob neither has.
-    public func upload(_ digests: [ContentDigest]) async throws {
-        for digest in Set(digests) where !(try await ensureOnServer(digest)) { throw StoreError.missingEntry(digest) }
-    }
-
     /// Whether the server failed during this run (and was left alone after it).
     public var hasFailed: Bool { failed.load(ordering: .relaxed) }
 
@@ -225,7 +161,7 @@ public final class TieredStore: ResultStore {
         do {
             return try await local.loadResult(digest)
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            try await local.storeBlob(verified: try await download(digest), as: digest)
+            try await local.storeBlob(verified: try await download(digest).contents, as: digest)
             await copies.stored(digest)
             return try await local.loadResult(digest)
         }
@@ -235,13 +171,23 @@ public final class TieredStore: ResultStore {
     /// kept in the local store and written to `path` from the bytes that came down, in one trip
     /// to a blocking thread (checked once, not read back from the store).
     public func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool {
+        let fileExists: Bool
+        let blobAbsent: Bool
         do {
-            return try await local.materialize(digest, at: path)
+            switch try await local.materializing(digest, at: path) {
+            case .held: return false
+            case .written: return true
+            case .blobMissing(let exists): (fileExists, blobAbsent) = (exists, true)
+            }
         } catch let error as StoreError where Self.mayBeAbsent(error) {
-            let written = try await local.materialize(digest, at: path, contents: try await download(digest))
-            await copies.stored(digest)
-            return written
+            (fileExists, blobAbsent) = (true, false)
         }
+        let (contents, fetched) = try await download(digest)
+        // Missing when this task looked, and since, unless another's fetch stored it.
+        let written = try await local.restore(
+            contents, as: digest, at: path, fileExists: fileExists, blobAbsent: blobAbsent && fetched)
+        await copies.stored(digest)
+        return written
     }
 
     /// Whether `error` may mean that the blob is not in the local store: missing, or a read

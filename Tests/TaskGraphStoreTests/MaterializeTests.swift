@@ -74,12 +74,14 @@ import Testing
         try writeFile("CONTENTS", to: path)
         let contents = Data("contents".utf8)
         let digest = ContentDigest.sha256(of: contents)
-        #expect(try await store.materialize(digest, at: path, contents: contents))
+        await #expect(throws: StoreError.missingEntry(digest)) { try await store.materialize(digest, at: path) }
+        #expect(try await store.materializing(digest, at: path) == .blobMissing(fileExists: true))
+        #expect(try await store.restore(contents, as: digest, at: path, fileExists: true, blobAbsent: true))
         #expect(try readFile(path) == "contents")
         #expect(try readFile(store.blobPath(digest)) == "contents")
-        // Now known to hold its blob: left alone, and the blob is not written again.
-        let blob = inode(of: store.blobPath(digest))
-        #expect(try await store.materialize(digest, at: path, contents: contents) == false)
-        #expect(inode(of: store.blobPath(digest)) == blob)
+        // Now holding its blob: left alone.
+        let file = inode(of: path)
+        #expect(try await store.materialize(digest, at: path) == false)
+        #expect(inode(of: path) == file)
     }
 }

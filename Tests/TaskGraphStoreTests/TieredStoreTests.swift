@@ -5,8 +5,9 @@ import Testing
 @testable import TaskGraphStore
 
 /// The two-level store against a remote cache held in memory: a blob many ask for at once is
-/// downloaded once, a damaged one is a miss for each of them, warned about once, and a remote
-/// record is copied into the local store by the call that downloads its last blob.
+/// downloaded once, a damaged one is a miss for each of them, warned about once, a remote record
+/// is copied into the local store by the call that downloads its last blob, and one waiting for
+/// another's download stops when cancelled.
 @Suite struct TieredStoreTests {
     /// Bazel's HTTP cache protocol in memory: bodies by path, each `GET` answered after `delay`
     /// and counted.
@@ -115,5 +116,22 @@ import Testing
         #expect(try await store.materialize(output, at: file.path))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == outputBytes)
         #expect(await store.local.record(for: sampleKey("copied")) == record)
+    }
+
+    @Test func aWaiterCancelledStopsWaitingAtOnceWhileTheFetchGoesOn() async throws {
+        let (digest, bytes) = try await blob("slow")
+        let remote = MemoryRemoteCache(["cas/" + digest.hex: bytes], delay: .seconds(30))
+        let store = try tiered(remote)
+        let fetcher = Task { try await store.loadResult(digest) }
+        while remote.gets.withLock({ $0["cas/" + digest.hex] }) == nil { try await Task.sleep(for: .milliseconds(5)) }
+        let waiter = Task { try await store.loadResult(digest) }
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        #expect(ContinuousClock.now - started < .seconds(5), "not held until the fetch ends")
+        #expect(remote.gets.withLock { $0["cas/" + digest.hex] } == 1, "the waiter fetched nothing itself")
+        fetcher.cancel()
+        _ = try? await fetcher.value
     }
 }

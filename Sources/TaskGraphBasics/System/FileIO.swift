@@ -13,8 +13,21 @@ package enum FileIO {
     ///   is when it is not a regular file (a directory, device, FIFO or socket);
     ///   `FileError.fileTooLarge` when it holds more than `limit` bytes.
     package static func read(_ path: String, limit: Int = defaultReadLimit) throws(FileError) -> Data {
+        guard let data = try readIfPresent(path, limit: limit) else {
+            throw .readFailed(path: path, reason: String(cString: strerror(ENOENT)))
+        }
+        return data
+    }
+
+    /// `read`, or nil when nothing is at `path` (`ENOENT`, told by the failed open itself: no
+    /// `stat` after it, for a caller that often asks for a file that is not there).
+    /// - Throws: what `read` throws, but for a missing file.
+    package static func readIfPresent(_ path: String, limit: Int = defaultReadLimit) throws(FileError) -> Data? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw .readFailed(path: path, reason: lastErrorText()) }
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw .readFailed(path: path, reason: lastErrorText())
+        }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .readFailed(path: path, reason: lastErrorText()) }
