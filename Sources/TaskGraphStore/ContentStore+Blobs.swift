@@ -2,10 +2,11 @@ import Foundation
 import TaskGraphCore
 
 extension ContentStore {
-    /// Stores `result`'s encoded form (`SerializedResult.encoded`) as a blob, serialising it
-    /// once and hashing and writing its header and payload as they are (the encoding is never
-    /// joined into one more copy of the payload); an existing blob is kept (and marked recent,
-    /// so no collection removes it before its record is written).
+    /// Stores `result`'s encoded form (`SerializedResult.encoded`) as a blob, hashing and writing
+    /// its header and payload as they are: a `PayloadPartsProvider`'s straight from its own
+    /// memory (an image's pixels are never copied), any other's serialised once (the encoding is
+    /// never joined into one more copy of the payload); an existing blob is kept (and marked
+    /// recent, so no collection removes it before its record is written).
     /// - Returns: its digest, which is `result.digest`.
     /// - Throws: what serialising throws, `StoreError.writeFailed`.
     public func storeResult(_ result: any OperationResult) async throws -> ContentDigest {
@@ -17,24 +18,48 @@ extension ContentStore {
     public func storeResult(_ result: any OperationResult, inliningUpTo limit: Int) async throws
         -> (digest: ContentDigest, inline: Data?)
     {
-        let serialized = try await SerializedResult(of: result)
-        let header = try SerializedResult.header(kind: serialized.kind, payloadCount: serialized.payload.count)
-        if header.count + serialized.payload.count <= limit {
-            let encoded = header + serialized.payload
-            return (ContentDigest.sha256(of: encoded), encoded)
-        }
         let layout = layout
         let flush = flushesWrites
-        let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
-            let digest = serialized.digest
-            let size = Int64(header.count + serialized.payload.count)
-            if Self.keepBlob(digest, layout, size: size) { return (digest, 0) }
-            try StoreIO.writeFile(
-                [header, serialized.payload], to: layout.blob(digest), layout, flush: flush, besideIt: true)
-            return (digest, size)
+        let kind = type(of: result).kind
+        let stored: (digest: ContentDigest, added: Int64)
+        if let parts = result as? any PayloadPartsProvider, let count = result.payloadByteCount,
+            count > limit
+        {
+            try Task.checkCancellation()
+            stored = try await BlockingIO.run {
+                try parts.withPayloadParts { try Self.storeBlob(kind: kind, payload: $0, layout, flush: flush) }
+            }
+        } else {
+            let serialized = try await SerializedResult(of: result)
+            let header = try SerializedResult.header(kind: serialized.kind, payloadCount: serialized.payload.count)
+            if header.count + serialized.payload.count <= limit {
+                let encoded = header + serialized.payload
+                return (ContentDigest.sha256(of: encoded), encoded)
+            }
+            stored = try await BlockingIO.run {
+                try Self.storeBlob(kind: kind, payload: [serialized.payload], layout, flush: flush)
+            }
         }
-        bytesAdded.withLock { $0 += added }
-        return (digest, nil)
+        bytesAdded.withLock { $0 += stored.added }
+        return (stored.digest, nil)
+    }
+
+    /// Stores the encoding of a result of `kind` whose payload is `parts`, one after the other,
+    /// as a blob: hashed, then written unless the blob is present (`keepBlob`). Blocking.
+    /// - Returns: its digest and the bytes added to the store (0 when it was present).
+    /// - Throws: `ResultCodingError.invalidKindName`, `StoreError.writeFailed`.
+    private static func storeBlob(kind: String, payload parts: [Data], _ layout: StoreLayout, flush: Bool) throws
+        -> (digest: ContentDigest, added: Int64)
+    {
+        let count = parts.reduce(0) { $0 + $1.count }
+        let header = try SerializedResult.header(kind: kind, payloadCount: count)
+        var hasher = try ContentHasher(resultKind: kind, payloadCount: count)
+        for part in parts { hasher.update(part) }
+        let digest = hasher.finalize()
+        let size = Int64(header.count + count)
+        if keepBlob(digest, layout, size: size) { return (digest, 0) }
+        try StoreIO.writeFile([header] + parts, to: layout.blob(digest), layout, flush: flush, besideIt: true)
+        return (digest, size)
     }
 
     /// Reads the result `stored` stands for: decoded from the encoding it holds, checked against

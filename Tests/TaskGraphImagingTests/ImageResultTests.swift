@@ -64,6 +64,10 @@ extension ImagingTests {
             #expect(large.image.height * large.image.rowStride > 2 * ContentHasher.defaultSliceSize)
             let largeTrip = try await roundTrip(large, through: registry)
             #expect(largeTrip.digest == largeTrip.digestOfEncoding)
+            // What a store hashes and writes without copying the pixels: the same payload.
+            for image in [photo, large] {
+                #expect(try image.withPayloadParts { $0.reduce(Data(), +) } == (try await image.serialized()))
+            }
             #expect(largeTrip.decoded == large)
             let json = try JSONEncoder().encode(photo)
             #expect(try JSONDecoder().decode(DecodedImage.self, from: json) == photo)

@@ -6,7 +6,7 @@ import TaskGraphCore
 ///
 /// It serialises losslessly, as its pixels behind a 16-byte header (docs/results.md,
 /// `image.decoded`); `Codable` writes that same payload.
-public struct DecodedImage: DecodedImageProvider, BytesProvider, Equatable, Codable {
+public struct DecodedImage: DecodedImageProvider, BytesProvider, PayloadPartsProvider, Equatable, Codable {
     /// The pixels.
     public var image: Image
     /// The format used when a bytes consumer asks for `data`.
@@ -67,6 +67,18 @@ public struct DecodedImage: DecodedImageProvider, BytesProvider, Equatable, Coda
 
     /// The header and the samples.
     public var payloadByteCount: Int? { Self.headerCount + image.height * image.rowStride }
+
+    /// The header, then the samples where they lie (not copied).
+    /// - Throws: what `serialized()` throws for a value its layout cannot hold; what `body` throws.
+    public func withPayloadParts<Result>(_ body: ([Data]) throws -> Result) throws -> Result {
+        let header = try header()
+        return try image.withUnsafeBytes { pixels in
+            let samples = pixels.baseAddress.map {
+                Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: pixels.count, deallocator: .none)
+            }
+            return try body([header, samples ?? Data()])
+        }
+    }
 
     /// Reads what `serialized()` writes.
     /// - Throws: `ResultCodingError` for another magic or version, a channel count other than 3
