@@ -76,9 +76,10 @@ extension ContentStore {
     /// at its end: each a file created, which may wait on the disk; a record copied beside the
     /// run, whose other work is parallel already, uses one: the calling thread), one thread for
     /// every `recordsPerWriter` records.
-    /// - Parameter blobsStored: the caller stored every blob they name moments ago, so they are
-    ///   not looked for (a collection removes nothing that young; a record naming a blob gone
-    ///   anyway reads as no record).
+    /// - Parameter blobsStored: the caller stored every blob they name in this run, so they are
+    ///   not looked for: a collection removes nothing younger than its grace period, and a
+    ///   record naming a blob gone after a longer run reads as no record (a miss, never a wrong
+    ///   hit).
     @discardableResult
     func writeRecordsWithBlobs(
         _ records: [ContentDigest: ActionRecord], threads: Int = recordWriters, blobsStored: Bool = false

@@ -183,7 +183,8 @@ public final class TieredStore: ResultStore {
             (fileExists, blobAbsent) = (true, false)
         }
         let (contents, fetched) = try await download(digest)
-        // Missing when this task looked, and since, unless another's fetch stored it.
+        // Missing when this task looked; another task's whole fetch may have stored it since,
+        // and writing it again is then a rename of the same checked bytes.
         let written = try await local.restore(
             contents, as: digest, at: path, fileExists: fileExists, blobAbsent: blobAbsent && fetched)
         await copies.stored(digest)

@@ -83,5 +83,10 @@ import Testing
         let file = inode(of: path)
         #expect(try await store.materialize(digest, at: path) == false)
         #expect(inode(of: path) == file)
+        // Restored again, the blob not known to be absent: neither it nor the file is written again.
+        let blob = inode(of: store.blobPath(digest))
+        #expect(try await store.restore(contents, as: digest, at: path, fileExists: true, blobAbsent: false) == false)
+        #expect(inode(of: store.blobPath(digest)) == blob)
+        #expect(inode(of: path) == file)
     }
 }

@@ -11,7 +11,8 @@
 /// standard input (-1: /dev/null) and `output` and `error` as standard output and error. On
 /// Linux with vfork: no stack mapped and unmapped for every child; elsewhere with posix_spawn.
 /// Stores the child's pid in `pid` and returns 0, or returns the error number of the step that
-/// failed; a child that started but could not exec is reaped, its pid stored all the same.
+/// failed; a child that started but could not exec is reaped, its pid stored all the same (for
+/// a check that it is gone: never to signal or wait for, as another process may have it by then).
 int tg_spawn(
     const char *path, char *const argv[], char *const envp[], const char *directory, int input,
     int output, int error, const sigset_t *defaults, pid_t *pid);
