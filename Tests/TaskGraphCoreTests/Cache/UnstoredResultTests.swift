@@ -47,12 +47,30 @@ struct UnstoredResultTests {
         #expect(identity != UnstoredResult.identity(ofResultKeyedBy: ContentDigest.sha256(of: Data("kez".utf8))))
     }
 
-    @Test func theRuleWeighsRecomputingAgainstWritingAndReading() {
+    @Test func aResultIsKeptWhenRecomputingItCostsAtLeastTenTimesWritingIt() {
+        // Writing 30 MB costs 0.0301 s by this rule.
         let policy = StoragePolicy(secondsPerByte: 1e-9, secondsPerBlob: 1e-4)
-        #expect(!policy.keeps(byteCount: 30_000_000, recomputeSeconds: 0.02))
-        #expect(policy.keeps(byteCount: 30_000_000, recomputeSeconds: 0.2))
-        #expect(policy.keeps(byteCount: 0, recomputeSeconds: 1e-4))
+        #expect(!policy.keeps(byteCount: 30_000_000, recomputeSeconds: 0.2))
+        #expect(!policy.keeps(byteCount: 30_000_000, recomputeSeconds: 0.3))
+        #expect(policy.keeps(byteCount: 30_000_000, recomputeSeconds: 0.302))
+        #expect(policy.keeps(byteCount: 0, recomputeSeconds: 1e-3))
+        #expect(!policy.keeps(byteCount: 0, recomputeSeconds: 0.9e-3))
         #expect(StoragePolicy(secondsPerByte: 0, secondsPerBlob: 0).keeps(byteCount: 1 << 40, recomputeSeconds: 0))
+    }
+
+    @Test func theCostOfWritingIsTwiceHashingAndCopyingEachByteMeasuredOnceOnThisMachine() {
+        let cost = StorageCost.measured(hashing: 0.7e-9, copying: 0.4e-9)
+        #expect(abs(cost.secondsPerByte - 2.2e-9) < 1e-15)
+        #expect(abs(cost.seconds(toWrite: 1_000_000) - (60e-6 + 2.2e-3)) < 1e-12)
+        #expect(cost.secondsPerBlob == 60e-6)
+        // Measured on whatever runs the test: some nanoseconds a byte, and the same each time
+        // it is asked for (once per process).
+        let measured = StorageCost.onThisMachine
+        #expect(measured.secondsPerByte > 1e-10 && measured.secondsPerByte < 1e-7)
+        #expect(StorageCost.onThisMachine == measured)
+        #expect(StoragePolicy().cost == measured)
+        let given = StoragePolicy(secondsPerByte: 1, secondsPerBlob: 2)
+        #expect(given.cost == StorageCost(secondsPerByte: 1, secondsPerBlob: 2))
     }
 
     @Test func aResultsRecomputeTimeCountsItsOwnWorkNotItsInputsRecomputedBeforeIt() async throws {
