@@ -15,7 +15,7 @@ struct CacheArguments: ParsableArguments {
 
     /// The store's root directory, absolute.
     var root: String {
-        let root = cacheDir ?? ContentStore.defaultRoot(environment: ProcessInfo.processInfo.environment)
+        let root = cacheDir ?? ContentStore.defaultRoot(environment: ProcessEnvironment.variables)
         return root.hasPrefix("/") ? root : FileManager.default.currentDirectoryPath + "/" + root
     }
 
@@ -43,7 +43,7 @@ struct CacheArguments: ParsableArguments {
     /// - Throws: `StoreError` for a wrong size or a wrong or unreadable configuration file.
     static func maxSize(option: String?) async throws -> Int64 {
         if let option { return try ByteSize.parse(option) }
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.variables
         return try await BlockingIO.run { try CacheConfiguration.load(environment: environment).maxSize }
     }
 

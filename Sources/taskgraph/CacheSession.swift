@@ -56,7 +56,7 @@ struct CacheSession {
     static func openRemote(_ arguments: RemoteCacheArguments) async
         -> (client: HTTPCacheClient, settings: RemoteCacheSettings)?
     {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.variables
         do {
             let configuration = try await BlockingIO.run { try CacheConfiguration.load(environment: environment) }
             guard let settings = try arguments.settings(configuration: configuration, environment: environment) else {

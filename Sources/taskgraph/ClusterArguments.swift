@@ -5,7 +5,7 @@ import TaskGraphCrypto
 /// Where `run` runs operations: in this process, or as jobs of a Slurm cluster.
 struct ClusterArguments: ParsableArguments {
     /// The executors `--executor` accepts.
-    enum Executor: String, ExpressibleByArgument, CaseIterable {
+    enum Executor: String, ArgumentChoice {
         case local
         case slurm
     }

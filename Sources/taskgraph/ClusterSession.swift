@@ -29,7 +29,7 @@ struct ClusterSession {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var configuration = SlurmConfiguration(
             runName: runName, jobDirectory: jobDirectory, storeRoot: storeRoot, workerProgram: program,
-            environment: ProcessInfo.processInfo.environment)
+            environment: ProcessEnvironment.variables)
         configuration.fusesEveryChain = fusingEveryChain
         configuration.exchange = exchange
         TextOutput.standardError.write(

@@ -5,7 +5,7 @@ import TaskGraphImaging
 import TaskGraphNetwork
 import TaskGraphReporting
 
-extension GraphRenderer.Format: ExpressibleByArgument {}
+extension GraphRenderer.Format: ArgumentChoice {}
 
 /// `taskgraph graph`: prints the operation graph as DOT or Mermaid; a `foreach: {from: …}`
 /// operation is one node, `download[*]`, with its number of instances in a recorded run.

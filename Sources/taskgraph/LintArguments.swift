@@ -6,7 +6,7 @@ import TaskGraphCore
 /// it read or wrote without declaring them (README, "Finding undeclared files: --lint").
 struct LintArguments: ParsableArguments {
     /// What `--lint` accepts.
-    enum Mode: String, ExpressibleByArgument, CaseIterable {
+    enum Mode: String, ArgumentChoice {
         case warn
         case error
     }

@@ -19,4 +19,4 @@ struct LogArguments: ParsableArguments {
     }
 }
 
-extension ProgramOutputLog.Mode: ExpressibleByArgument {}
+extension ProgramOutputLog.Mode: ArgumentChoice {}

@@ -44,7 +44,8 @@ struct PipelineArguments: ParsableArguments {
     /// The options for loading pipelines.
     func pipelineOptions() throws -> PipelineOptions {
         PipelineOptions(
-            variables: try parsedVariables(), outputDirectory: output, pools: try parsedPools(), registry: .builtIn)
+            variables: try parsedVariables(), environment: ProcessEnvironment.variables, outputDirectory: output,
+            pools: try parsedPools(), registry: .builtIn)
     }
 
     private static func split(_ entry: String, option: String) throws -> (String, String) {

@@ -44,7 +44,7 @@ struct RemoteCacheArguments: ParsableArguments {
     /// Whether the command line or the environment names a remote cache (the configuration
     /// file, not read yet, may name one too).
     var isNamed: Bool {
-        remoteCache != nil || !(ProcessInfo.processInfo.environment["TASKGRAPH_REMOTE_CACHE"] ?? "").isEmpty
+        remoteCache != nil || !(ProcessEnvironment.variables["TASKGRAPH_REMOTE_CACHE"] ?? "").isEmpty
     }
 
     func validate() throws {

@@ -27,7 +27,7 @@ struct RunPresenter {
         graph: ExecutionGraph, pipeline: String, plain: Bool, eventsPath: String?, tracePath: String?,
         recordsReport: Bool = false, logs: ProgramOutputLog.Mode = .prefixed
     ) throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.variables
         let output = TextOutput.standardError
         let live = output.isTerminal && !plain && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         var sinks: [any EventSink] = []
