@@ -8,7 +8,7 @@ package enum ActionRecordCoder {
     /// The first bytes of every record: `TGAR`.
     static let magic: [UInt8] = Array("TGAR".utf8)
     /// The version of the layout this build writes and reads.
-    static let version: UInt8 = 3
+    static let version: UInt8 = 4
 
     /// The encoding of `record`; validators sorted by name, so the same record always gives the
     /// same bytes.
@@ -17,12 +17,7 @@ package enum ActionRecordCoder {
         writer.append(raw: magic)
         writer.append(version)
         writer.append(digest: record.result)
-        if let inline = record.inlineResult {
-            writer.append(UInt8(1))
-            writer.append(lengthPrefixed: inline)
-        } else {
-            writer.append(UInt8(0))
-        }
+        append(held: record.inlineResult, to: &writer)
         writer.append(string: record.resultKind)
         writer.append(string: record.summary)
         writer.append(record.seconds)
@@ -31,6 +26,7 @@ package enum ActionRecordCoder {
         writer.append(count: record.outputFiles.count)
         for file in record.outputFiles {
             writer.append(digest: file.digest)
+            append(held: file.contents, to: &writer)
             writer.append(string: file.path)
         }
         writer.append(count: record.validators.count)
@@ -48,27 +44,19 @@ package enum ActionRecordCoder {
         do {
             try reader.header(magic, version: version)
             let result = try reader.digest()
-            let inline: Data?
-            switch try reader.uint8() {
-            case 0: inline = nil
-            // A result the record holds is checked here: a damaged one reads as no record.
-            case 1:
-                let encoded = try reader.lengthPrefixed()
-                guard ContentDigest.sha256(of: encoded) == result else { return nil }
-                inline = encoded
-            default: return nil
-            }
+            let inline = try readHeld(&reader, digest: result)
             let kind = try reader.string()
             let summary = try reader.string()
             let seconds = try reader.double()
             let recordedAt = try reader.double()
             let id = try reader.string()
             var files: [ActionRecord.OutputFile] = []
-            let fileCount = try reader.count(minimumItemSize: ContentDigest.byteCount + 8)
+            let fileCount = try reader.count(minimumItemSize: outputFileMinimumSize)
             files.reserveCapacity(fileCount)
             for _ in 0..<fileCount {
                 let digest = try reader.digest()
-                files.append(ActionRecord.OutputFile(path: try reader.string(), digest: digest))
+                let contents = try readHeld(&reader, digest: digest)
+                files.append(ActionRecord.OutputFile(path: try reader.string(), digest: digest, contents: contents))
             }
             var validators: [String: String] = [:]
             for _ in 0..<(try reader.count(minimumItemSize: 16)) {
@@ -82,6 +70,37 @@ package enum ActionRecordCoder {
                 seconds: seconds, recordedAt: recordedAt, id: id, components: components, inlineResult: inline)
         } catch {
             return nil
+        }
+    }
+
+    /// The fewest bytes an output file takes: its digest, whether the record holds it, its path's count.
+    private static let outputFileMinimumSize = ContentDigest.byteCount + 1 + 8
+
+    /// Appends whether the record holds an entry's bytes: `u8` 0 (a blob holds them), or `u8` 1
+    /// and `held` as a `u64` count and the bytes.
+    private static func append(held: Data?, to writer: inout ResultWriter) {
+        if let held {
+            writer.append(UInt8(1))
+            writer.append(lengthPrefixed: held)
+        } else {
+            writer.append(UInt8(0))
+        }
+    }
+
+    /// Reads what `append(held:to:)` wrote for an entry named by `digest`: the bytes the record
+    /// holds, checked against the digest, or nil for a blob.
+    /// - Throws: `ByteReader.Malformed` for another flag or bytes that do not match the digest:
+    ///   a damaged held result or file reads as no record.
+    private static func readHeld(_ reader: inout ByteReader, digest: ContentDigest) throws(ByteReader.Malformed)
+        -> Data?
+    {
+        switch try reader.uint8() {
+        case 0: return nil
+        case 1:
+            let held = try reader.lengthPrefixed()
+            guard ContentDigest.sha256(of: held) == digest else { throw ByteReader.Malformed() }
+            return held
+        default: throw ByteReader.Malformed()
         }
     }
 
@@ -128,27 +147,24 @@ package enum ActionRecordCoder {
         read(descriptor, size: size) { blobNames(in: $0) }
     }
 
-    /// The names of the blobs the record in `bytes` names, each once; its other fields are
+    /// The names of the blobs the record in `bytes` names, each once (not those of a result or
+    /// file it holds, whose bytes are checked against their digest); its other fields are
     /// checked for length but not decoded (no string is made). Nil when it is not a record.
     static func blobNames(in bytes: UnsafeRawBufferPointer) -> [EntryName]? {
         var reader = ByteReader(bytes)
         do {
             try reader.header(magic, version: version)
-            var names = [try reader.entryName()]
-            switch try reader.uint8() {
-            case 0: break
-            case 1:
-                names = []
-                try reader.skipString() // the result the record holds
-            default: return nil
-            }
+            var names: [EntryName] = []
+            let result = try reader.digest()
+            if try readHeld(&reader, digest: result) == nil { names.append(EntryName(result)) }
             try reader.skipString() // kind
             try reader.skipString() // summary
             try reader.skip(16) // seconds, recorded at
             try reader.skipString() // id
-            for _ in 0..<(try reader.count(minimumItemSize: ContentDigest.byteCount + 8)) {
-                let name = try reader.entryName()
-                if !names.contains(name) { names.append(name) }
+            for _ in 0..<(try reader.count(minimumItemSize: outputFileMinimumSize)) {
+                let digest = try reader.digest()
+                let name = EntryName(digest)
+                if try readHeld(&reader, digest: digest) == nil, !names.contains(name) { names.append(name) }
                 try reader.skipString()
             }
             for _ in 0..<2 { // validators, components

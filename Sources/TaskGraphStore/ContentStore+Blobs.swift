@@ -99,13 +99,25 @@ extension ContentStore {
     /// - Returns: the digest of its contents.
     /// - Throws: `OperationError.readFailed` naming `path`, `StoreError.writeFailed`.
     public func storeFile(at path: String) async throws -> ContentDigest {
+        try await storeFile(at: path, inliningUpTo: 0).digest
+    }
+
+    /// `storeFile(at:)`, except that a file of at most `limit` bytes is read, hashed and returned
+    /// instead of written, for the record to hold.
+    public func storeFile(at path: String, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, contents: Data?)
+    {
         let layout = layout
         let statCache = statCache
         let flush = flushesWrites
-        let (digest, added) = try await BlockingIO.run { () throws -> (ContentDigest, Int64) in
+        // Held: a file of up to `limit` bytes, when there is a limit.
+        let heldUpTo: Int64 = limit > 0 ? Int64(limit) : -1
+        let (digest, added, held) = try await BlockingIO.run { () throws -> (ContentDigest, Int64, Data?) in
             let stat = FileStat.of(path)
-            if let stat, let digest = statCache.remembered(path, stat), Self.keepBlob(digest, layout, size: stat.size) {
-                return (digest, 0)
+            if let stat, stat.size > heldUpTo, let digest = statCache.remembered(path, stat),
+                Self.keepBlob(digest, layout, size: stat.size)
+            {
+                return (digest, 0, nil)
             }
             // Hashed before it is written, so written in its own fan-out directory, as a result
             // is (`StoreIO.writeFile`'s `besideIt`).
@@ -114,10 +126,11 @@ extension ContentStore {
             {
                 statCache.remember(path, read.hashed)
                 let digest = read.hashed.digest
+                if read.contents.count <= heldUpTo { return (digest, 0, read.contents) }
                 let size = Int64(read.contents.count)
-                if Self.keepBlob(digest, layout, size: size) { return (digest, 0) }
+                if Self.keepBlob(digest, layout, size: size) { return (digest, 0, nil) }
                 try StoreIO.writeFile(read.contents, to: layout.blob(digest), layout, flush: flush, besideIt: true)
-                return (digest, size)
+                return (digest, size, nil)
             }
             let (hashed, descriptor, temporary) = try FileHasher.copy(path, into: layout)
             statCache.remember(path, hashed)
@@ -125,13 +138,13 @@ extension ContentStore {
             if Self.keepBlob(hashed.digest, layout, size: size) {
                 close(descriptor)
                 unlink(temporary)
-                return (hashed.digest, 0)
+                return (hashed.digest, 0, nil)
             }
             try StoreIO.commit(descriptor, temporary, to: layout.blob(hashed.digest), layout, flush: flush)
-            return (hashed.digest, size)
+            return (hashed.digest, size, nil)
         }
         bytesAdded.withLock { $0 += added }
-        return digest
+        return (digest, held)
     }
 
     /// Makes the file at `path` hold the blob `digest`. Left alone (same inode, nothing
@@ -172,13 +185,8 @@ extension ContentStore {
         let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
         return try await BlockingIO.run { () throws -> Materialization in
             let stat = FileStat.of(path)
-            if let stat {
-                if let known = statCache.remembered(path, stat) {
-                    if known == digest { return .held }
-                } else if FileStat.of(layout.blob(digest))?.size == stat.size, let hashed = try? FileHasher.hash(path) {
-                    statCache.remember(path, hashed)
-                    if hashed.digest == digest { return .held }
-                }
+            if Self.holds(digest, path, stat, size: { FileStat.of(layout.blob(digest))?.size }, statCache) {
+                return .held
             }
             let bytes: Data
             do {
@@ -189,6 +197,19 @@ extension ContentStore {
             try FileIO.writeAtomically(bytes, to: path, temporaryFiles: temporaryFiles, flushing: flush)
             return .written
         }
+    }
+
+    /// Whether the file at `path`, whose `stat` is `stat` (nil: there is none), holds the
+    /// contents `digest`, `size` bytes long: known from the stat cache, else hashed when its size
+    /// matches (and remembered). Blocking.
+    static func holds(
+        _ digest: ContentDigest, _ path: String, _ stat: FileStat?, size: () -> Int64?, _ statCache: StatCache
+    ) -> Bool {
+        guard let stat else { return false }
+        if let known = statCache.remembered(path, stat) { return known == digest }
+        guard size() == stat.size, let hashed = try? FileHasher.hash(path) else { return false }
+        statCache.remember(path, hashed)
+        return hashed.digest == digest
     }
 
     /// The size up to which `storeFile` reads a file into memory before writing its blob;

@@ -156,6 +156,19 @@ public final class TieredStore: ResultStore {
         try await local.storeFile(at: path)
     }
 
+    public func storeFile(at path: String, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, contents: Data?)
+    {
+        try await local.storeFile(at: path, inliningUpTo: limit)
+    }
+
+    /// A file its record holds, written from the record's bytes (nothing to download); otherwise
+    /// `materialize(file.digest, at: file.path)`.
+    public func materialize(_ file: ActionRecord.OutputFile) async throws -> Bool {
+        file.contents == nil
+            ? try await materialize(file.digest, at: file.path) : try await local.materialize(file)
+    }
+
     /// The local blob, downloaded first when it is not in the local store.
     public func loadResult(_ digest: ContentDigest) async throws -> any OperationResult {
         do {

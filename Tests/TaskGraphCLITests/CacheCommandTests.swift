@@ -33,7 +33,7 @@ import Testing
                 appendBytes(Data(repeating: UInt8(index), count: size), to: &blob)
                 let digest = ContentDigest.sha256(of: blob)
                 let blobPath = try write(blob, to: "blobs", named: digest.hex, age: 40 * 86_400)
-                var record = Data("TGAR".utf8) + [3] + digest.bytes
+                var record = Data("TGAR".utf8) + [4] + digest.bytes
                 record.append(0) // the result is in its blob
                 appendString("bytes", to: &record)
                 appendString("1.0 kB", to: &record)

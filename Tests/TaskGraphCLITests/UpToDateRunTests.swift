@@ -180,15 +180,18 @@ import Testing
         let collected = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
         #expect(collected.stderr.contains(unchanged), "\(collected.stderr)")
 
-        // `cache verify` removes a damaged blob (the copy's result) and with it its record.
-        let blobs = directory.appendingPathComponent("cache/v1/blobs")
+        // `cache verify` removes a damaged record (the bytes of out.txt it holds).
+        let records = directory.appendingPathComponent("cache/v1/records")
         let damaged = try #require(
-            FileManager.default.enumerator(atPath: blobs.path)?.compactMap { $0 as? String }
-                .map { blobs.appendingPathComponent($0) }.first {
+            FileManager.default.enumerator(atPath: records.path)?.compactMap { $0 as? String }
+                .map { records.appendingPathComponent($0) }.first {
                     !$0.hasDirectoryPath && $0.lastPathComponent.count == 64
                 })
-        try Data("damaged".utf8).write(to: damaged)
-        _ = try await run(["cache", "verify"], in: directory)
+        var bytes = try Data(contentsOf: damaged)
+        bytes[try #require(bytes.firstRange(of: Data("one\n".utf8))).lowerBound] ^= 1
+        try bytes.write(to: damaged)
+        let verified = try await run(["cache", "verify"], in: directory)
+        #expect(verified.stdout.hasSuffix("removed 0 corrupt blobs and 1 record\n"), "\(verified.stdout)")
         _ = try await run(["run", "copy.yaml", "--no-progress"], in: directory)
         #expect(lines(of: "runs.log", in: directory).count == 2)
 

@@ -16,7 +16,7 @@ import Testing
 
     @Test func startsWithItsMagicAndVersion() {
         let encoded = ActionRecordCoder.encode(record)
-        #expect(Array(encoded.prefix(5)) == Array("TGAR".utf8) + [3])
+        #expect(Array(encoded.prefix(5)) == Array("TGAR".utf8) + [4])
         #expect(Array(encoded[5..<37]) == record.result.bytes)
         #expect(encoded[37] == 0)
     }
@@ -39,6 +39,28 @@ import Testing
         var damaged = bytes
         damaged[46] ^= 1
         #expect(ActionRecordCoder.decode(damaged) == nil)
+    }
+
+    @Test func aRecordHoldingAnOutputFileReadsItBackNamesNoBlobForItAndRefusesItDamaged() {
+        let contents = Data("12 bytes\n".utf8)
+        let held = ActionRecord.OutputFile(path: "/out/count.txt", digest: .sha256(of: contents), contents: contents)
+        let holding = sampleRecord(result: record.result, file: held)
+        let bytes = ActionRecordCoder.encode(holding)
+        #expect(ActionRecordCoder.decode(bytes) == holding)
+        #expect(ActionRecordCoder.decode(bytes)?.outputFiles[0].contents == contents)
+        #expect(holding.blobs == [record.result])
+        #expect(bytes.withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == [EntryName(record.result)])
+        let start = bytes.firstRange(of: contents)!.lowerBound
+        // The digest, the flag 1 and the byte count come before the bytes.
+        #expect(Array(bytes[(start - 41)..<(start - 9)]) == held.digest.bytes)
+        #expect(Array(bytes[(start - 9)..<start]) == [1, 0, 0, 0, 0, 0, 0, 0, UInt8(contents.count)])
+        for count in 0..<bytes.count {
+            #expect(ActionRecordCoder.decode(bytes.prefix(count)) == nil, "prefix of \(count) bytes")
+        }
+        var damaged = bytes
+        damaged[start] ^= 1
+        #expect(ActionRecordCoder.decode(damaged) == nil)
+        #expect(damaged.withUnsafeBytes { ActionRecordCoder.blobNames(in: $0) } == nil)
     }
 
     @Test func everyTruncatedOrExtendedCopyIsRefused() {

@@ -6,8 +6,9 @@ import Testing
 
 /// The two-level store against a remote cache held in memory: a blob many ask for at once is
 /// downloaded once, a damaged one is a miss for each of them, warned about once, a remote record
-/// is copied into the local store by the call that downloads its last blob, and one waiting for
-/// another's download stops when cancelled.
+/// is copied into the local store by the call that downloads its last blob (one holding its
+/// output, which names none, at once), and one waiting for another's download stops when
+/// cancelled.
 @Suite struct TieredStoreTests {
     /// Bazel's HTTP cache protocol in memory: bodies by path, each `GET` answered after `delay`
     /// and counted.
@@ -116,6 +117,25 @@ import Testing
         #expect(try await store.materialize(output, at: file.path))
         #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == outputBytes)
         #expect(await store.local.record(for: sampleKey("copied")) == record)
+    }
+
+    @Test func aRemoteRecordHoldingItsOutputIsOneRequestRestoresItAndIsCopiedAtOnce() async throws {
+        let encoded = Data("held result".utf8)
+        let contents = Data("d41d8cd98f00b204e9800998ecf8427e  data.txt\n".utf8)
+        let directory = try emptyDirectory("outputs")
+        let file = ActionRecord.OutputFile(
+            path: directory + "/out.txt", digest: .sha256(of: contents), contents: contents)
+        var record = sampleRecord(result: .sha256(of: encoded), file: file, key: "held")
+        record.inlineResult = encoded
+        let remote = MemoryRemoteCache(["ac/" + sampleKey("held").hex: RemoteRecordCoder.encode(record, signer: nil)])
+        let store = try tiered(remote)
+
+        let (found, unverified) = try #require(await store.reusableRecord(for: sampleKey("held")))
+        #expect(found == record)
+        #expect(await store.local.record(for: sampleKey("held")) == record, "it names no blob to wait for")
+        #expect(try await store.materialize(unverified[0]))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file.path)) == contents)
+        #expect(remote.gets.withLock { $0 } == ["ac/" + sampleKey("held").hex: 1], "one request for the hit")
     }
 
     @Test func aWaiterCancelledStopsWaitingAtOnceWhileTheFetchGoesOn() async throws {

@@ -8,13 +8,18 @@ public struct ActionRecord: Hashable, Sendable, Codable {
     public struct OutputFile: Hashable, Sendable, Codable {
         /// Its absolute path.
         public var path: String
-        /// The digest of its contents, also the name of its blob.
+        /// The digest of its contents, also the name of its blob (when it has one).
         public var digest: ContentDigest
+        /// Its contents themselves (whose digest is `digest`), when the record holds them instead
+        /// of naming a blob: a file of at most `ActionRecord.inlineLimit` bytes (docs/cache.md,
+        /// "Records"). Nil for a file stored as a blob.
+        public var contents: Data?
 
-        /// Pairs a path with its contents' digest.
-        public init(path: String, digest: ContentDigest) {
+        /// Pairs a path with its contents' digest, and the contents when the record holds them.
+        public init(path: String, digest: ContentDigest, contents: Data? = nil) {
             self.path = path
             self.digest = digest
+            self.contents = contents
         }
     }
 
@@ -59,14 +64,16 @@ public struct ActionRecord: Hashable, Sendable, Codable {
         self.components = components
     }
 
-    /// Every blob the record names: the result's (unless the record holds it) and each output
-    /// file's.
+    /// Every blob the record names: the result's and each output file's, unless the record holds
+    /// them.
     public var blobs: [ContentDigest] {
-        inlineResult == nil ? [result] + outputFiles.map(\.digest) : outputFiles.map(\.digest)
+        let files = outputFiles.lazy.filter { $0.contents == nil }.map(\.digest)
+        return inlineResult == nil ? [result] + files : Array(files)
     }
 
-    /// The largest encoded result a record holds itself instead of naming a blob: 1 KiB (an
-    /// `exec`'s result that printed a few lines, a `save`'s). A hit on it then reads one file,
-    /// and a run that records it creates one, not two.
+    /// The largest encoded result, and the largest output file, a record holds itself instead of
+    /// naming a blob: 1 KiB (an `exec`'s result that printed a few lines, a `save`'s, an
+    /// `exec`'s small output file). A hit on it then reads one file (one request from a remote
+    /// cache), and a run that records it creates one, not two or three.
     public static let inlineLimit = 1024
 }

@@ -1,16 +1,18 @@
 import Foundation
 
 extension ResultStore {
-    /// Stores `result` and the files at `outputFiles` as blobs and returns the record naming
-    /// them; writing the record under a key is left to the caller.
+    /// Stores `result` and the files at `outputFiles` as blobs (or, `inlining`, holds small ones
+    /// in the record) and returns the record naming them; writing the record under a key is left
+    /// to the caller.
     /// - Parameters:
     ///   - id: the operation instance that produced it.
     ///   - components: the key's components.
     ///   - seconds: how long the operation ran.
     ///   - storingResult: false names the result by its digest without storing it (an
     ///     intermediate of a fused chain).
-    ///   - inlining: whether the record may hold a result of at most `ActionRecord.inlineLimit`
-    ///     bytes instead of a blob (not for a result another process reads by its digest).
+    ///   - inlining: whether the record may hold a result, and output files, of at most
+    ///     `ActionRecord.inlineLimit` bytes instead of blobs (not for a result or file another
+    ///     process reads by its digest: a cluster job's).
     /// - Throws: what storing a blob throws.
     public func storeBlobs(
         of result: any OperationResult, outputFiles: [String], id: String, components: KeyComponents, seconds: Double,
@@ -22,7 +24,9 @@ extension ResultStore {
             : (try await result.digest, nil)
         var files: [ActionRecord.OutputFile] = []
         for path in outputFiles {
-            files.append(ActionRecord.OutputFile(path: path, digest: try await storeFile(at: path)))
+            let (digest, contents) = try await storeFile(
+                at: path, inliningUpTo: inlining ? ActionRecord.inlineLimit : 0)
+            files.append(ActionRecord.OutputFile(path: path, digest: digest, contents: contents))
         }
         return ActionRecord(
             result: digest, resultKind: type(of: result).kind, summary: result.summary, outputFiles: files,

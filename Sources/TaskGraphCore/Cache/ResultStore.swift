@@ -46,11 +46,24 @@ public protocol ResultStore: FileDigesting {
     /// - Returns: the digest of its contents.
     func storeFile(at path: String) async throws -> ContentDigest
 
+    /// Stores the file at `path` as `storeFile(at:)` does, unless it holds at most `limit`
+    /// bytes: then nothing is written and its contents are returned, for the record to hold
+    /// (`ActionRecord.OutputFile.contents`). A store that keeps every file as a blob ignores
+    /// `limit`.
+    /// - Returns: the digest of its contents, and the contents when they were not stored.
+    func storeFile(at path: String, inliningUpTo limit: Int) async throws -> (digest: ContentDigest, contents: Data?)
+
     /// Makes the file at `path` hold the blob `digest`: left alone when it already does,
     /// otherwise written from the store atomically (temporary file in the same directory, then
     /// rename), the blob checked against its digest on the way.
     /// - Returns: whether the file had to be written.
     func materialize(_ digest: ContentDigest, at path: String) async throws -> Bool
+
+    /// Makes `file.path` hold `file`'s contents as `materialize(_:at:)` does: written from the
+    /// bytes its record holds (checked against its digest) when it holds them, else from the
+    /// blob `file.digest`.
+    /// - Returns: whether the file had to be written.
+    func materialize(_ file: ActionRecord.OutputFile) async throws -> Bool
 }
 
 extension ResultStore {
@@ -59,6 +72,18 @@ extension ResultStore {
         -> (digest: ContentDigest, inline: Data?)
     {
         (try await storeResult(result), nil)
+    }
+
+    /// `storeFile(at:)`: every file a blob.
+    public func storeFile(at path: String, inliningUpTo limit: Int) async throws
+        -> (digest: ContentDigest, contents: Data?)
+    {
+        (try await storeFile(at: path), nil)
+    }
+
+    /// `materialize(file.digest, at: file.path)`, for a store whose records never hold a file.
+    public func materialize(_ file: ActionRecord.OutputFile) async throws -> Bool {
+        try await materialize(file.digest, at: file.path)
     }
 
     /// `loadResult(stored.digest)`, for a store whose records never hold a result.

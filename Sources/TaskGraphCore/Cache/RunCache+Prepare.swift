@@ -82,7 +82,7 @@ extension RunCache {
                     }
                 }
             }
-            for file in unverified where try await store.materialize(file.digest, at: file.path) {
+            for file in unverified where try await store.materialize(file) {
                 decision = CacheDecision(.hit, .outputRestored, detail: "\(displayPath(file.path)) (restored)")
             }
         } catch {
