@@ -13,14 +13,16 @@ import Testing
             operations:
               make:
                 op: exec
-                command: [sh, -c, 'echo made > made.txt']
+                command: [sh, -c, 'yes made | head -n 400 > made.txt']
                 outputs: [made.txt]
             """, to: "make.yaml", in: directory)
         let environment: [String: String?] = ["TASKGRAPH_CACHE_DIR": directory.path + "/cache"]
         let first = try await TaskGraphProcess.run(
             ["run", "make.yaml", "--no-progress"], in: directory, environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
-        let digest = ContentDigest.sha256(of: Data("made\n".utf8))
+        // 2,000 bytes: more than a record holds itself (`ActionRecord.inlineLimit`), so a blob.
+        let made = String(repeating: "made\n", count: 400)
+        let digest = ContentDigest.sha256(of: Data(made.utf8))
         let blob = directory.path + "/cache/v1/blobs/" + digest.hex.prefix(2) + "/" + digest.hex
         #expect(FileManager.default.fileExists(atPath: blob))
         try Data("tampered\n".utf8).write(to: URL(fileURLWithPath: blob))
@@ -30,6 +32,6 @@ import Testing
         #expect(second.status == 0, "\(second.stderr)")
         let warning = "warning   make: corrupt cache entry \(digest), recomputed\n"
         #expect(second.stderr.components(separatedBy: warning).count == 2, "\(second.stderr)")
-        #expect(try String(contentsOf: directory.appendingPathComponent("made.txt"), encoding: .utf8) == "made\n")
+        #expect(try String(contentsOf: directory.appendingPathComponent("made.txt"), encoding: .utf8) == made)
     }
 }
