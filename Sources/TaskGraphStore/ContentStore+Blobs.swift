@@ -179,21 +179,31 @@ extension ContentStore {
     /// `path`: for a caller that fetches the blob elsewhere (`restore`).
     func materializing(_ digest: ContentDigest, at path: String) async throws -> Materialization {
         let layout = layout
+        let blob: @Sendable () throws -> Data? = {
+            do {
+                return try Self.verifiedBlob(digest, layout)
+            } catch StoreError.missingEntry {
+                return nil
+            }
+        }
+        return try await restoring(digest, at: path, size: { FileStat.of(layout.blob(digest))?.size }, contents: blob)
+    }
+
+    /// Makes the file at `path` hold the contents `digest`, `size()` bytes long (nil: unknown):
+    /// left alone when it does (`holds`), else written atomically from `contents()`, checked
+    /// against `digest` by it; `.blobMissing` when it gives nil. Blocking work on a blocking thread.
+    func restoring(
+        _ digest: ContentDigest, at path: String, size: @escaping @Sendable () -> Int64?,
+        contents: @escaping @Sendable () throws -> Data?
+    ) async throws -> Materialization {
         let statCache = statCache
         let flush = flushesWrites
         // Read here: the task-local is not visible on the blocking thread.
         let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
         return try await BlockingIO.run { () throws -> Materialization in
             let stat = FileStat.of(path)
-            if Self.holds(digest, path, stat, size: { FileStat.of(layout.blob(digest))?.size }, statCache) {
-                return .held
-            }
-            let bytes: Data
-            do {
-                bytes = try Self.verifiedBlob(digest, layout)
-            } catch StoreError.missingEntry {
-                return .blobMissing(fileExists: stat != nil)
-            }
+            if Self.holds(digest, path, stat, size: size, statCache) { return .held }
+            guard let bytes = try contents() else { return .blobMissing(fileExists: stat != nil) }
             try FileIO.writeAtomically(bytes, to: path, temporaryFiles: temporaryFiles, flushing: flush)
             return .written
         }

@@ -13,16 +13,11 @@ extension ContentStore {
     ///   what `materialize(_:at:)` throws.
     public func materialize(_ file: ActionRecord.OutputFile) async throws -> Bool {
         guard let contents = file.contents else { return try await materialize(file.digest, at: file.path) }
-        let statCache = statCache
-        let flush = flushesWrites
-        // Read here: the task-local is not visible on the blocking thread.
-        let temporaryFiles = RunResources.current?.temporaryFiles ?? TemporaryFiles()
-        return try await BlockingIO.run { () throws -> Bool in
-            let stat = FileStat.of(file.path)
-            if Self.holds(file.digest, file.path, stat, size: { Int64(contents.count) }, statCache) { return false }
+        let size = Int64(contents.count)
+        let checked: @Sendable () throws -> Data? = {
             guard ContentDigest.sha256(of: contents) == file.digest else { throw StoreError.corruptEntry(file.digest) }
-            try FileIO.writeAtomically(contents, to: file.path, temporaryFiles: temporaryFiles, flushing: flush)
-            return true
+            return contents
         }
+        return try await restoring(file.digest, at: file.path, size: { size }, contents: checked) == .written
     }
 }

@@ -2,13 +2,12 @@ import TaskGraphCore
 
 /// The remote records a run found, copied into the local store once their blobs are there
 /// (docs/cache.md, "Two levels"): beside the run, by the call that completes one (the blob this
-/// run downloaded last, or the record found last), on its own thread, so that an `exec`'s record
-/// holding its result inline and an output of more than `ActionRecord.inlineLimit` bytes, which
-/// names one blob, that output's, is written right after the output is restored, with no trip
-/// to another thread (one that holds its small outputs too names no blob: written when found);
-/// the others at the end of the run
-/// (`finish`), if their blobs are there then. Its own lock: every remote hit takes it twice,
-/// beside `TieredStore`'s others.
+/// run downloaded last, or the record found last), on its own thread. A record that names no
+/// blob (an `exec`'s, holding its result and small outputs) is written when found; one whose only
+/// blob is an output of more than `ActionRecord.inlineLimit` bytes right after that output is
+/// restored, with no trip to another thread; the others at the end of the run (`finish`), if
+/// their blobs are there then. Its own lock: every remote hit takes it twice, beside
+/// `TieredStore`'s others.
 final class RemoteRecordCopies: Sendable {
     private struct State {
         /// Records found on the server, by key, not copied yet.

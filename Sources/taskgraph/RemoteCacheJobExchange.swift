@@ -55,7 +55,7 @@ struct RemoteCacheJobExchange: JobExchange {
     }
 
     func receive(_ records: [ActionRecord]) async throws {
-        for file in records.flatMap(\.outputFiles) { _ = try await store.materialize(file.digest, at: file.path) }
+        for file in records.flatMap(\.outputFiles) { _ = try await store.materialize(file) }
     }
 
     /// Where the completion record of the job published as `reference` goes: a key of its own

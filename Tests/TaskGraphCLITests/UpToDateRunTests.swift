@@ -173,7 +173,7 @@ import Testing
         #expect(plans(in: directory).values.allSatisfy { $0.count > 100 })
     }
 
-    @Test func aBlobRemovedByVerifyOrAClearedStoreTakesTheFullRun() async throws {
+    @Test func aRecordRemovedByVerifyOrAClearedStoreTakesTheFullRun() async throws {
         let directory = try await settledCopy()
         // A collection that removes nothing leaves the snapshot standing.
         _ = try await run(["cache", "gc"], in: directory)

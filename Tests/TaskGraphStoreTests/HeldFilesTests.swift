@@ -49,6 +49,26 @@ import Testing
         #expect(await store.record(for: sampleKey("large")) == large)
     }
 
+    @Test func aRecordHoldsAt64KiBOfFilesAndTheRestAreBlobs() async throws {
+        let store = try temporaryStore()
+        let directory = try emptyDirectory("outputs")
+        // 70 files of 1 KiB, each different: the first 64 fill the record's 64 KiB.
+        let files = (0..<70).map { directory + "/out\($0).txt" }
+        for (index, path) in files.enumerated() {
+            try Data(repeating: UInt8(index), count: ActionRecord.inlineLimit).write(to: URL(fileURLWithPath: path))
+        }
+        let record = try await store.storeBlobs(
+            of: BytesResult(Data("result".utf8)), outputFiles: files, id: "many",
+            components: sampleComponents(text: "many"), seconds: 0.01, inlining: true)
+        try await store.write(record, for: sampleKey("many"))
+        #expect(record.outputFiles.prefix(64).allSatisfy { $0.contents != nil })
+        #expect(record.outputFiles.dropFirst(64).allSatisfy { $0.contents == nil })
+        #expect(record.outputFiles.compactMap(\.contents).reduce(0) { $0 + $1.count } == ActionRecord.heldFilesLimit)
+        let blobFiles = record.outputFiles.dropFirst(64).map { $0.digest.hex.prefix(2) + "/" + $0.digest.hex }
+        #expect(Set(blobs(in: store)) == Set(blobFiles))
+        #expect(await store.record(for: sampleKey("many")) == record)
+    }
+
     @Test func aHeldFileDeletedIsRestoredByteForByteFromTheRecord() async throws {
         let store = try temporaryStore()
         let directory = try emptyDirectory("outputs")

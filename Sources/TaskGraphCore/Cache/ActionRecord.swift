@@ -76,4 +76,9 @@ public struct ActionRecord: Hashable, Sendable, Codable {
     /// `exec`'s small output file). A hit on it then reads one file (one request from a remote
     /// cache), and a run that records it creates one, not two or three.
     public static let inlineLimit = 1024
+
+    /// The most bytes of output files one record holds: 64 KiB (64 files of 1 KiB, or more
+    /// smaller ones); an operation's further small files are blobs. A record stays far below
+    /// the size a reader accepts (16 MiB) however many files an operation writes.
+    public static let heldFilesLimit = 64 << 10
 }

@@ -42,8 +42,8 @@ public struct CacheDecision: Hashable, Sendable, Codable {
         /// Its action cannot be cached (made from a closure, or not `CacheableAction`).
         case notCacheable = "not cacheable"
         /// Its record was a hit but its result was left out of the store (`StoragePolicy`), and
-        /// an operation that ran needed it: it ran again (detail: `not stored (cheaper to
-        /// recompute, 0.12 s vs 31.0 MB)`).
+        /// an operation that ran needed it: it ran again (detail: `not stored (recomputing
+        /// takes 0.12 s, under 10× writing 31.1 MB)`).
         case recomputed
     }
 

@@ -60,7 +60,7 @@ public protocol CacheableAction: FileWritingAction {
     /// Whether running it again on the same inputs' results gives the same result, reading and
     /// writing nothing else (no file, network, clock or process): a computation in memory such
     /// as an image filter. Only such an action's result may be left out of the store when
-    /// recomputing it is cheaper than storing it (`StoragePolicy`).
+    /// recomputing it costs less than ten times writing it (`StoragePolicy`).
     var isRecomputable: Bool { get }
 }
 

@@ -12,7 +12,8 @@ extension ResultStore {
     ///     intermediate of a fused chain).
     ///   - inlining: whether the record may hold a result, and output files, of at most
     ///     `ActionRecord.inlineLimit` bytes instead of blobs (not for a result or file another
-    ///     process reads by its digest: a cluster job's).
+    ///     process reads by its digest: a cluster job's); files only while the bytes it holds
+    ///     stay within `ActionRecord.heldFilesLimit`, the rest as blobs.
     /// - Throws: what storing a blob throws.
     public func storeBlobs(
         of result: any OperationResult, outputFiles: [String], id: String, components: KeyComponents, seconds: Double,
@@ -23,9 +24,11 @@ extension ResultStore {
             ? try await storeResult(result, inliningUpTo: inlining ? ActionRecord.inlineLimit : 0)
             : (try await result.digest, nil)
         var files: [ActionRecord.OutputFile] = []
+        var room = inlining ? ActionRecord.heldFilesLimit : 0
         for path in outputFiles {
             let (digest, contents) = try await storeFile(
-                at: path, inliningUpTo: inlining ? ActionRecord.inlineLimit : 0)
+                at: path, inliningUpTo: min(ActionRecord.inlineLimit, room))
+            room -= contents?.count ?? 0
             files.append(ActionRecord.OutputFile(path: path, digest: digest, contents: contents))
         }
         return ActionRecord(

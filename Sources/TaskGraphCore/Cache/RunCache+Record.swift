@@ -3,9 +3,9 @@ import Foundation
 extension RunCache {
     /// Records the result of `node`, which ran successfully after a lookup that gave `key`, in
     /// `seconds` of wall time and `cpuSeconds` of CPU time measured for its action alone (not for
-    /// reading or recomputing its inputs): stores it (or, when `storagePolicy` finds recomputing
-    /// it cheaper, an `UnstoredResult` naming it), the files its action wrote and the action record, and remembers its digest
-    /// for its dependents' keys. Without a key (not cacheable, `cache: false`) only the digest
+    /// reading or recomputing its inputs): stores it (or, when `storagePolicy` leaves it out, an
+    /// `UnstoredResult` naming it), the files its action wrote and the action record, and
+    /// remembers its digest for its dependents' keys. Without a key (not cacheable, `cache: false`) only the digest
     /// is computed, when a cached node needs it or the result is constant (the next run's
     /// `KnownResults` name it).
     /// - Returns: warnings for the run's events: the store could not take it (full, read-only),
@@ -103,8 +103,8 @@ extension RunCache {
         }
     }
 
-    /// The reference to record instead of `result` when `storagePolicy` finds running `node`
-    /// again cheaper than storing it; nil to store it. Running it again costs `seconds` (the least
+    /// The reference to record instead of `result` when `storagePolicy` leaves it out (running
+    /// `node` again costs less than ten times writing it); nil to store it. Running it again costs `seconds` (the least
     /// of its wall time and the CPU time its action was measured to use: on a loaded machine it
     /// waited for a core; a filter on several threads takes less wall than CPU time), plus
     /// what its inputs left out of the store cost to recompute. Its dependents' keys then name

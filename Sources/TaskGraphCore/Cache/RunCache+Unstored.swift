@@ -23,7 +23,7 @@ extension RunCache {
     /// Records that `node`, left out of the store, was run again for a dependent that needed
     /// its result (`recomputed: not stored (…)`).
     func recomputed(_ node: Int) {
-        let detail = unstored(of: node)?.reason ?? "not stored (cheaper to recompute)"
+        let detail = unstored(of: node)?.reason ?? "not stored (recomputing costs under 10× writing it)"
         decide(node, CacheDecision(.miss, .recomputed, detail: detail))
     }
 }

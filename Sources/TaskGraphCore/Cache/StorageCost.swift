@@ -22,19 +22,26 @@ public struct StorageCost: Hashable, Sendable {
     /// The cost on this machine, measured once per process, the first time a decision needs it
     /// (about 3 ms of CPU): `measured(hashing:copying:)` of the SHA-256 of 1 MiB and of copying
     /// 1 MiB into pages the system has just mapped, each the fastest of three tries by the
-    /// thread's CPU clock (time the thread waited for a core is not counted).
+    /// thread's CPU clock (time the thread waited for a core is not counted). When a measurement
+    /// cannot be made (no thread CPU clock, one too coarse to see a try, no memory to map), the
+    /// project VM's figures stand in for both: `measured(hashing: 0.71e-9, copying: 0.40e-9)`.
     public static let onThisMachine: StorageCost = {
         let source = [UInt8](repeating: 0x5a, count: sampleByteCount)
-        let hashing = fastest { _ = ContentDigest.sha256(of: source) }
-        let copying = fastest {
+        let hashing = fastest { () -> Bool in
+            _ = ContentDigest.sha256(of: source)
+            return true
+        }
+        let copying = fastest { () -> Bool in
             // Pages mapped for this copy alone, as the page cache's are for a new file (`malloc`
             // may hand back pages an earlier try touched).
             guard let pages = mmap(nil, sampleByteCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
                 pages != MAP_FAILED
-            else { return }
+            else { return false }
             source.withUnsafeBytes { pages.copyMemory(from: $0.baseAddress!, byteCount: sampleByteCount) }
             munmap(pages, sampleByteCount)
+            return true
         }
+        guard let hashing, let copying else { return measured(hashing: 0.71e-9, copying: 0.40e-9) }
         return measured(hashing: hashing / Double(sampleByteCount), copying: copying / Double(sampleByteCount))
     }()
 
@@ -56,19 +63,21 @@ public struct StorageCost: Hashable, Sendable {
     /// How many bytes each measurement hashes or copies.
     private static let sampleByteCount = 1 << 20
 
-    /// The fewest CPU seconds `body` took in three runs on the calling thread.
-    private static func fastest(_ body: () -> Void) -> Double {
-        (0..<3).map { _ in
-            let start = threadCPUSeconds()
-            body()
-            return threadCPUSeconds() - start
-        }.min()!
+    /// The fewest CPU seconds `body` took in three runs on the calling thread; nil when a run
+    /// failed (`body` returned false) or the thread's CPU clock could not time one.
+    private static func fastest(_ body: () -> Bool) -> Double? {
+        var fewest = Double.infinity
+        for _ in 0..<3 {
+            guard let start = threadCPUSeconds(), body(), let end = threadCPUSeconds() else { return nil }
+            fewest = min(fewest, end - start)
+        }
+        return fewest > 0 && fewest.isFinite ? fewest : nil
     }
 
-    /// The calling thread's CPU clock, in seconds.
-    private static func threadCPUSeconds() -> Double {
+    /// The calling thread's CPU clock, in seconds; nil without one.
+    private static func threadCPUSeconds() -> Double? {
         var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now) == 0 else { return nil }
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

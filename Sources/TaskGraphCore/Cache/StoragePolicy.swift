@@ -1,10 +1,10 @@
 /// Which results a run keeps in the store: the materialisation trade-off of Nectar (OSDI '10)
 /// and Helix (VLDB '18), weighted for the run that pays. A result is kept when writing it costs
 /// at most a tenth of running its operation again (with those of its inputs that were left out
-/// too): the run that writes it then pays at most 10 % more for it, and a later run that needs
-/// it reads it back (about one and a half times the writing) instead of recomputing it, ten
-/// times the writing. Otherwise its record names an `UnstoredResult` (docs/cache.md, "What is
-/// kept").
+/// too): writing it then adds at most 10 % to what recomputing it costs, and a later run that
+/// needs it reads it back (about one and a half times the writing) instead of recomputing it,
+/// ten times the writing. Otherwise its record names an `UnstoredResult` (docs/cache.md, "What
+/// is kept").
 ///
 /// Only a result that is an input of another operation (a final result is always kept), of an
 /// action that recomputes it from its inputs alone (`CacheableAction.isRecomputable`), whose

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the store keeps of a result it did not store because running its operation again costs
-/// less than writing the result and reading it back (`StoragePolicy`): the identity its
+/// less than ten times writing the result (`StoragePolicy`): the identity its
 /// dependents' keys name (derived from its operation's key, not from its bytes, which are never
 /// hashed), its kind and summary, its size and what recomputing it takes. A hit on such a record
 /// is reused like any other; a dependent that runs and needs the result gets it by running the
@@ -45,10 +45,11 @@ public struct UnstoredResult: OperationResult, Hashable {
     /// for the result it names in a run (`StoredResult(_:)`: the result's identity, this kind).
     public static let kind = "result.unstored"
 
-    /// Why the result was not stored: `not stored (cheaper to recompute, 0.12 s vs 31 MB)`.
+    /// Why the result was not stored: `not stored (recomputing takes 0.12 s, under 10× writing
+    /// 31.1 MB)` (`StoragePolicy`).
     public var reason: String {
         let seconds = recomputeSeconds < 0.01 ? "<0.01" : String(format: "%.2f", recomputeSeconds)
-        return "not stored (cheaper to recompute, \(seconds) s vs \(ByteCountText.format(byteCount)))"
+        return "not stored (recomputing takes \(seconds) s, under 10× writing \(ByteCountText.format(byteCount)))"
     }
 
     /// Version 2: the identity's 32 bytes, the kind and summary, the byte count (`u64`), then the

@@ -13,10 +13,10 @@ struct UnstoredResultTests {
         byteCount: 31_104_016, recomputeSeconds: 0.123)
 
     @Test func itSaysWhyTheResultWasNotStored() {
-        #expect(reference.reason == "not stored (cheaper to recompute, 0.12 s vs 31.1 MB)")
+        #expect(reference.reason == "not stored (recomputing takes 0.12 s, under 10× writing 31.1 MB)")
         #expect(
             CacheDecision(.miss, .recomputed, detail: reference.reason).explanation
-                == "recomputed: not stored (cheaper to recompute, 0.12 s vs 31.1 MB)")
+                == "recomputed: not stored (recomputing takes 0.12 s, under 10× writing 31.1 MB)")
     }
 
     @Test func itRoundTripsThroughTheCoreRegistry() async throws {
